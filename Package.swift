@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The pipeline, one module per stage; dependencies point down this list:
+// EaselModel ← EaselParse ← EaselLayout ← EaselRender ← Easel ← easel (CLI).
+let package = Package(
+    name: "Easel",
+    products: [
+        .library(name: "Easel", targets: ["Easel"]),
+        .executable(name: "easel", targets: ["easel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]),
+        .target(name: "EaselModel"),
+        .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2"]),
+        .target(name: "EaselLayout", dependencies: ["EaselModel"]),
+        .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo"]),
+        .target(name: "Easel", dependencies: ["EaselModel", "EaselParse", "EaselLayout", "EaselRender"]),
+        .executableTarget(
+            name: "easel",
+            dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .testTarget(name: "EaselModelTests", dependencies: ["EaselModel"]),
+        .testTarget(name: "EaselParseTests", dependencies: ["EaselParse"]),
+        .testTarget(name: "EaselLayoutTests", dependencies: ["EaselLayout", "EaselParse"]),
+        .testTarget(name: "EaselRenderTests", dependencies: ["Easel"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EaselCLITests", dependencies: ["Easel"]),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,124 @@
+import EaselModel
+
+/// The resolved scene: absolute sizes, paints with their geometry placed,
+/// shapes reduced to paths. `EaselRender` paints this tree and makes no
+/// decisions of its own (the usvg/resvg split).
+public struct LaidOutScene: Sendable {
+    public var size: Size
+    public var scale: Double
+    public var background: Color
+    public var nodes: [LayoutNode]
+}
+
+public struct LayoutNode: Sendable {
+    public var element: String
+    public var id: String?
+    public var location: SourceLocation
+    /// The node's box in its parent's content space, before its transform.
+    /// For coordinate shapes, the tight box of the geometry (after x/y).
+    public var frame: Rect
+    /// `frame` in scene points, before any transform (for `easel layout`).
+    public var absoluteFrame: Rect
+    /// Maps the node's own space into its parent's content space.
+    public var transform: AffineTransform
+    public var opacity: Double
+    /// Clips the node and its subtree; in the node's own space.
+    public var clip: ResolvedClip?
+    public var drawing: Drawing?
+    /// Where the children's space starts in the node's own space (padding).
+    public var childOffset: Point
+    /// `clip="true"` on a view: its rounded box, in the node's own space.
+    public var childClip: BezierPath?
+    public var children: [LayoutNode]
+    /// For `<repeat>`: children are painted `count` times, copy `i` under
+    /// `step` applied `i` times.
+    public var repetition: Repetition?
+}
+
+public struct Repetition: Sendable, Hashable {
+    public var count: Int
+    public var step: AffineTransform
+}
+
+public enum Drawing: Sendable {
+    /// Painted in order; a view has a fill pass and an inset stroke pass.
+    case shapes([ShapeDrawing])
+    case image(ImageDrawing)
+}
+
+public struct ShapeDrawing: Sendable {
+    public var path: BezierPath
+    public var fill: ResolvedPaint?
+    public var fillRule: FillRule
+    public var stroke: StrokeDrawing?
+}
+
+public struct StrokeDrawing: Sendable {
+    public var paint: ResolvedPaint
+    public var width: Double
+    public var cap: LineCap
+    public var join: LineJoin
+    public var miterLimit: Double
+    public var dash: [Double]
+    public var dashOffset: Double
+}
+
+public struct ImageDrawing: Sendable {
+    public var source: ImageSource
+    /// Where the image's pixels land (may overflow `clipRect` for `cover`).
+    public var destination: Rect
+    public var clipRect: Rect
+}
+
+/// A paint ready to hand to the renderer: a colour, or a shading whose
+/// geometry is already in the node's own points.
+public struct ResolvedPaint: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case solid(Color)
+        case linear(LinearShading)
+    }
+    public var kind: Kind
+    /// `fill-opacity`/`stroke-opacity`, applied on top of the paint.
+    public var opacity: Double
+}
+
+/// A linear gradient in the node's own points: `start`/`end` are in
+/// gradient space, which `matrix` maps into the node's own space.
+public struct LinearShading: Sendable, Hashable {
+    public var start: Point
+    public var end: Point
+    /// Stops as Cairo should receive them (extra stops already inserted so
+    /// that Cairo's straight sRGB interpolation matches the contract's).
+    public var stops: [ShadingStop]
+    public var spread: SpreadMethod
+    public var matrix: AffineTransform
+}
+
+public struct ShadingStop: Sendable, Hashable {
+    public var offset: Double
+    public var color: Color
+    public init(offset: Double, color: Color) { self.offset = offset; self.color = color }
+}
+
+/// The union of `shapes` (each with its own rule, optionally clipped
+/// itself), intersected with `within` when the clip path is clipped too.
+public struct ResolvedClip: Sendable {
+    public struct Shape: Sendable {
+        public var path: BezierPath
+        public var rule: FillRule
+        public var clip: [ResolvedClip]
+    }
+    public var shapes: [Shape]
+    public var within: [ResolvedClip]
+
+    public init(shapes: [Shape], within: [ResolvedClip]) {
+        self.shapes = shapes
+        self.within = within
+    }
+
+    public func applying(_ t: AffineTransform) -> ResolvedClip {
+        ResolvedClip(
+            shapes: shapes.map { Shape(path: $0.path.applying(t), rule: $0.rule, clip: $0.clip.map { $0.applying(t) }) },
+            within: within.map { $0.applying(t) })
+    }
+}

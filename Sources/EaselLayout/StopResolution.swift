@@ -1,0 +1,72 @@
+import EaselModel
+
+/// Turns a gradient's stops into the stops Cairo receives. Cairo (and PDF,
+/// and SVG viewers) interpolate straight sRGB between stops; the contract
+/// wants premultiplied interpolation, optionally in linear sRGB or OKLab. So
+/// each segment is split until straight interpolation between the inserted
+/// stops is within half a step of 8-bit colour everywhere, with as few
+/// stops as that allows.
+public enum StopResolution {
+    /// Largest allowed difference per channel (premultiplied), in 0…1.
+    public static let tolerance = 0.5 / 255
+
+    public static func shadingStops(_ stops: [GradientStop], interpolation: ColorInterpolation) -> [ShadingStop] {
+        let offsets = GradientMath.resolvedOffsets(stops.map(\.offset))
+        if stops.count == 1 { return [ShadingStop(offset: offsets[0], color: stops[0].color)] }
+        var out: [ShadingStop] = []
+        func append(_ s: ShadingStop) {
+            if let last = out.last, last == s { return }
+            out.append(s)
+        }
+        for i in stops.indices.dropFirst() {
+            let a = ShadingStop(offset: offsets[i - 1], color: stops[i - 1].color)
+            let b = ShadingStop(offset: offsets[i], color: stops[i].color)
+            if a.offset == b.offset {
+                // A hard edge: nothing to interpolate.
+                append(a)
+                append(b)
+                continue
+            }
+            // The ends too: a transparent stop takes its neighbour's colour,
+            // so that Cairo's straight interpolation shows no grey band.
+            append(ShadingStop(offset: a.offset, color: exact(a, b, 0, interpolation)))
+            var inner: [ShadingStop] = []
+            subdivide(a, b, 0, 1, interpolation, depth: 0, into: &inner)
+            inner.forEach(append)
+            append(ShadingStop(offset: b.offset, color: exact(a, b, 1, interpolation)))
+        }
+        return out
+    }
+
+    /// Exact colour at parameter `t` of the segment `a`→`b`.
+    static func exact(_ a: ShadingStop, _ b: ShadingStop, _ t: Double, _ space: ColorInterpolation) -> Color {
+        ColorSpaces.interpolate(a.color, b.color, t, in: space)
+    }
+
+    /// What Cairo draws between two stops: straight (unpremultiplied) lerp.
+    static func straight(_ a: Color, _ b: Color, _ t: Double) -> Color {
+        Color(red: a.red + (b.red - a.red) * t, green: a.green + (b.green - a.green) * t,
+              blue: a.blue + (b.blue - a.blue) * t, alpha: a.alpha + (b.alpha - a.alpha) * t)
+    }
+
+    static func premultipliedDistance(_ x: Color, _ y: Color) -> Double {
+        max(abs(x.red * x.alpha - y.red * y.alpha), abs(x.green * x.alpha - y.green * y.alpha),
+            abs(x.blue * x.alpha - y.blue * y.alpha), abs(x.alpha - y.alpha))
+    }
+
+    private static func subdivide(_ a: ShadingStop, _ b: ShadingStop, _ t0: Double, _ t1: Double,
+                                  _ space: ColorInterpolation, depth: Int, into out: inout [ShadingStop]) {
+        let c0 = exact(a, b, t0, space), c1 = exact(a, b, t1, space)
+        var worst = 0.0
+        for k in 1..<8 {
+            let f = Double(k) / 8
+            let d = premultipliedDistance(straight(c0, c1, f), exact(a, b, t0 + (t1 - t0) * f, space))
+            worst = max(worst, d)
+        }
+        guard worst > tolerance, depth < 10 else { return }
+        let tm = (t0 + t1) / 2
+        subdivide(a, b, t0, tm, space, depth: depth + 1, into: &out)
+        out.append(ShadingStop(offset: a.offset + (b.offset - a.offset) * tm, color: exact(a, b, tm, space)))
+        subdivide(a, b, tm, t1, space, depth: depth + 1, into: &out)
+    }
+}

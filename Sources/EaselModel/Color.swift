@@ -1,0 +1,32 @@
+/// An sRGB colour with straight (unpremultiplied) alpha, each channel 0…1.
+public struct Color: Hashable, Sendable, CustomStringConvertible {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    }
+
+    /// 8-bit channels, as in `#rrggbb`.
+    public init(r8: Int, g8: Int, b8: Int, alpha: Double = 1) {
+        self.init(red: Double(r8) / 255, green: Double(g8) / 255, blue: Double(b8) / 255, alpha: alpha)
+    }
+
+    public static let black = Color(red: 0, green: 0, blue: 0)
+    public static let white = Color(red: 1, green: 1, blue: 1)
+    public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
+
+    public func withAlpha(_ a: Double) -> Color {
+        Color(red: red, green: green, blue: blue, alpha: a)
+    }
+
+    public var description: String {
+        func h(_ v: Double) -> String {
+            let s = String(Int((max(0, min(1, v)) * 255).rounded()), radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }
+        return "#" + h(red) + h(green) + h(blue) + (alpha < 1 ? h(alpha) : "")
+    }
+}

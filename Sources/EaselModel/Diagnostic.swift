@@ -1,0 +1,55 @@
+/// One problem found in a scene, printed as `file:line:col: error: message`
+/// so that Xcode, SwiftPM plugins and editors can jump to it.
+public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case error, warning }
+
+    /// Messages are values declared next to the code that emits them
+    /// (`extension Diagnostic.Message { static func … }`), not strings
+    /// assembled at call sites.
+    public struct Message: Error, Hashable, Sendable {
+        public var text: String
+        public init(_ text: String) { self.text = text }
+    }
+
+    public var severity: Severity
+    public var message: Message
+    public var location: SourceLocation?
+
+    public init(_ severity: Severity = .error, _ message: Message, at location: SourceLocation?) {
+        self.severity = severity
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String {
+        let prefix = location.map { "\($0): " } ?? ""
+        return "\(prefix)\(severity.rawValue): \(message.text)"
+    }
+}
+
+/// Collects every diagnostic of a run; a pass keeps going after an error so
+/// that the user sees all the problems of a file at once.
+public struct Diagnostics: Sendable {
+    public private(set) var all: [Diagnostic] = []
+    public init() {}
+
+    public var hasErrors: Bool { all.contains { $0.severity == .error } }
+
+    public mutating func error(_ message: Diagnostic.Message, at location: SourceLocation?) {
+        all.append(Diagnostic(.error, message, at: location))
+    }
+
+    public mutating func warning(_ message: Diagnostic.Message, at location: SourceLocation?) {
+        all.append(Diagnostic(.warning, message, at: location))
+    }
+
+    public mutating func append(contentsOf other: Diagnostics) { all.append(contentsOf: other.all) }
+    public mutating func append(_ diagnostic: Diagnostic) { all.append(diagnostic) }
+}
+
+/// Thrown by a stage that cannot go on; carries everything found so far.
+public struct DiagnosticsError: Error, Sendable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+    public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,48 @@
+/// `<clipPath id>`: the union of its shapes clips whatever names it.
+public struct ClipPathDefinition: Hashable, Sendable {
+    public var id: String
+    public var shapes: [Node]
+    /// A clip path may itself be clipped (`clip-path` on `<clipPath>`); the
+    /// two intersect.
+    public var clipPath: String?
+    public var location: SourceLocation
+    public init(id: String, shapes: [Node], clipPath: String?, location: SourceLocation) {
+        self.id = id; self.shapes = shapes; self.clipPath = clipPath; self.location = location
+    }
+}
+
+public struct Definitions: Hashable, Sendable {
+    public var palette: [String: Color] = [:]
+    public var paintServers: [String: PaintServerDefinition] = [:]
+    public var clipPaths: [String: ClipPathDefinition] = [:]
+    public init() {}
+}
+
+/// A parsed scene: the typed AST that layout resolves.
+public struct Scene: Hashable, Sendable {
+    public var file: String
+    public var width: Double
+    public var height: Double
+    public var scale: Double = 1
+    public var background: Color = .transparent
+    public var version: Int = 1
+    public var duration: Double?
+    public var definitions = Definitions()
+    public var nodes: [Node] = []
+    public var location: SourceLocation
+
+    public init(file: String, width: Double, height: Double, location: SourceLocation) {
+        self.file = file; self.width = width; self.height = height; self.location = location
+    }
+}
+
+/// Bounds on what an untrusted scene may ask for; every one can be raised
+/// from the command line.
+public struct Limits: Hashable, Sendable {
+    public var maxPixels = 64_000_000
+    public var maxNodes = 1_000_000
+    public var maxDepth = 256
+    public var maxFileSize = 64 * 1024 * 1024
+    public var maxScale = 16.0
+    public init() {}
+}

@@ -1,0 +1,111 @@
+import EaselModel
+
+extension Diagnostic.Message {
+    static func badColor(_ text: String, suggestion: String?) -> Self {
+        var m = "'\(text)' is not a colour (expected #rgb, #rrggbb, rgb(), hsl(), a CSS name or a palette name)"
+        if let suggestion { m += "; did you mean '\(suggestion)'?" }
+        return .init(m)
+    }
+}
+
+/// The CSS Color 4 subset of the contract, plus palette names from `<defs>`.
+public enum ColorParser {
+    public static func parse(_ raw: String, palette: [String: Color]) -> Color? {
+        let text = raw.trimmingSpaces
+        let lower = text.lowercased()
+        // A palette colour is the scene author's own name; it wins over CSS's.
+        if let c = palette[text] { return c }
+        if lower == "transparent" || lower == "clear" { return .transparent }
+        if let c = NamedColors.color(named: lower) { return c }
+        if lower.hasPrefix("#") { return hex(String(lower.dropFirst())) }
+        if let open = lower.firstIndex(of: "("), lower.hasSuffix(")") {
+            let fn = String(lower[..<open]).trimmingSpaces
+            let body = String(lower[lower.index(after: open)..<lower.index(before: lower.endIndex)])
+            switch fn {
+            case "rgb", "rgba": return rgbFunction(body)
+            case "hsl", "hsla": return hslFunction(body)
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    static func hex(_ h: String) -> Color? {
+        guard h.allSatisfy(\.isHexDigit) else { return nil }
+        let digits = h.map { Int(String($0), radix: 16)! }
+        switch digits.count {
+        case 3, 4:
+            let v = digits.map { $0 * 17 }
+            return Color(r8: v[0], g8: v[1], b8: v[2], alpha: v.count == 4 ? Double(v[3]) / 255 : 1)
+        case 6, 8:
+            let v = stride(from: 0, to: digits.count, by: 2).map { digits[$0] * 16 + digits[$0 + 1] }
+            return Color(r8: v[0], g8: v[1], b8: v[2], alpha: v.count == 4 ? Double(v[3]) / 255 : 1)
+        default:
+            return nil
+        }
+    }
+
+    /// Splits a function body in either the legacy comma form `(a, b, c, d)`
+    /// or the modern space form `(a b c / d)`.
+    static func arguments(_ body: String) -> (values: [String], alpha: String?)? {
+        if body.contains(",") {
+            let parts = body.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+            guard parts.count == 3 || parts.count == 4, !parts.contains(where: \.isEmpty), !body.contains("/") else { return nil }
+            return (Array(parts.prefix(3)), parts.count == 4 ? parts[3] : nil)
+        }
+        let halves = body.split(separator: "/", omittingEmptySubsequences: false)
+        guard halves.count <= 2 else { return nil }
+        let values = halves[0].split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        guard values.count == 3 else { return nil }
+        let alpha = halves.count == 2 ? String(halves[1]).trimmingSpaces : nil
+        if let alpha, alpha.isEmpty { return nil }
+        return (values, alpha)
+    }
+
+    static func alphaValue(_ s: String?) -> Double? {
+        guard let s else { return 1 }
+        if s.hasSuffix("%") { return ValueParser.number(String(s.dropLast())).map { clamp($0 / 100) } }
+        return ValueParser.number(s).map(clamp)
+    }
+
+    static func rgbFunction(_ body: String) -> Color? {
+        guard let (values, alphaText) = arguments(body), let alpha = alphaValue(alphaText) else { return nil }
+        var channels: [Double] = []
+        for v in values {
+            if v.hasSuffix("%") {
+                guard let p = ValueParser.number(String(v.dropLast())) else { return nil }
+                channels.append(clamp(p / 100))
+            } else {
+                guard let n = ValueParser.number(v) else { return nil }
+                channels.append(clamp(n / 255))
+            }
+        }
+        return Color(red: channels[0], green: channels[1], blue: channels[2], alpha: alpha)
+    }
+
+    static func hslFunction(_ body: String) -> Color? {
+        guard let (values, alphaText) = arguments(body), let alpha = alphaValue(alphaText) else { return nil }
+        var hueText = values[0]
+        if hueText.hasSuffix("deg") { hueText.removeLast(3) }
+        guard let hue = ValueParser.number(hueText),
+              values[1].hasSuffix("%"), values[2].hasSuffix("%"),
+              let s = ValueParser.number(String(values[1].dropLast())),
+              let l = ValueParser.number(String(values[2].dropLast())) else { return nil }
+        let (r, g, b) = hslToRGB(hue: hue, saturation: clamp(s / 100), lightness: clamp(l / 100))
+        return Color(red: r, green: g, blue: b, alpha: alpha)
+    }
+
+    /// CSS Color 4 §7.1's `hslToRgb`.
+    static func hslToRGB(hue: Double, saturation s: Double, lightness l: Double) -> (Double, Double, Double) {
+        var h = hue.truncatingRemainder(dividingBy: 360)
+        if h < 0 { h += 360 }
+        func f(_ n: Double) -> Double {
+            let k = (n + h / 30).truncatingRemainder(dividingBy: 12)
+            let a = s * min(l, 1 - l)
+            return l - a * max(-1, min(k - 3, 9 - k, 1))
+        }
+        return (f(0), f(8), f(4))
+    }
+
+    static func clamp(_ v: Double) -> Double { max(0, min(1, v)) }
+}

@@ -1,0 +1,117 @@
+import EaselModel
+/// Reads SVG-style numbers (`-1.5e3`, `.5`, `1.5.5` = 1.5 then .5) and the
+/// separators between them. Used by every list-valued attribute and by path
+/// data, so all of them accept the same spellings.
+struct NumberScanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var isAtEnd: Bool { index >= bytes.count }
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func skipSpaces() {
+        while let b = current, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C { index += 1 }
+    }
+
+    /// Spaces, then at most one comma, then spaces.
+    mutating func skipSeparator() {
+        skipSpaces()
+        if current == UInt8(ascii: ",") { index += 1; skipSpaces() }
+    }
+
+    mutating func scanNumber() -> Double? {
+        let start = index
+        var i = index
+        func digit(_ j: Int) -> Bool { j < bytes.count && bytes[j] >= 0x30 && bytes[j] <= 0x39 }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+        var sawDigits = false
+        while digit(i) { i += 1; sawDigits = true }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            while digit(i) { i += 1; sawDigits = true }
+        }
+        guard sawDigits else { return nil }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            var j = i + 1
+            if j < bytes.count, bytes[j] == UInt8(ascii: "+") || bytes[j] == UInt8(ascii: "-") { j += 1 }
+            if digit(j) {
+                while digit(j) { j += 1 }
+                i = j
+            }
+        }
+        guard let v = Double(String(decoding: bytes[start..<i], as: UTF8.self)), v.isFinite else { return nil }
+        index = i
+        return v
+    }
+
+    /// A path-data arc flag: exactly one `0` or `1`, which may touch the next number.
+    mutating func scanFlag() -> Bool? {
+        switch current {
+        case UInt8(ascii: "0"): index += 1; return false
+        case UInt8(ascii: "1"): index += 1; return true
+        default: return nil
+        }
+    }
+}
+
+/// Parsers for attribute values. Each returns the value or a message; the
+/// caller attaches the attribute's location.
+public enum ValueParser {
+    public static func number(_ text: String) -> Double? {
+        var s = NumberScanner(text)
+        s.skipSpaces()
+        guard let v = s.scanNumber() else { return nil }
+        s.skipSpaces()
+        return s.isAtEnd ? v : nil
+    }
+
+    /// Numbers separated by spaces and/or commas.
+    public static func numberList(_ text: String) -> [Double]? {
+        var s = NumberScanner(text)
+        var out: [Double] = []
+        s.skipSpaces()
+        while !s.isAtEnd {
+            guard let v = s.scanNumber() else { return nil }
+            out.append(v)
+            s.skipSeparator()
+        }
+        return out
+    }
+
+    /// `12`, `12.5`, `50%`, and `fill` where the attribute allows it.
+    public static func length(_ text: String, allowFill: Bool) -> Length? {
+        let t = text.trimmingSpaces
+        if t == "fill" { return allowFill ? .fill : nil }
+        if t.hasSuffix("%") {
+            return number(String(t.dropLast())).map { .percent($0) }
+        }
+        return number(t).map { .points($0) }
+    }
+
+    public static func bool(_ text: String) -> Bool? {
+        switch text.trimmingSpaces {
+        case "true": return true
+        case "false": return false
+        default: return nil
+        }
+    }
+
+    /// An offset: 0–1 or a percentage.
+    public static func unitInterval(_ text: String) -> Double? {
+        let t = text.trimmingSpaces
+        let v = t.hasSuffix("%") ? number(String(t.dropLast())).map { $0 / 100 } : number(t)
+        guard let v, v >= 0, v <= 1 else { return nil }
+        return v
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,79 @@
+import EaselModel
+
+extension Diagnostic.Message {
+    static func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { "; did you mean '\($0)'?" } ?? ""
+    }
+    static func unknownElement(_ name: String, suggestion: String?) -> Self {
+        .init("unknown element <\(name)>\(didYouMean(suggestion))")
+    }
+    static func notYetSupported(_ name: String) -> Self {
+        .init("<\(name)> is part of the scene format but this version of Easel does not support it yet")
+    }
+    static func misplacedElement(_ name: String, in parent: String) -> Self {
+        .init("<\(name)> is not allowed inside <\(parent)>")
+    }
+    static func unknownAttribute(_ name: String, on element: String, suggestion: String?) -> Self {
+        .init("unknown attribute '\(name)' on <\(element)>\(didYouMean(suggestion))")
+    }
+    static func missingAttribute(_ name: String, on element: String) -> Self {
+        .init("<\(element)> needs a '\(name)' attribute")
+    }
+    static func badNumber(_ attribute: String, _ text: String) -> Self {
+        .init("'\(attribute)' must be a number, not '\(text)'")
+    }
+    static func outOfRange(_ attribute: String, _ text: String, _ range: String) -> Self {
+        .init("'\(attribute)' is \(text) but must be \(range)")
+    }
+    static func badLength(_ attribute: String, _ text: String, allowFill: Bool) -> Self {
+        .init("'\(attribute)' must be a length in points or a percentage\(allowFill ? " or 'fill'" : ""), not '\(text)'")
+    }
+    static func badList(_ attribute: String, _ text: String, _ expected: String) -> Self {
+        .init("'\(attribute)' must be \(expected), not '\(text)'")
+    }
+    static func badKeyword(_ attribute: String, _ text: String, choices: [String], suggestion: String?) -> Self {
+        .init("'\(attribute)' must be one of \(choices.joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))")
+    }
+    static func badBool(_ attribute: String, _ text: String) -> Self {
+        .init("'\(attribute)' must be true or false, not '\(text)'")
+    }
+    static func badPaint(_ text: String) -> Self {
+        .init("'\(text)' is not a paint (expected none, a colour, or url(#id))")
+    }
+    static func unexpectedText(in element: String) -> Self {
+        .init("unexpected text inside <\(element)>")
+    }
+    static func rootMustBeScene(_ name: String) -> Self {
+        .init("the root element must be <scene>, not <\(name)>")
+    }
+    static func duplicateID(_ id: String, first: SourceLocation) -> Self {
+        .init("duplicate id '\(id)' (first used at \(first.line):\(first.column))")
+    }
+    static func unknownPaintServer(_ id: String, suggestion: String?) -> Self {
+        .init("no gradient or pattern with id '\(id)' in <defs>\(didYouMean(suggestion))")
+    }
+    static func unknownClipPath(_ id: String, suggestion: String?) -> Self {
+        .init("no <clipPath> with id '\(id)' in <defs>\(didYouMean(suggestion))")
+    }
+    static func referenceCycle(_ chain: [String]) -> Self {
+        .init("reference cycle: \(chain.map { "#\($0)" }.joined(separator: " → "))")
+    }
+    static func gradientNeedsStops(_ id: String) -> Self {
+        .init("gradient '\(id)' needs at least one <stop>")
+    }
+    static let linearGeometryConflict = Self("<linearGradient> takes exactly one of 'angle', 'direction', or 'start' and 'end'")
+    static let startNeedsEnd = Self("'start' and 'end' go together on <linearGradient>")
+    static func badPoint(_ attribute: String, _ text: String) -> Self {
+        .init("'\(attribute)' must be two numbers 'u v', not '\(text)'")
+    }
+    static let badVersion = Self("this Easel reads version 1 scenes")
+    static func tooManyNodes(_ count: Double, _ limit: Int) -> Self {
+        .init("the scene paints \(count >= 1e15 ? "more than 10^15" : String(Int(count))) nodes after expanding repeats, more than the limit of \(limit) (raise it with --max-nodes)")
+    }
+    static func tooManyPixels(_ w: Double, _ h: Double, _ limit: Int) -> Self {
+        .init("the output would be \(Int(w.rounded()))×\(Int(h.rounded())) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
+    }
+    static func tooDeep(_ limit: Int) -> Self {
+        .init("elements are nested more than \(limit) deep (raise the limit with --max-depth)")
+    }
+}

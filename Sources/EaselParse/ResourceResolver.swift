@@ -1,0 +1,74 @@
+import EaselModel
+import Foundation
+
+extension Diagnostic.Message {
+    static func fileOutsideScene(_ path: String) -> Self {
+        .init("'\(path)' is outside the scene's folder (allow its folder with --allow-read DIR)")
+    }
+    static func fileMissing(_ path: String) -> Self { .init("cannot read '\(path)': no such file") }
+    static func fileUnreadable(_ path: String) -> Self { .init("cannot read '\(path)'") }
+    static func notPNG(_ path: String) -> Self { .init("'\(path)' is not a PNG file") }
+    static func imageTooLarge(_ path: String, _ w: Int, _ h: Int, _ limit: Int) -> Self {
+        .init("'\(path)' is \(w)×\(h) pixels, more than the limit of \(limit) pixels (raise it with --max-pixels)")
+    }
+}
+
+/// Resolves `href`/`src` against the scene's folder and refuses anything
+/// that leaves it (after symlinks) unless the user allowed that folder.
+public struct ResourceResolver: Sendable {
+    public var sceneDirectory: URL
+    public var allowedDirectories: [URL]
+    public var limits: Limits
+
+    public init(sceneDirectory: URL, allowedDirectories: [URL] = [], limits: Limits = Limits()) {
+        self.sceneDirectory = sceneDirectory
+        self.allowedDirectories = allowedDirectories
+        self.limits = limits
+    }
+
+    public func resolve(_ reference: String) -> Result<URL, Diagnostic.Message> {
+        let url = reference.hasPrefix("/")
+            ? URL(fileURLWithPath: reference)
+            : sceneDirectory.appendingPathComponent(reference)
+        let real = url.standardizedFileURL.resolvingSymlinksInPath()
+        let roots = ([sceneDirectory] + allowedDirectories).map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
+        let inside = roots.contains { root in
+            real.path == root || real.path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        }
+        guard inside else { return .failure(.fileOutsideScene(reference)) }
+        guard FileManager.default.fileExists(atPath: real.path) else { return .failure(.fileMissing(reference)) }
+        return .success(real)
+    }
+
+    public func read(_ reference: String) -> Result<[UInt8], Diagnostic.Message> {
+        switch resolve(reference) {
+        case .failure(let m): return .failure(m)
+        case .success(let url):
+            guard let attrs = try? FileManager.default.attributesOfItem(atPath: url.path),
+                  let size = (attrs[.size] as? NSNumber)?.intValue else { return .failure(.fileUnreadable(reference)) }
+            guard size <= limits.maxFileSize else { return .failure(.fileTooLarge(size, limits.maxFileSize)) }
+            guard let data = FileManager.default.contents(atPath: url.path) else { return .failure(.fileUnreadable(reference)) }
+            return .success([UInt8](data))
+        }
+    }
+
+    /// Reads a PNG and its size from the IHDR chunk, without decoding it, so
+    /// that a tiny file claiming giant dimensions is refused before Cairo
+    /// allocates anything.
+    public func loadPNG(_ reference: String) -> Result<ImageSource, Diagnostic.Message> {
+        switch read(reference) {
+        case .failure(let m): return .failure(m)
+        case .success(let bytes):
+            let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            guard bytes.count >= 24, Array(bytes[0..<8]) == signature,
+                  Array(bytes[12..<16]) == Array("IHDR".utf8) else { return .failure(.notPNG(reference)) }
+            func be32(_ i: Int) -> Int {
+                Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            }
+            let w = be32(16), h = be32(20)
+            guard w > 0, h > 0 else { return .failure(.notPNG(reference)) }
+            guard w * h <= limits.maxPixels else { return .failure(.imageTooLarge(reference, w, h, limits.maxPixels)) }
+            return .success(ImageSource(path: reference, data: bytes, pixelWidth: w, pixelHeight: h))
+        }
+    }
+}

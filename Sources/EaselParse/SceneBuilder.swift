@@ -1,0 +1,614 @@
+import EaselModel
+
+/// Gives meaning to the XML tree: checks names against `Vocabulary`, parses
+/// values, resolves references, and keeps going after each error so that
+/// every problem in the file is reported in one run.
+final class SceneBuilder {
+    var diagnostics = Diagnostics()
+    let resolver: ResourceResolver
+    let limits: Limits
+
+    private var palette: [String: Color] = [:]
+    private var ids: [String: SourceLocation] = [:]
+    private var paintServerIDs: Set<String> = []
+    private var clipPathIDs: Set<String> = []
+    private var paintReferences: [(String, SourceLocation)] = []
+    private var clipReferences: [(String, SourceLocation)] = []
+
+    init(resolver: ResourceResolver, limits: Limits) {
+        self.resolver = resolver
+        self.limits = limits
+    }
+
+    func build(_ root: XMLElement) -> Scene? {
+        guard root.name == "scene" else {
+            diagnostics.error(.rootMustBeScene(root.name), at: root.location)
+            return nil
+        }
+        checkAttributes(root)
+        checkNoText(root)
+        let width = requiredNumber(root, "width", positive: true) ?? 1
+        let height = requiredNumber(root, "height", positive: true) ?? 1
+        var scene = Scene(file: root.location.file, width: width, height: height, location: root.location)
+        if let s = number(root, "scale") {
+            if s > 0, s <= limits.maxScale { scene.scale = s } else { rangeError(root, "scale", "greater than 0 and at most \(limits.maxScale)") }
+        }
+        if let v = number(root, "version"), v != 1 { diagnostics.error(.badVersion, at: root.attribute("version")!.valueLocation) }
+        if let d = number(root, "duration") {
+            if d >= 0 { scene.duration = d } else { rangeError(root, "duration", "0 or more") }
+        }
+
+        // Names from <defs> may be used before the <defs> that declares them.
+        let defs = root.children.filter { $0.name == "defs" }
+        collectDefinitionNames(defs)
+        if let bg = color(root, "background") { scene.background = bg }
+        scene.definitions = buildDefinitions(defs, into: scene.definitions)
+        for child in root.children where child.name != "defs" {
+            if let node = buildNode(child, parent: "scene", depth: 1) { scene.nodes.append(node) }
+        }
+        checkReferences(scene.definitions)
+        checkNodeCount(scene)
+        let pixels = width * scene.scale * height * scene.scale
+        if pixels > Double(limits.maxPixels) {
+            diagnostics.error(.tooManyPixels(width * scene.scale, height * scene.scale, limits.maxPixels), at: root.location)
+        }
+        return scene
+    }
+
+    // MARK: Definitions
+
+    private func collectDefinitionNames(_ defs: [XMLElement]) {
+        for d in defs {
+            for el in d.children {
+                switch el.name {
+                case "color":
+                    guard let name = el.attribute("name")?.value.trimmingSpaces, let v = el.attribute("value") else { continue }
+                    // Palette values are CSS colours, so palettes cannot form cycles.
+                    if let c = ColorParser.parse(v.value, palette: [:]) { palette[name] = c }
+                case "linearGradient":
+                    if let id = el.attribute("id")?.value { paintServerIDs.insert(id) }
+                case "clipPath":
+                    if let id = el.attribute("id")?.value { clipPathIDs.insert(id) }
+                default: break
+                }
+            }
+        }
+    }
+
+    private func buildDefinitions(_ defs: [XMLElement], into start: Definitions) -> Definitions {
+        var out = start
+        out.palette = palette
+        for d in defs {
+            checkAttributes(d)
+            checkNoText(d)
+            for el in d.children {
+                switch el.name {
+                case "color":
+                    checkAttributes(el)
+                    checkNoChildren(el)
+                    guard required(el, "name") != nil, let v = required(el, "value") else { continue }
+                    if ColorParser.parse(v.value, palette: [:]) == nil {
+                        diagnostics.error(.badColor(v.value, suggestion: colorSuggestion(v.value)), at: v.valueLocation)
+                    }
+                case "linearGradient":
+                    if let g = buildLinearGradient(el) {
+                        out.paintServers[g.id] = g
+                    }
+                case "clipPath":
+                    if let c = buildClipPath(el) { out.clipPaths[c.id] = c }
+                default:
+                    reportMisplaced(el, parent: "defs", expected: Vocabulary.definitions)
+                }
+            }
+        }
+        return out
+    }
+
+    private func buildLinearGradient(_ el: XMLElement) -> PaintServerDefinition? {
+        checkAttributes(el)
+        checkNoText(el)
+        guard let id = registerID(el, required: true) else { return nil }
+        var g = LinearGradient()
+        let angle = number(el, "angle")
+        let direction = keyword(el, "direction", LinearDirection.self)
+        let start = unitPoint(el, "start"), end = unitPoint(el, "end")
+        let forms = [el.attribute("angle") != nil, el.attribute("direction") != nil,
+                     el.attribute("start") != nil || el.attribute("end") != nil].filter { $0 }.count
+        if forms > 1 {
+            diagnostics.error(.linearGeometryConflict, at: el.location)
+        } else if let angle {
+            g.geometry = .angle(angle)
+        } else if let direction {
+            g.geometry = .angle(direction.angle)
+        } else if el.attribute("start") != nil || el.attribute("end") != nil {
+            if let start, let end {
+                g.geometry = .points(start: start, end: end)
+            } else if el.attribute("start") == nil || el.attribute("end") == nil {
+                diagnostics.error(.startNeedsEnd, at: el.location)
+            }
+        }
+        readGradientCommon(el, spread: &g.spread, units: &g.units, interpolation: &g.interpolation, transform: &g.transform)
+        g.stops = buildStops(el)
+        if g.stops.isEmpty { diagnostics.error(.gradientNeedsStops(id), at: el.location) }
+        return PaintServerDefinition(id: id, server: .linear(g), location: el.location)
+    }
+
+    private func readGradientCommon(_ el: XMLElement, spread: inout SpreadMethod, units: inout GradientUnits,
+                                    interpolation: inout ColorInterpolation, transform: inout AffineTransform) {
+        if let s = keyword(el, "spread", SpreadMethod.self) { spread = s }
+        if let i = keyword(el, "interpolation", ColorInterpolation.self) { interpolation = i }
+        if let u = keyword(el, "units", UnitsKeyword.self) { units = u.units }
+        if let t = transformValue(el, "transform") { transform = t }
+    }
+
+    private func buildStops(_ el: XMLElement) -> [GradientStop] {
+        var stops: [GradientStop] = []
+        for s in el.children {
+            guard s.name == "stop" else {
+                reportMisplaced(s, parent: el.name, expected: ["stop"])
+                continue
+            }
+            checkAttributes(s)
+            checkNoText(s)
+            checkNoChildren(s)
+            var offset: Double? = nil
+            if let a = s.attribute("offset") {
+                offset = ValueParser.unitInterval(a.value)
+                if offset == nil { diagnostics.error(.outOfRange("offset", a.value, "a number from 0 to 1 or a percentage from 0% to 100%"), at: a.valueLocation) }
+            }
+            guard required(s, "color") != nil, var c = color(s, "color") else { continue }
+            if let o = number(s, "opacity") {
+                if o >= 0, o <= 1 { c.alpha *= o } else { rangeError(s, "opacity", "from 0 to 1") }
+            }
+            stops.append(GradientStop(offset: offset, color: c, location: s.location))
+        }
+        return stops
+    }
+
+    private func buildClipPath(_ el: XMLElement) -> ClipPathDefinition? {
+        checkAttributes(el)
+        checkNoText(el)
+        guard let id = registerID(el, required: true) else { return nil }
+        var shapes: [Node] = []
+        for child in el.children {
+            guard Vocabulary.shapes.contains(child.name) else {
+                reportMisplaced(child, parent: "clipPath", expected: Vocabulary.shapes)
+                continue
+            }
+            if let n = buildNode(child, parent: "clipPath", depth: 3) { shapes.append(n) }
+        }
+        let clip = reference(el, "clip-path", kind: .clip)
+        return ClipPathDefinition(id: id, shapes: shapes, clipPath: clip, location: el.location)
+    }
+
+    // MARK: Nodes
+
+    private func buildNode(_ el: XMLElement, parent: String, depth: Int) -> Node? {
+        guard Vocabulary.nodes.contains(el.name) else {
+            reportMisplaced(el, parent: parent, expected: Vocabulary.nodes)
+            return nil
+        }
+        if depth > limits.maxDepth {
+            diagnostics.error(.tooDeep(limits.maxDepth), at: el.location)
+            return nil
+        }
+        checkAttributes(el)
+        checkNoText(el)
+        _ = registerID(el, required: false)
+        let common = commonAttributes(el)
+        let kind: NodeKind
+        switch el.name {
+        case "view":
+            kind = .view(paintStyle(el, defaultFill: .none), corners: corners(el), padding: padding(el),
+                         clip: bool(el, "clip") ?? false)
+        case "rect":
+            kind = .rect(paintStyle(el, defaultFill: .color(.black)), corners: corners(el))
+        case "ellipse":
+            kind = .ellipse(paintStyle(el, defaultFill: .color(.black)))
+        case "circle":
+            let r = length(el, "r") ?? .points(0)
+            if case .points(let v) = r, v < 0 { rangeError(el, "r", "0 or more") }
+            kind = .circle(cx: length(el, "cx") ?? .points(0), cy: length(el, "cy") ?? .points(0), r: r,
+                           paintStyle(el, defaultFill: .color(.black)))
+        case "line":
+            kind = .line(x1: length(el, "x1") ?? .points(0), y1: length(el, "y1") ?? .points(0),
+                         x2: length(el, "x2") ?? .points(0), y2: length(el, "y2") ?? .points(0),
+                         paintStyle(el, defaultFill: .color(.black)))
+        case "polyline":
+            kind = .polyline(points(el), paintStyle(el, defaultFill: .color(.black)))
+        case "polygon":
+            kind = .polygon(points(el), paintStyle(el, defaultFill: .color(.black)))
+        case "path":
+            kind = .path(pathData(el), paintStyle(el, defaultFill: .color(.black)))
+        case "group":
+            kind = .group
+        case "repeat":
+            var count = 0
+            if let a = required(el, "count") {
+                if let v = ValueParser.number(a.value), v >= 0, v == v.rounded(), v <= Double(limits.maxNodes) {
+                    count = Int(v)
+                } else {
+                    diagnostics.error(.outOfRange("count", a.value, "a whole number from 0 to \(limits.maxNodes)"), at: a.valueLocation)
+                }
+            }
+            kind = .repeat(count: count, step: transformValue(el, "transform") ?? .identity)
+        case "image":
+            var source = ImageSource(path: "", data: [], pixelWidth: 1, pixelHeight: 1)
+            if let href = required(el, "href") {
+                switch resolver.loadPNG(href.value) {
+                case .success(let s): source = s
+                case .failure(let m): diagnostics.error(m, at: href.valueLocation)
+                }
+            }
+            kind = .image(source, fit: keyword(el, "fit", ImageFit.self) ?? .fill)
+        default:
+            return nil
+        }
+        var children: [Node] = []
+        if Vocabulary.containers.contains(el.name) && parent != "clipPath" {
+            for child in el.children {
+                if let n = buildNode(child, parent: el.name, depth: depth + 1) { children.append(n) }
+            }
+        } else {
+            checkNoChildren(el)
+        }
+        return Node(element: el.name, kind: kind, common: common, children: children, location: el.location)
+    }
+
+    private func commonAttributes(_ el: XMLElement) -> CommonAttributes {
+        var c = CommonAttributes()
+        c.id = el.attribute("id")?.value
+        c.x = length(el, "x")
+        c.y = length(el, "y")
+        c.width = length(el, "width", allowFill: true)
+        c.height = length(el, "height", allowFill: true)
+        if let o = number(el, "opacity") {
+            if o >= 0, o <= 1 { c.opacity = o } else { rangeError(el, "opacity", "from 0 to 1") }
+        }
+        if el.name != "repeat", let t = transformValue(el, "transform") { c.transform = t }
+        if let a = el.attribute("transform-origin") {
+            if a.value.trimmingSpaces == "center" {
+                c.transformOrigin = .center
+            } else {
+                let parts = a.value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                if parts.count == 2, let x = ValueParser.length(parts[0], allowFill: false),
+                   let y = ValueParser.length(parts[1], allowFill: false) {
+                    c.transformOrigin = .point(x, y)
+                } else {
+                    diagnostics.error(.badList("transform-origin", a.value, "'center' or two lengths 'x y'"), at: a.valueLocation)
+                }
+            }
+        }
+        c.clipPath = reference(el, "clip-path", kind: .clip)
+        c.hidden = bool(el, "hidden") ?? false
+        return c
+    }
+
+    private func paintStyle(_ el: XMLElement, defaultFill: Paint) -> PaintStyle {
+        var s = PaintStyle(fill: defaultFill)
+        if let p = paint(el, "fill") { s.fill = p }
+        if let p = paint(el, "stroke") { s.stroke = p }
+        if let w = number(el, "stroke-width") { if w >= 0 { s.strokeWidth = w } else { rangeError(el, "stroke-width", "0 or more") } }
+        if let o = number(el, "fill-opacity") { if o >= 0, o <= 1 { s.fillOpacity = o } else { rangeError(el, "fill-opacity", "from 0 to 1") } }
+        if let o = number(el, "stroke-opacity") { if o >= 0, o <= 1 { s.strokeOpacity = o } else { rangeError(el, "stroke-opacity", "from 0 to 1") } }
+        if let v = keyword(el, "line-cap", LineCap.self) { s.lineCap = v }
+        if let v = keyword(el, "line-join", LineJoin.self) { s.lineJoin = v }
+        if let m = number(el, "miter-limit") { if m >= 1 { s.miterLimit = m } else { rangeError(el, "miter-limit", "1 or more") } }
+        if let a = el.attribute("dash") {
+            if a.value.trimmingSpaces == "none" {
+                s.dash = []
+            } else if let list = ValueParser.numberList(a.value), list.allSatisfy({ $0 >= 0 }) {
+                s.dash = list.allSatisfy({ $0 == 0 }) ? [] : list
+            } else {
+                diagnostics.error(.badList("dash", a.value, "a list of non-negative lengths"), at: a.valueLocation)
+            }
+        }
+        if let o = number(el, "dash-offset") { s.dashOffset = o }
+        if let v = keyword(el, "fill-rule", FillRule.self) { s.fillRule = v }
+        if let v = keyword(el, "clip-rule", FillRule.self) { s.clipRule = v }
+        return s
+    }
+
+    private func corners(_ el: XMLElement) -> CornerRadii {
+        guard let a = el.attribute("corner-radius") else { return .zero }
+        guard let v = ValueParser.numberList(a.value), v.count == 1 || v.count == 4, v.allSatisfy({ $0 >= 0 }) else {
+            diagnostics.error(.badList("corner-radius", a.value, "one or four non-negative lengths"), at: a.valueLocation)
+            return .zero
+        }
+        return v.count == 1 ? CornerRadii(all: v[0])
+            : CornerRadii(topLeft: v[0], topRight: v[1], bottomRight: v[2], bottomLeft: v[3])
+    }
+
+    private func padding(_ el: XMLElement) -> EdgeInsets {
+        guard let a = el.attribute("padding") else { return .zero }
+        guard let v = ValueParser.numberList(a.value), [1, 2, 4].contains(v.count), v.allSatisfy({ $0 >= 0 }) else {
+            diagnostics.error(.badList("padding", a.value, "1, 2 or 4 non-negative lengths (CSS order)"), at: a.valueLocation)
+            return .zero
+        }
+        switch v.count {
+        case 1: return EdgeInsets(top: v[0], right: v[0], bottom: v[0], left: v[0])
+        case 2: return EdgeInsets(top: v[0], right: v[1], bottom: v[0], left: v[1])
+        default: return EdgeInsets(top: v[0], right: v[1], bottom: v[2], left: v[3])
+        }
+    }
+
+    private func points(_ el: XMLElement) -> [Point] {
+        guard let a = el.attribute("points") else { return [] }
+        guard let v = ValueParser.numberList(a.value), v.count % 2 == 0 else {
+            diagnostics.error(.badList("points", a.value, "pairs of numbers 'x,y x,y …'"), at: a.valueLocation)
+            return []
+        }
+        return stride(from: 0, to: v.count, by: 2).map { Point(v[$0], v[$0 + 1]) }
+    }
+
+    private func pathData(_ el: XMLElement) -> BezierPath {
+        guard let a = el.attribute("d") else { return BezierPath() }
+        switch PathDataParser.parse(a.value) {
+        case .success(let p): return p
+        case .failure(let e):
+            diagnostics.error(e.message, at: location(in: a, byteOffset: e.offset))
+            return BezierPath()
+        }
+    }
+
+    /// The location of a byte inside an attribute value, following line breaks.
+    private func location(in a: XMLAttribute, byteOffset: Int) -> SourceLocation {
+        var loc = a.valueLocation
+        // XML normalises newlines in attribute values to spaces, so columns
+        // past the first line are approximate; lines stay exact.
+        loc.column += byteOffset
+        return loc
+    }
+
+    // MARK: References
+
+    enum ReferenceKind { case paint, clip }
+
+    private func reference(_ el: XMLElement, _ name: String, kind: ReferenceKind) -> String? {
+        guard let a = el.attribute(name) else { return nil }
+        let t = a.value.trimmingSpaces
+        guard let id = urlReference(t) else {
+            diagnostics.error(.badList(name, a.value, "url(#id)"), at: a.valueLocation)
+            return nil
+        }
+        clipReferences.append((id, a.valueLocation))
+        return id
+    }
+
+    private func urlReference(_ t: String) -> String? {
+        guard t.hasPrefix("url(#"), t.hasSuffix(")") else { return nil }
+        let id = String(t.dropFirst(5).dropLast())
+        return id.isEmpty ? nil : id
+    }
+
+    private func paint(_ el: XMLElement, _ name: String) -> Paint? {
+        guard let a = el.attribute(name) else { return nil }
+        let t = a.value.trimmingSpaces
+        if t == "none" { return Paint.none }
+        if t.hasPrefix("url(") {
+            guard let id = urlReference(t) else {
+                diagnostics.error(.badPaint(a.value), at: a.valueLocation)
+                return nil
+            }
+            paintReferences.append((id, a.valueLocation))
+            return .reference(id)
+        }
+        if let c = ColorParser.parse(t, palette: palette) { return .color(c) }
+        diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(t)), at: a.valueLocation)
+        return nil
+    }
+
+    private func checkReferences(_ defs: Definitions) {
+        for (id, loc) in paintReferences where defs.paintServers[id] == nil && !(paintServerIDs.contains(id)) {
+            diagnostics.error(.unknownPaintServer(id, suggestion: Suggestion.nearest(to: id, in: paintServerIDs)), at: loc)
+        }
+        for (id, loc) in clipReferences where defs.clipPaths[id] == nil && !clipPathIDs.contains(id) {
+            diagnostics.error(.unknownClipPath(id, suggestion: Suggestion.nearest(to: id, in: clipPathIDs)), at: loc)
+        }
+        // A clip path may be clipped by another (on itself or on its shapes);
+        // following those edges must never come back to where it started.
+        func edges(_ c: ClipPathDefinition) -> [String] {
+            ([c.clipPath] + c.shapes.map(\.common.clipPath)).compactMap { $0 }
+        }
+        var state: [String: Int] = [:]   // 1 visiting, 2 done
+        var reported = false
+        func visit(_ id: String, _ chain: [String]) {
+            guard !reported, let c = defs.clipPaths[id] else { return }
+            if state[id] == 2 { return }
+            if state[id] == 1 {
+                let cycle = Array(chain.drop(while: { $0 != id })) + [id]
+                diagnostics.error(.referenceCycle(cycle), at: c.location)
+                reported = true
+                return
+            }
+            state[id] = 1
+            for next in edges(c) { visit(next, chain + [id]) }
+            state[id] = 2
+        }
+        for id in defs.clipPaths.keys.sorted() { visit(id, []) }
+    }
+
+    private func checkNodeCount(_ scene: Scene) {
+        func count(_ n: Node) -> Double {
+            let inner = n.children.reduce(0) { $0 + count($1) }
+            if case .repeat(let k, _) = n.kind {
+                let total = 1 + Double(k) * inner
+                if total > Double(limits.maxNodes) {
+                    diagnostics.error(.tooManyNodes(total, limits.maxNodes), at: n.location)
+                    return 1   // report each offending repeat once, not its ancestors
+                }
+                return total
+            }
+            return 1 + inner
+        }
+        let total = scene.nodes.reduce(0) { $0 + count($1) }
+        if total > Double(limits.maxNodes) {
+            diagnostics.error(.tooManyNodes(total, limits.maxNodes), at: scene.location)
+        }
+    }
+
+    // MARK: Checks and typed attribute readers
+
+    private func checkAttributes(_ el: XMLElement) {
+        let allowed = Vocabulary.attributes[el.name] ?? []
+        for a in el.attributes where !allowed.contains(a.name) {
+            diagnostics.error(.unknownAttribute(a.name, on: el.name, suggestion: Suggestion.nearest(to: a.name, in: allowed)),
+                              at: a.location)
+        }
+    }
+
+    private func checkNoText(_ el: XMLElement) {
+        if el.text.contains(where: { !$0.isWhitespace }) {
+            diagnostics.error(.unexpectedText(in: el.name), at: el.location)
+        }
+    }
+
+    private func checkNoChildren(_ el: XMLElement) {
+        for child in el.children { reportMisplaced(child, parent: el.name, expected: []) }
+    }
+
+    private func reportMisplaced(_ el: XMLElement, parent: String, expected: Set<String>) {
+        let known = Set(Vocabulary.attributes.keys)
+        if Vocabulary.planned.contains(el.name) {
+            diagnostics.error(.notYetSupported(el.name), at: el.location)
+        } else if known.contains(el.name) {
+            diagnostics.error(.misplacedElement(el.name, in: parent), at: el.location)
+        } else {
+            let candidates = expected.isEmpty ? known : expected
+            diagnostics.error(.unknownElement(el.name, suggestion: Suggestion.nearest(to: el.name, in: candidates)), at: el.location)
+        }
+    }
+
+    private func registerID(_ el: XMLElement, required needed: Bool) -> String? {
+        guard let a = el.attribute("id") else {
+            if needed { diagnostics.error(.missingAttribute("id", on: el.name), at: el.location) }
+            return nil
+        }
+        if let first = ids[a.value] {
+            diagnostics.error(.duplicateID(a.value, first: first), at: a.valueLocation)
+        } else {
+            ids[a.value] = a.valueLocation
+        }
+        return a.value
+    }
+
+    private func required(_ el: XMLElement, _ name: String) -> XMLAttribute? {
+        guard let a = el.attribute(name) else {
+            diagnostics.error(.missingAttribute(name, on: el.name), at: el.location)
+            return nil
+        }
+        return a
+    }
+
+    private func rangeError(_ el: XMLElement, _ name: String, _ range: String) {
+        guard let a = el.attribute(name) else { return }
+        diagnostics.error(.outOfRange(name, a.value, range), at: a.valueLocation)
+    }
+
+    private func number(_ el: XMLElement, _ name: String) -> Double? {
+        guard let a = el.attribute(name) else { return nil }
+        guard let v = ValueParser.number(a.value) else {
+            diagnostics.error(.badNumber(name, a.value), at: a.valueLocation)
+            return nil
+        }
+        return v
+    }
+
+    private func requiredNumber(_ el: XMLElement, _ name: String, positive: Bool) -> Double? {
+        guard required(el, name) != nil, let v = number(el, name) else { return nil }
+        if positive, v <= 0 { rangeError(el, name, "greater than 0"); return nil }
+        return v
+    }
+
+    private func length(_ el: XMLElement, _ name: String, allowFill: Bool = false) -> Length? {
+        guard let a = el.attribute(name) else { return nil }
+        guard let v = ValueParser.length(a.value, allowFill: allowFill) else {
+            diagnostics.error(.badLength(name, a.value, allowFill: allowFill), at: a.valueLocation)
+            return nil
+        }
+        if ["width", "height"].contains(name) {
+            switch v {
+            case .points(let p) where p < 0, .percent(let p) where p < 0:
+                rangeError(el, name, "0 or more")
+                return nil
+            default: break
+            }
+        }
+        return v
+    }
+
+    private func bool(_ el: XMLElement, _ name: String) -> Bool? {
+        guard let a = el.attribute(name) else { return nil }
+        guard let v = ValueParser.bool(a.value) else {
+            diagnostics.error(.badBool(name, a.value), at: a.valueLocation)
+            return nil
+        }
+        return v
+    }
+
+    private func color(_ el: XMLElement, _ name: String) -> Color? {
+        guard let a = el.attribute(name) else { return nil }
+        guard let c = ColorParser.parse(a.value, palette: palette) else {
+            diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), at: a.valueLocation)
+            return nil
+        }
+        return c
+    }
+
+    private func colorSuggestion(_ text: String) -> String? {
+        let t = text.trimmingSpaces
+        guard t.allSatisfy({ $0.isLetter }) else { return nil }
+        return Suggestion.nearest(to: t, in: NamedColors.names + Array(palette.keys) + ["transparent"])
+    }
+
+    private func keyword<K: RawRepresentable & CaseIterable>(_ el: XMLElement, _ name: String, _: K.Type) -> K?
+    where K.RawValue == String {
+        guard let a = el.attribute(name) else { return nil }
+        if let k = K(rawValue: a.value.trimmingSpaces) { return k }
+        let choices = K.allCases.map(\.rawValue)
+        diagnostics.error(.badKeyword(name, a.value, choices: choices, suggestion: Suggestion.nearest(to: a.value, in: choices)),
+                          at: a.valueLocation)
+        return nil
+    }
+
+    private func transformValue(_ el: XMLElement, _ name: String) -> AffineTransform? {
+        guard let a = el.attribute(name) else { return nil }
+        switch TransformParser.parse(a.value) {
+        case .success(let t): return t
+        case .failure(let m):
+            diagnostics.error(m, at: a.valueLocation)
+            return nil
+        }
+    }
+
+    private func unitPoint(_ el: XMLElement, _ name: String) -> Point? {
+        guard let a = el.attribute(name) else { return nil }
+        guard let v = ValueParser.numberList(a.value), v.count == 2 else {
+            diagnostics.error(.badPoint(name, a.value), at: a.valueLocation)
+            return nil
+        }
+        return Point(v[0], v[1])
+    }
+}
+
+/// `direction` keywords, and the angles the contract gives them.
+enum LinearDirection: String, CaseIterable {
+    case up, upRight = "up-right", right, downRight = "down-right", down, downLeft = "down-left", left, upLeft = "up-left"
+    var angle: Double {
+        switch self {
+        case .up: return 90
+        case .upRight: return 45
+        case .right: return 0
+        case .downRight: return 315
+        case .down: return 270
+        case .downLeft: return 225
+        case .left: return 180
+        case .upLeft: return 135
+        }
+    }
+}
+
+enum UnitsKeyword: String, CaseIterable {
+    case objectBoundingBox, userSpace
+    var units: GradientUnits { self == .userSpace ? .userSpace : .objectBoundingBox }
+}

@@ -1,0 +1,78 @@
+/// Which elements and attributes the format has, and where elements may
+/// stand. One table, so the builder, the suggestions and the schema tests
+/// agree on the same names.
+public enum Vocabulary {
+    static let box: [String] = ["id", "x", "y", "width", "height", "opacity", "transform",
+                                "transform-origin", "clip-path", "hidden"]
+    static let paint: [String] = ["fill", "stroke", "stroke-width", "stroke-opacity", "fill-opacity",
+                                  "line-cap", "line-join", "miter-limit", "dash", "dash-offset",
+                                  "fill-rule", "clip-rule"]
+    static let gradient: [String] = ["id", "spread", "interpolation", "units", "transform"]
+
+    public static let attributes: [String: [String]] = [
+        "scene": ["width", "height", "scale", "background", "version", "duration"],
+        "defs": [],
+        "color": ["name", "value"],
+        "linearGradient": gradient + ["angle", "direction", "start", "end"],
+        "stop": ["offset", "color", "opacity"],
+        "clipPath": ["id", "clip-path"],
+        "view": box + paint + ["corner-radius", "padding", "clip"],
+        "rect": box + paint + ["corner-radius"],
+        "ellipse": box + paint,
+        "circle": box + paint + ["cx", "cy", "r"],
+        "line": box + paint + ["x1", "y1", "x2", "y2"],
+        "polyline": box + paint + ["points"],
+        "polygon": box + paint + ["points"],
+        "path": box + paint + ["d"],
+        "group": ["id", "opacity", "transform", "transform-origin", "clip-path", "hidden"],
+        "repeat": ["id", "count", "transform", "hidden"],
+        "image": box + ["href", "fit"],
+    ]
+
+    public static let shapes: Set<String> = ["rect", "ellipse", "circle", "line", "polyline", "polygon", "path"]
+    public static let nodes: Set<String> = shapes.union(["view", "group", "repeat", "image"])
+    public static let containers: Set<String> = ["view", "group", "repeat"]
+    public static let definitions: Set<String> = ["color", "linearGradient", "clipPath"]
+
+    /// Elements the contract names that later releases add; they get a clear
+    /// "not supported yet" message instead of a misleading suggestion.
+    public static let planned: Set<String> = ["text", "vstack", "hstack", "zstack", "lineGraph",
+                                              "radialGradient", "conicGradient", "animatedGradient",
+                                              "pattern", "stripes", "point", "area", "points", "grid",
+                                              "xLabels", "yLabels"]
+}
+
+/// Nearest valid name for a misspelt one, by edit distance.
+public enum Suggestion {
+    public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let lower = word.lowercased()
+        var best: (String, Int)? = nil
+        for c in candidates {
+            let d = distance(lower, c.lowercased())
+            if best == nil || d < best!.1 || (d == best!.1 && c < best!.0) { best = (c, d) }
+        }
+        guard let (name, d) = best else { return nil }
+        // Suggest only what is plausibly a typo, not any word at all.
+        return d <= max(2, word.count / 3) ? name : nil
+    }
+
+    /// Damerau–Levenshtein (optimal string alignment): a swap of two letters counts once.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let s = Array(a), t = Array(b)
+        if s.isEmpty { return t.count }
+        if t.isEmpty { return s.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: t.count + 1), count: s.count + 1)
+        for i in 0...s.count { d[i][0] = i }
+        for j in 0...t.count { d[0][j] = j }
+        for i in 1...s.count {
+            for j in 1...t.count {
+                let cost = s[i - 1] == t[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, s[i - 1] == t[j - 2], s[i - 2] == t[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[s.count][t.count]
+    }
+}

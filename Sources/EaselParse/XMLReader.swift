@@ -1,0 +1,192 @@
+import CLibXML2
+import Foundation
+import EaselModel
+
+extension Diagnostic.Message {
+    static func malformedXML(_ detail: String) -> Self { .init("malformed XML: \(detail)") }
+    static let doctypeRefused = Self("a DOCTYPE is not allowed in a scene (scenes need none, and refusing it shuts out entity tricks)")
+    static let notUTF8 = Self("a scene file must be UTF-8 text")
+    static let emptyDocument = Self("the file has no root element")
+    static func fileTooLarge(_ size: Int, _ limit: Int) -> Self {
+        .init("the file is \(size) bytes, more than the limit of \(limit) bytes (raise it with --max-file-size)")
+    }
+}
+
+/// Reads XML with libxml2's SAX2 interface, safely: no network, no DTD
+/// loading, no entity substitution, and any DOCTYPE is refused. libxml2 only
+/// reports line numbers for elements, so each element's and attribute's
+/// exact column is found by reading back over the start tag libxml2 has just
+/// accepted (attribute values cannot contain `<`, so the tag's start is the
+/// nearest `<` before the parser's position).
+public enum XMLReader {
+    public static func read(bytes: [UInt8], file: String) -> (XMLElement?, Diagnostics) {
+        let state = ReaderState(bytes: bytes, file: file)
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.contains(0)
+            || String(validating: bytes, as: UTF8.self) == nil {
+            state.diagnostics.error(.notUTF8, at: SourceLocation(file: file, line: 1, column: 1))
+            return (nil, state.diagnostics)
+        }
+        guard !bytes.isEmpty else {
+            state.diagnostics.error(.emptyDocument, at: SourceLocation(file: file, line: 1, column: 1))
+            return (nil, state.diagnostics)
+        }
+        let ctxtOrNil: xmlParserCtxtPtr? = bytes.withUnsafeBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) {
+                xmlCreateMemoryParserCtxt($0, Int32(buf.count))
+            }
+        }
+        guard let ctxt = ctxtOrNil else {
+            state.diagnostics.error(.malformedXML("libxml2 could not start"), at: nil)
+            return (nil, state.diagnostics)
+        }
+        defer { xmlFreeParserCtxt(ctxt) }
+        state.context = ctxt
+        let unmanaged = Unmanaged.passRetained(state)
+        defer { unmanaged.release() }
+
+        installHandlers(on: ctxt.pointee.sax)
+        ctxt.pointee.userData = unmanaged.toOpaque()
+        // NONET: never fetch; IGNORE_ENC: the bytes were checked as UTF-8, so
+        // offsets into them stay valid. Never NOENT, DTDLOAD or HUGE.
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue | XML_PARSE_NOCDATA.rawValue)
+        _ = xmlCtxtUseOptions(ctxt, options)
+        _ = xmlParseDocument(ctxt)
+        if !state.diagnostics.hasErrors, state.root == nil {
+            state.diagnostics.error(.emptyDocument, at: SourceLocation(file: file, line: 1, column: 1))
+        }
+        return (state.diagnostics.hasErrors ? nil : state.root, state.diagnostics)
+    }
+
+    private static func installHandlers(on sax: UnsafeMutablePointer<xmlSAXHandler>) {
+        sax.pointee = xmlSAXHandler()
+        sax.pointee.initialized = XML_SAX2_MAGIC
+        sax.pointee.startElementNs = { ctx, localname, prefix, _, _, _, nbAttributes, _, attributes in
+            guard let ctx, let localname else { return }
+            let state = Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue()
+            var attrs: [(String, String)] = []
+            if let attributes {
+                for i in 0..<Int(nbAttributes) {
+                    let base = attributes + i * 5
+                    guard let name = base[0], let start = base[3], let end = base[4] else { continue }
+                    var qname = String(cString: name)
+                    if let p = base[1] { qname = String(cString: p) + ":" + qname }
+                    let count = end - start
+                    let value = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+                    attrs.append((qname, value))
+                }
+            }
+            var name = String(cString: localname)
+            if let prefix { name = String(cString: prefix) + ":" + name }
+            state.startElement(name: name, attributes: attrs)
+        }
+        sax.pointee.endElementNs = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().endElement()
+        }
+        sax.pointee.characters = { ctx, chars, len in
+            guard let ctx, let chars else { return }
+            let text = String(decoding: UnsafeBufferPointer(start: chars, count: Int(len)), as: UTF8.self)
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().characters(text)
+        }
+        sax.pointee.internalSubset = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().refuseDoctype()
+        }
+        sax.pointee.serror = { ctx, error in
+            guard let ctx, let error else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().libxmlError(error.pointee)
+        }
+    }
+}
+
+private final class ReaderState {
+    let bytes: [UInt8]
+    let file: String
+    let lines: LineTable
+    var context: xmlParserCtxtPtr?
+    var stack: [XMLElement] = []
+    var root: XMLElement?
+    var diagnostics = Diagnostics()
+
+    init(bytes: [UInt8], file: String) {
+        self.bytes = bytes
+        self.file = file
+        lines = LineTable(file: file, bytes: bytes)
+    }
+
+    private var parserOffset: Int {
+        guard let context else { return 0 }
+        return max(0, min(bytes.count, Int(xmlByteConsumed(context))))
+    }
+
+    func startElement(name: String, attributes: [(String, String)]) {
+        let end = parserOffset
+        var start = end
+        while start > 0, bytes[start] != UInt8(ascii: "<") { start -= 1 }
+        let positions = scanStartTag(from: start, to: end)
+        var attrs: [XMLAttribute] = []
+        for (qname, value) in attributes {
+            let pos = positions[qname] ?? (start, start)
+            attrs.append(XMLAttribute(name: qname, value: value,
+                                      location: lines.location(ofByte: pos.0),
+                                      valueLocation: lines.location(ofByte: pos.1)))
+        }
+        stack.append(XMLElement(name: name, location: lines.location(ofByte: start),
+                                attributes: attrs, children: [], text: ""))
+    }
+
+    func endElement() {
+        guard let element = stack.popLast() else { return }
+        if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
+    }
+
+    func characters(_ text: String) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].text += text
+    }
+
+    func refuseDoctype() {
+        var start = min(parserOffset, bytes.count - 1)
+        let marker = Array("<!DOCTYPE".utf8)
+        while start > 0, !bytes[start...].starts(with: marker) { start -= 1 }
+        diagnostics.error(.doctypeRefused, at: lines.location(ofByte: start))
+        if let context { xmlStopParser(context) }
+    }
+
+    func libxmlError(_ error: xmlError) {
+        guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        // After a refused DOCTYPE, stopping the parser raises its own error.
+        if diagnostics.all.contains(where: { $0.message == .doctypeRefused }) { return }
+        var message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
+        message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let first = message.first { message = first.lowercased() + message.dropFirst() }
+        let line = max(1, Int(error.line))
+        let column = max(1, Int(error.int2))
+        diagnostics.error(.malformedXML(message), at: SourceLocation(file: file, line: line, column: column))
+    }
+
+    /// Finds the byte offsets of each attribute's name and value inside a
+    /// start tag that libxml2 has already checked to be well formed.
+    private func scanStartTag(from start: Int, to end: Int) -> [String: (Int, Int)] {
+        var result: [String: (Int, Int)] = [:]
+        var i = start + 1
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while i < end, !isSpace(bytes[i]), bytes[i] != UInt8(ascii: ">"), bytes[i] != UInt8(ascii: "/") { i += 1 }
+        while i < end {
+            while i < end, isSpace(bytes[i]) { i += 1 }
+            guard i < end, bytes[i] != UInt8(ascii: ">"), bytes[i] != UInt8(ascii: "/") else { break }
+            let nameStart = i
+            while i < end, bytes[i] != UInt8(ascii: "="), !isSpace(bytes[i]) { i += 1 }
+            let name = String(decoding: bytes[nameStart..<i], as: UTF8.self)
+            while i < end, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "'") { i += 1 }
+            guard i < end else { break }
+            let quote = bytes[i]
+            i += 1
+            let valueStart = i
+            while i < end, bytes[i] != quote { i += 1 }
+            i += 1
+            result[name] = (nameStart, valueStart)
+        }
+        return result
+    }
+}

@@ -1,0 +1,59 @@
+import CCairo
+
+/// Straight-alpha RGBA8 pixels, row by row: a decoded PNG or a raster
+/// render. Tests read pixels from it; library users can too.
+public struct RasterImage: Sendable {
+    public var width: Int
+    public var height: Int
+    /// `width * height * 4` bytes: r, g, b, a (not premultiplied).
+    public var rgba: [UInt8]
+
+    public struct Pixel: Hashable, Sendable, CustomStringConvertible {
+        public var r, g, b, a: UInt8
+        public var description: String { "rgba(\(r), \(g), \(b), \(a))" }
+    }
+
+    public func pixel(_ x: Int, _ y: Int) -> Pixel {
+        let i = (y * width + x) * 4
+        return Pixel(r: rgba[i], g: rgba[i + 1], b: rgba[i + 2], a: rgba[i + 3])
+    }
+
+    /// Decodes PNG bytes with Cairo.
+    public init(png bytes: [UInt8]) throws {
+        let source = ByteSource(bytes)
+        guard let surface = cairo_image_surface_create_from_png_stream(ByteSource.read, source.opaque) else {
+            throw RenderError("cannot decode PNG")
+        }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { throw RenderError("cannot decode PNG") }
+        self.init(surface: surface)
+    }
+
+    /// Copies an image surface (ARGB32 or RGB24), unpremultiplying.
+    init(surface: OpaquePointer) {
+        cairo_surface_flush(surface)
+        width = Int(cairo_image_surface_get_width(surface))
+        height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let hasAlpha = cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        if let data = cairo_image_surface_get_data(surface) {
+            for y in 0..<height {
+                let row = (data + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0 }
+                for x in 0..<width {
+                    let v = row[x]
+                    let a = hasAlpha ? UInt32(v >> 24) : 255
+                    var r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff
+                    if a > 0 && a < 255 {
+                        r = min(255, (r * 255 + a / 2) / a)
+                        g = min(255, (g * 255 + a / 2) / a)
+                        b = min(255, (b * 255 + a / 2) / a)
+                    }
+                    let i = (y * width + x) * 4
+                    out[i] = UInt8(r); out[i + 1] = UInt8(g); out[i + 2] = UInt8(b); out[i + 3] = UInt8(a)
+                }
+            }
+        }
+        rgba = out
+    }
+}
