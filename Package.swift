@@ -27,11 +27,14 @@ let package = Package(
         .executableTarget(
             name: "easel",
             dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // Helpers shared by the test targets: scenes from strings, pixel
+        // comparison, running external reference renderers.
+        .target(name: "EaselTestSupport", dependencies: ["Easel", "EaselParse"], path: "Tests/EaselTestSupport"),
         .testTarget(name: "EaselModelTests", dependencies: ["EaselModel"]),
-        .testTarget(name: "EaselParseTests", dependencies: ["EaselParse"]),
-        .testTarget(name: "EaselLayoutTests", dependencies: ["EaselLayout", "EaselParse"]),
-        .testTarget(name: "EaselRenderTests", dependencies: ["Easel"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "EaselCLITests", dependencies: ["Easel"]),
+        .testTarget(name: "EaselParseTests", dependencies: ["Easel", "EaselParse", "EaselTestSupport"]),
+        .testTarget(name: "EaselLayoutTests", dependencies: ["EaselLayout", "EaselParse", "EaselTestSupport"]),
+        .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselTestSupport"]),
+        .testTarget(name: "EaselCLITests", dependencies: ["Easel", "EaselTestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -30,6 +30,9 @@ public enum PathDataParser {
             if s.isAtEnd { break }
             guard let b = s.current else { break }
             if isCommand(b) {
+                if path.isEmpty, b != UInt8(ascii: "M"), b != UInt8(ascii: "m") {
+                    return fail("path data must start with a moveto (M or m)")
+                }
                 command = b
                 s.index += 1
                 s.skipSpaces()

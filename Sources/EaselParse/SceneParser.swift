@@ -46,6 +46,12 @@ public enum SceneParser {
         let builder = SceneBuilder(resolver: resolver, limits: options.limits)
         let scene = builder.build(root)
         let diagnostics = builder.diagnostics
-        return (diagnostics.hasErrors ? nil : scene, diagnostics.all)
+        // Reported in file order, whatever order the passes found them in.
+        let sorted = diagnostics.all.enumerated().sorted { a, b in
+            let la = a.element.location, lb = b.element.location
+            let ka = (la?.line ?? 0, la?.column ?? 0, a.offset), kb = (lb?.line ?? 0, lb?.column ?? 0, b.offset)
+            return ka < kb
+        }.map(\.element)
+        return (diagnostics.hasErrors ? nil : scene, sorted)
     }
 }

@@ -10,6 +10,7 @@ public struct RasterImage: Sendable {
 
     public struct Pixel: Hashable, Sendable, CustomStringConvertible {
         public var r, g, b, a: UInt8
+        public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8) { self.r = r; self.g = g; self.b = b; self.a = a }
         public var description: String { "rgba(\(r), \(g), \(b), \(a))" }
     }
 

@@ -1,0 +1,148 @@
+import EaselModel
+import Easel
+import EaselParse
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// Every message must point where the problem is: markers in the source
+/// give the expected line:column.
+final class DiagnosticsTests: XCTestCase {
+    func check(_ marked: String, _ expectations: [(String, String)], count: Int? = nil,
+               file: StaticString = #filePath, line: UInt = #line) {
+        let source = MarkedSource(marked)
+        let found = diagnostics(of: source.text)
+        for (marker, fragment) in expectations {
+            assertDiagnostic(found, at: marker, in: source, contains: fragment, file: file, line: line)
+        }
+        if let count { XCTAssertEqual(found.count, count, found.map(\.description).joined(separator: "\n"), file: file, line: line) }
+    }
+
+    func testUnknownElementSuggestsNearestName() {
+        check("""
+        <scene width="10" height="10">
+          1️⃣<rectt width="5"/>
+        </scene>
+        """, [("1️⃣", "unknown element <rectt>; did you mean 'rect'?")], count: 1)
+    }
+
+    func testUnknownAttributeSuggestsNearestName() {
+        check("""
+        <scene width="10" height="10">
+          <rect 1️⃣strok-width="2" 2️⃣fil="red"/>
+        </scene>
+        """, [("1️⃣", "unknown attribute 'strok-width' on <rect>; did you mean 'stroke-width'?"),
+              ("2️⃣", "did you mean 'fill'?")], count: 2)
+    }
+
+    func testEveryErrorOfAFileIsReportedInOneRun() {
+        check("""
+        <scene width="10" height="10">
+          <rect fill="1️⃣blu" width="2️⃣ten"/>
+          <path d="3️⃣M 0 0 L 5"/>
+          <view fill="4️⃣url(#nope)" clip-path="5️⃣url(#gone)"/>
+          6️⃣<circle/>
+          <circle r="5" 7️⃣cx="1" 8️⃣cx2="3"/>
+        </scene>
+        """, [("1️⃣", "'blu' is not a colour"), ("1️⃣", "did you mean 'blue'?"),
+              ("2️⃣", "'width' must be a length"),
+              ("4️⃣", "no gradient or pattern with id 'nope'"),
+              ("5️⃣", "no <clipPath> with id 'gone'"),
+              ("8️⃣", "unknown attribute 'cx2'")])
+        let found = diagnostics(of: MarkedSource("").text)
+        XCTAssertFalse(found.isEmpty)
+    }
+
+    func testPathDataErrorPointsInsideTheValue() {
+        check("""
+        <scene width="10" height="10">
+          <path d="M 0 0 L 5 1️⃣x"/>
+        </scene>
+        """, [("1️⃣", "malformed path data")], count: 1)
+    }
+
+    func testBadNumbersAndRanges() {
+        check("""
+        <scene width="1️⃣-5" height="2️⃣1e999" scale="3️⃣0">
+          <rect opacity="4️⃣1.5" stroke-width="5️⃣-1" corner-radius="6️⃣1 2"/>
+          <repeat count="7️⃣2.5"/>
+        </scene>
+        """, [("1️⃣", "greater than 0"), ("2️⃣", "must be a number"), ("3️⃣", "'scale' is 0"),
+              ("4️⃣", "from 0 to 1"), ("5️⃣", "0 or more"), ("6️⃣", "one or four"), ("7️⃣", "whole number")])
+    }
+
+    func testMalformedXMLIsLocated() {
+        let found = diagnostics(of: "<scene width=\"10\" height=\"10\">\n  <rect>\n</scene>\n")
+        XCTAssertFalse(found.isEmpty)
+        XCTAssertEqual(found.first?.location?.line, 3, found.map(\.description).joined(separator: "\n"))
+        XCTAssertTrue(found.first?.message.text.contains("malformed XML") ?? false)
+    }
+
+    func testDoctypeAndEntitiesAreRefused() {
+        let source = MarkedSource("""
+        <?xml version="1.0"?>
+        1️⃣<!DOCTYPE scene [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+        <scene width="10" height="10"><rect id="&xxe;"/></scene>
+        """)
+        let found = diagnostics(of: source.text)
+        assertDiagnostic(found, at: "1️⃣", in: source, contains: "DOCTYPE is not allowed")
+        XCTAssertFalse(found.map(\.description).joined().contains("root:"), "no bytes of /etc/passwd in messages")
+    }
+
+    func testClipPathReferenceCycle() {
+        check("""
+        <scene width="10" height="10">
+          <defs>
+            1️⃣<clipPath id="a" clip-path="url(#b)"><rect/></clipPath>
+            <clipPath id="b"><rect clip-path="url(#a)"/></clipPath>
+          </defs>
+          <rect clip-path="url(#a)"/>
+        </scene>
+        """, [("1️⃣", "reference cycle: #a → #b → #a")], count: 1)
+    }
+
+    func testGradientErrors() {
+        check("""
+        <scene width="10" height="10">
+          <defs>
+            1️⃣<linearGradient id="empty"/>
+            2️⃣<linearGradient id="both" angle="3" direction="up"><stop color="red"/></linearGradient>
+            <linearGradient id="dir" direction="3️⃣upp"><stop offset="4️⃣1.5" color="red"/></linearGradient>
+            <linearGradient id="5️⃣empty"><stop color="red"/></linearGradient>
+          </defs>
+        </scene>
+        """, [("1️⃣", "needs at least one <stop>"), ("2️⃣", "exactly one of"),
+              ("3️⃣", "did you mean 'up'?"), ("4️⃣", "'offset' is 1.5"), ("5️⃣", "duplicate id 'empty'")])
+    }
+
+    func testPlannedElementsSayNotYetSupported() {
+        check("""
+        <scene width="10" height="10">
+          1️⃣<text>Hi</text>
+          <defs><clipPath id="c">2️⃣<view/></clipPath></defs>
+        </scene>
+        """, [("1️⃣", "does not support it yet"), ("2️⃣", "<view> is not allowed inside <clipPath>")])
+    }
+
+    func testRootMustBeScene() {
+        let found = diagnostics(of: "<svg width=\"1\" height=\"1\"/>")
+        XCTAssertEqual(found.first?.message.text, "the root element must be <scene>, not <svg>")
+    }
+
+    func testNodeLimitCountsRepeatsExpanded() {
+        var options = Easel.Options()
+        options.limits.maxNodes = 1000
+        let source = MarkedSource("""
+        <scene width="10" height="10">
+          1️⃣<repeat count="10"><repeat count="200"><rect/></repeat></repeat>
+        </scene>
+        """)
+        let found = diagnostics(of: source.text, options: options)
+        assertDiagnostic(found, at: "1️⃣", in: source, contains: "nodes after expanding repeats")
+    }
+
+    func testPixelLimit() {
+        let found = diagnostics(of: "<scene width=\"100000\" height=\"100000\"/>")
+        XCTAssertTrue(found.contains { $0.message.text.contains("more than the limit of 64000000") })
+    }
+}

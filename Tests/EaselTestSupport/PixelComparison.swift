@@ -1,0 +1,68 @@
+import Easel
+import Foundation
+import XCTest
+
+extension RasterImage.Pixel {
+    /// Premultiplied channels in 0…255, the space in which two renders of
+    /// the same picture are comparable regardless of how alpha was stored.
+    public var premultiplied: [Double] {
+        let a = Double(self.a) / 255
+        return [Double(r) * a, Double(g) * a, Double(b) * a, Double(self.a)]
+    }
+
+    public func distance(to other: RasterImage.Pixel) -> Double {
+        zip(premultiplied, other.premultiplied).map { abs($0 - $1) }.max() ?? 0
+    }
+}
+
+/// A colour the test computed, in 0…1 straight alpha.
+public struct ExpectedColor {
+    public var r, g, b, a: Double
+    public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) { self.r = r; self.g = g; self.b = b; self.a = a }
+    public init(_ c: Color) { self.init(c.red, c.green, c.blue, c.alpha) }
+    public var pixel: RasterImage.Pixel {
+        func q(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
+        return RasterImage.Pixel(r: q(r), g: q(g), b: q(b), a: q(a))
+    }
+}
+
+public func assertPixel(_ image: RasterImage, _ x: Int, _ y: Int, _ expected: ExpectedColor, tolerance: Double,
+                        _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+    let got = image.pixel(x, y)
+    let d = got.distance(to: expected.pixel)
+    XCTAssertLessThanOrEqual(d, tolerance, "pixel (\(x), \(y)) is \(got), expected \(expected.pixel) \(message)",
+                             file: file, line: line)
+}
+
+/// How two images of the same size differ.
+public struct ImageDifference: CustomStringConvertible {
+    public var maxDifference: Double
+    /// Share of pixels whose largest channel difference exceeds the tolerance.
+    public var fractionOver: Double
+    public var worst: (x: Int, y: Int)
+    public var description: String {
+        "max channel difference \(maxDifference) at \(worst), \(String(format: "%.3f", fractionOver * 100))% of pixels over tolerance"
+    }
+}
+
+public func compare(_ a: RasterImage, _ b: RasterImage, tolerance: Double) -> ImageDifference? {
+    guard a.width == b.width, a.height == b.height else { return nil }
+    var maxD = 0.0, over = 0, worst = (0, 0)
+    for y in 0..<a.height {
+        for x in 0..<a.width {
+            let d = a.pixel(x, y).distance(to: b.pixel(x, y))
+            if d > maxD { maxD = d; worst = (x, y) }
+            if d > tolerance { over += 1 }
+        }
+    }
+    return ImageDifference(maxDifference: maxD, fractionOver: Double(over) / Double(a.width * a.height), worst: worst)
+}
+
+/// Writes both images and the scene to an artifacts folder when a
+/// comparison fails, so the failure can be looked at.
+public func saveArtifacts(_ name: String, _ files: [String: [UInt8]]) -> URL {
+    let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("easel-test-artifacts/\(name)")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    for (file, bytes) in files { try? Data(bytes).write(to: dir.appendingPathComponent(file)) }
+    return dir
+}
