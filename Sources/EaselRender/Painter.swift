@@ -144,9 +144,15 @@ final class Painter {
         cairo_save(cr)
         cairo_rectangle(cr, image.clipRect.x, image.clipRect.y, image.clipRect.width, image.clipRect.height)
         cairo_clip(cr)
-        cairo_translate(cr, image.destination.x, image.destination.y)
-        cairo_scale(cr, image.destination.width / iw, image.destination.height / ih)
+        let d = image.destination
+        cairo_rectangle(cr, d.x, d.y, d.width, d.height)
+        cairo_clip(cr)
+        cairo_translate(cr, d.x, d.y)
+        cairo_scale(cr, d.width / iw, d.height / ih)
         cairo_set_source_surface(cr, surface, 0, 0)
+        // Pad, then clip to the destination: a scaled-up image keeps sharp
+        // edges instead of fading to transparent over its outer half-pixel.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
         cairo_paint(cr)
         cairo_restore(cr)
     }

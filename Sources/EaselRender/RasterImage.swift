@@ -58,3 +58,32 @@ public struct RasterImage: Sendable {
         rgba = out
     }
 }
+
+extension RasterImage {
+    /// Encodes as PNG (through Cairo), e.g. to save a failed comparison.
+    public func pngData() throws -> [UInt8] {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
+            throw RenderError("cannot allocate an image")
+        }
+        defer { cairo_surface_destroy(surface) }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        if let data = cairo_image_surface_get_data(surface) {
+            for y in 0..<height {
+                let row = (data + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0 }
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    let a = UInt32(rgba[i + 3])
+                    func pre(_ v: UInt8) -> UInt32 { (UInt32(v) * a + 127) / 255 }
+                    row[x] = a << 24 | pre(rgba[i]) << 16 | pre(rgba[i + 1]) << 8 | pre(rgba[i + 2])
+                }
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        let sink = ByteSink()
+        guard cairo_surface_write_to_png_stream(surface, ByteSink.write, sink.opaque) == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("cannot encode PNG")
+        }
+        return sink.bytes
+    }
+}

@@ -39,7 +39,7 @@ public enum SceneRenderer {
             cairo_surface_finish(surface)
             let status = cairo_surface_status(surface)
             guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }
-            return sink.bytes
+            return format == .svg ? SVGIdentifiers.normalize(sink.bytes) : sink.bytes
         }
     }
 

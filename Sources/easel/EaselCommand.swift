@@ -16,19 +16,15 @@ struct EaselCommand: ParsableCommand {
         let code: Int32
         do {
             var command = try parseAsRoot()
-            do {
-                try command.run()
-                code = 0
-            } catch let exit as ExitCode {
-                code = exit.rawValue
-            } catch {
-                FileHandle.standardError.write(Data("easel: error: \(error)\n".utf8))
-                code = 1
-            }
+            try command.run()
+            code = 0
+        } catch let exit as ExitCode {
+            code = exit.rawValue          // 1: the scenes' errors were already printed
         } catch {
+            // Help, version, and everything ArgumentParser rejects.
             let message = fullMessage(for: error)
             if exitCode(for: error) == .success {
-                print(message)
+                if !message.isEmpty { print(message) }
                 code = 0
             } else {
                 FileHandle.standardError.write(Data((message + "\n").utf8))

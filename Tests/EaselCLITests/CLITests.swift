@@ -1,0 +1,172 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// End-to-end: the built `easel` executable, its exit codes, stdout and
+/// stderr (as swift-argument-parser tests its tools).
+final class CLITests: XCTestCase {
+    var dir: URL!
+
+    override func setUp() {
+        dir = ExternalTool.temporaryDirectory(name)
+    }
+
+    func easel(_ args: [String]) throws -> ToolResult {
+        try ExternalTool.run(ExternalTool.easelExecutable, args)
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let url = dir.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    let good = """
+    <scene width="40" height="20" scale="2"><rect width="20" fill="red"/></scene>
+    """
+
+    func testRenderWritesPNGAtScale() throws {
+        let input = try write("a.scene.xml", good)
+        let out = dir.appendingPathComponent("a.png").path
+        let r = try easel(["render", input, "-o", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let image = try RasterImage(png: [UInt8](try Data(contentsOf: URL(fileURLWithPath: out))))
+        XCTAssertEqual(image.width, 80)
+        let scaled = try easel(["render", input, "-o", out, "--scale", "3"])
+        XCTAssertEqual(scaled.status, 0, scaled.stderr)
+        XCTAssertEqual(try RasterImage(png: [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))).width, 120)
+    }
+
+    func testFormatsFromExtensionAndOutDir() throws {
+        let a = try write("one.scene.xml", good), b = try write("two.xml", good)
+        for ext in ["pdf", "svg"] {
+            let out = dir.appendingPathComponent("x.\(ext)").path
+            XCTAssertEqual(try easel(["render", a, "-o", out]).status, 0)
+            let head = try Data(contentsOf: URL(fileURLWithPath: out)).prefix(5)
+            XCTAssertEqual(String(decoding: head, as: UTF8.self), ext == "pdf" ? "%PDF-" : "<?xml")
+        }
+        let outDir = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
+        let r = try easel(["render", a, b, "--out-dir", outDir.path, "--format", "svg"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: outDir.path).sorted(), ["one.svg", "two.svg"])
+    }
+
+    func testUsageErrorsExitTwo() throws {
+        let input = try write("a.scene.xml", good)
+        for args in [["render", input], ["render", input, "-o", "x.gif"], ["render", input, "-o", "x.png", "--scale", "0"],
+                     ["frobnicate"], ["render", input, "-o", "x.png", "--format", "tiff"]] {
+            let r = try easel(args)
+            XCTAssertEqual(r.status, 2, "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.isEmpty)
+        }
+    }
+
+    func testVersionAndHelp() throws {
+        let v = try easel(["--version"])
+        XCTAssertEqual(v.status, 0)
+        XCTAssertEqual(v.stdout.trimmingCharacters(in: .whitespacesAndNewlines), Easel.version)
+        let h = try easel(["render", "--help"])
+        XCTAssertEqual(h.status, 0)
+        XCTAssertTrue(h.stdout.contains("--out-dir"))
+    }
+
+    func testCheckAndLayout() throws {
+        let input = try write("a.scene.xml", good)
+        XCTAssertEqual(try easel(["check", input]).status, 0)
+        let r = try easel(["layout", input])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        let rect = (json["children"] as! [[String: Any]])[0]
+        XCTAssertEqual(rect["element"] as? String, "rect")
+        XCTAssertEqual(rect["frame"] as? [String: Double], ["x": 0, "y": 0, "width": 20, "height": 20])
+    }
+
+    /// Each bad input: exit 1, a `file:line:col: error:` message that names
+    /// the problem, and no output file.
+    func testBadInputsAreLocatedAndWriteNothing() throws {
+        let cases: [(String, String, String)] = [
+            ("malformed", "<scene width=\"10\" height=\"10\">\n<rect>\n</scene>", ":3:"),
+            ("unknown-element", "<scene width=\"10\" height=\"10\">\n  <elipse/>\n</scene>", ":2:3: error: unknown element <elipse>; did you mean 'ellipse'?"),
+            ("unknown-attribute", "<scene width=\"10\" height=\"10\">\n  <rect fil=\"red\"/>\n</scene>", ":2:9: error: unknown attribute 'fil' on <rect>; did you mean 'fill'?"),
+            ("bad-color", "<scene width=\"10\" height=\"10\">\n  <rect fill=\"#12\"/>\n</scene>", ":2:15: error: '#12' is not a colour"),
+            ("bad-number", "<scene width=\"ten\" height=\"10\"/>", ":1:15: error: 'width' must be a number"),
+            ("bad-path", "<scene width=\"10\" height=\"10\">\n  <path d=\"M 0 0 Q 1\"/>\n</scene>", ":2:21: error: malformed path data: Q needs four numbers"),
+            ("missing-reference", "<scene width=\"10\" height=\"10\">\n  <rect fill=\"url(#nope)\"/>\n</scene>", ":2:15: error: no gradient or pattern with id 'nope'"),
+            ("cycle", "<scene width=\"10\" height=\"10\"><defs>\n<clipPath id=\"a\" clip-path=\"url(#a)\"><rect/></clipPath>\n</defs></scene>", ":2:1: error: reference cycle: #a → #a"),
+            ("missing-image", "<scene width=\"10\" height=\"10\">\n  <image href=\"nowhere.png\"/>\n</scene>", ":2:16: error: cannot read 'nowhere.png': no such file"),
+            ("escaping-image", "<scene width=\"10\" height=\"10\">\n  <image href=\"../../../etc/passwd\"/>\n</scene>", ":2:16: error: '../../../etc/passwd' is outside the scene's folder"),
+            ("doctype", "<!DOCTYPE scene [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<scene width=\"10\" height=\"10\"/>", ":1:1: error: a DOCTYPE is not allowed"),
+        ]
+        for (name, text, expected) in cases {
+            let input = try write("\(name).scene.xml", text)
+            let out = dir.appendingPathComponent("\(name).png")
+            let r = try easel(["render", input, "-o", out.path])
+            XCTAssertEqual(r.status, 1, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(input + expected), "\(name): expected '\(expected)' in:\n\(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("root:x:0"), "\(name) leaked /etc/passwd")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "\(name) wrote an output")
+        }
+    }
+
+    func testFailedRunLeavesThePreviousOutputUntouched() throws {
+        let input = try write("a.scene.xml", good)
+        let out = dir.appendingPathComponent("a.png")
+        XCTAssertEqual(try easel(["render", input, "-o", out.path]).status, 0)
+        let before = try Data(contentsOf: out)
+        _ = try write("a.scene.xml", "<scene width=\"40\" height=\"20\"><rect fill=\"nope\"/></scene>")
+        XCTAssertEqual(try easel(["render", input, "-o", out.path]).status, 1)
+        XCTAssertEqual(try Data(contentsOf: out), before)
+        // No temporary files are left behind either.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }, [])
+    }
+
+    func testAllowReadOpensAFolderOutsideTheScene() throws {
+        let outside = ExternalTool.temporaryDirectory("outside")
+        let png = try compileScene("<scene width=\"2\" height=\"2\"><rect fill=\"red\"/></scene>").render(format: .png)
+        try Data(png).write(to: outside.appendingPathComponent("p.png"))
+        let input = try write("a.scene.xml", "<scene width=\"4\" height=\"4\"><image href=\"\(outside.path)/p.png\"/></scene>")
+        let out = dir.appendingPathComponent("a.png").path
+        XCTAssertEqual(try easel(["render", input, "-o", out]).status, 1)
+        let allowed = try easel(["render", input, "-o", out, "--allow-read", outside.path])
+        XCTAssertEqual(allowed.status, 0, allowed.stderr)
+    }
+
+    func testLimitsCanBeRaised() throws {
+        let input = try write("big.scene.xml", "<scene width=\"3000\" height=\"3000\" scale=\"2\"><rect/></scene>")
+        let r = try easel(["check", input, "--max-pixels", "1000000"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("--max-pixels"), r.stderr)
+        XCTAssertEqual(try easel(["check", input, "--max-pixels", "40000000"]).status, 0)
+    }
+}
+
+/// The machine-readable format: every example validates against the XSD
+/// with xmllint, and a broken scene does not.
+final class SchemaTests: XCTestCase {
+    let schema = ExternalTool.repositoryRoot.appendingPathComponent("schemas/easel.xsd").path
+
+    func testEveryExampleValidates() throws {
+        let examples = ExternalTool.repositoryRoot.appendingPathComponent("examples")
+        let files = try FileManager.default.contentsOfDirectory(atPath: examples.path)
+            .filter { $0.hasSuffix(".scene.xml") }.map { examples.appendingPathComponent($0).path }
+        XCTAssertGreaterThanOrEqual(files.count, 3)
+        let r = try ExternalTool.run("xmllint", ["--noout", "--nonet", "--schema", schema] + files)
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    func testSchemaRejectsWhatTheParserRejects() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        for (name, text) in [("element", "<scene width=\"1\" height=\"1\"><rectt/></scene>"),
+                             ("attribute", "<scene width=\"1\" height=\"1\"><rect fil=\"red\"/></scene>"),
+                             ("number", "<scene width=\"one\" height=\"1\"/>"),
+                             ("keyword", "<scene width=\"1\" height=\"1\"><rect line-cap=\"flat\"/></scene>")] {
+            let file = dir.appendingPathComponent("\(name).xml")
+            try Data(text.utf8).write(to: file)
+            let r = try ExternalTool.run("xmllint", ["--noout", "--nonet", "--schema", schema, file.path])
+            XCTAssertNotEqual(r.status, 0, "the schema accepted a bad \(name)")
+            XCTAssertFalse(diagnostics(of: text).isEmpty, "the parser accepted a bad \(name)")
+        }
+    }
+}
