@@ -109,7 +109,8 @@ private struct Resolver {
         if let fill = paints.resolve(style.fill, opacity: style.fillOpacity, box: box) {
             passes.append(ShapeDrawing(path: geometry, fill: fill, fillRule: style.fillRule, stroke: nil))
         }
-        if let stroke = strokeDrawing(style, box: box) {
+        // A stroke inside a box with no area has nowhere to go.
+        if size.width > 0, size.height > 0, let stroke = strokeDrawing(style, box: box) {
             let half = style.strokeWidth / 2
             let outline = BezierPath.roundedRect(box.insetBy(EdgeInsets(top: half, right: half, bottom: half, left: half)),
                                                  radii: corners.fitted(to: size).inset(by: half))

@@ -15,7 +15,9 @@ final class Painter {
     }
 
     private func paint(_ node: LayoutNode) {
-        guard node.opacity > 0 else { return }
+        // A collapsed transform (scale(0), say) paints nothing, as in SVG;
+        // handing it to Cairo would put the whole context in an error state.
+        guard node.opacity > 0, node.transform.inverted != nil else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         concat(node.transform)
@@ -43,6 +45,7 @@ final class Painter {
             if let r = node.repetition {
                 var step = AffineTransform.identity
                 for _ in 0..<r.count {
+                    guard step.inverted != nil else { break }
                     cairo_save(cr)
                     concat(step)
                     paint(node.children)
@@ -168,8 +171,14 @@ final class Painter {
                                                   s.color.alpha * paint.opacity)
             }
             cairo_pattern_set_extend(pattern, extend(g.spread))
-            // Cairo's pattern matrix maps user space to pattern space.
-            if !g.matrix.isIdentity, let inverse = g.matrix.inverted {
+            // Cairo's pattern matrix maps user space to pattern space. A
+            // collapsed gradient transform paints nothing.
+            if !g.matrix.isIdentity {
+                guard let inverse = g.matrix.inverted else {
+                    cairo_pattern_destroy(pattern)
+                    cairo_set_source_rgba(cr, 0, 0, 0, 0)
+                    return
+                }
                 var m = cairoMatrix(inverse)
                 cairo_pattern_set_matrix(pattern, &m)
             }

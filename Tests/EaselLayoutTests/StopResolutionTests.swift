@@ -1,5 +1,6 @@
 import EaselLayout
 import EaselModel
+import Foundation
 import XCTest
 
 /// Cairo interpolates straight sRGB between stops; the inserted stops must
@@ -68,5 +69,61 @@ final class StopResolutionTests: XCTestCase {
             GradientStop(offset: 0.5, color: .white), GradientStop(offset: 1, color: .white),
         ], interpolation: .srgb)
         XCTAssertEqual(stops.filter { $0.offset == 0.5 }.count, 2)
+    }
+}
+
+/// OKLab and linear-sRGB interpolation, checked against the colour spaces'
+/// published definitions written out in the test.
+final class InterpolationSpaceTests: XCTestCase {
+    func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+    func gamma(_ c: Double) -> Double { c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055 }
+
+    /// Björn Ottosson's OKLab reference matrices.
+    func oklab(_ r: Double, _ g: Double, _ b: Double) -> [Double] {
+        let (lr, lg, lb) = (linear(r), linear(g), linear(b))
+        let l = cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb)
+        let m = cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb)
+        let s = cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb)
+        return [0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
+                1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
+                0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s]
+    }
+
+    func srgb(fromOklab v: [Double]) -> [Double] {
+        let l = pow(v[0] + 0.3963377774 * v[1] + 0.2158037573 * v[2], 3)
+        let m = pow(v[0] - 0.1055613458 * v[1] - 0.0638541728 * v[2], 3)
+        let s = pow(v[0] - 0.0894841775 * v[1] - 1.2914855480 * v[2], 3)
+        return [4.0767416621 * l - 3.3077118276 * m + 0.2309699292 * s,
+                -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
+                -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s].map { gamma(max(0, min(1, $0))) }
+    }
+
+    func cairoColor(_ stops: [ShadingStop], at t: Double) -> [Double] {
+        let i = stops.lastIndex(where: { $0.offset <= t })!
+        guard i + 1 < stops.count else { return [stops[i].color.red, stops[i].color.green, stops[i].color.blue] }
+        let a = stops[i].color, b = stops[i + 1].color
+        let f = (t - stops[i].offset) / (stops[i + 1].offset - stops[i].offset)
+        return [a.red + (b.red - a.red) * f, a.green + (b.green - a.green) * f, a.blue + (b.blue - a.blue) * f]
+    }
+
+    func testOklabMidpointOfBlueAndWhite() {
+        let stops = StopResolution.shadingStops([GradientStop(offset: nil, color: Color(red: 0, green: 0, blue: 1)),
+                                                 GradientStop(offset: nil, color: .white)], interpolation: .oklab)
+        let a = oklab(0, 0, 1), b = oklab(1, 1, 1)
+        for t in stride(from: 0.0, through: 1.0, by: 0.05) {
+            let want = srgb(fromOklab: zip(a, b).map { $0 + ($1 - $0) * t })
+            let got = cairoColor(stops, at: t)
+            for ch in 0..<3 { XCTAssertEqual(got[ch], want[ch], accuracy: 1.0 / 255, "t=\(t)") }
+        }
+        XCTAssertLessThan(stops.count, 20, "as few stops as the tolerance allows")
+    }
+
+    func testLinearSRGBMidpoint() {
+        let stops = StopResolution.shadingStops([GradientStop(offset: nil, color: Color(red: 1, green: 0, blue: 0)),
+                                                 GradientStop(offset: nil, color: Color(red: 0, green: 1, blue: 0))],
+                                                interpolation: .linearSRGB)
+        let mid = cairoColor(stops, at: 0.5)
+        XCTAssertEqual(mid[0], gamma(0.5), accuracy: 1.0 / 255)   // 0.735, not sRGB's 0.5
+        XCTAssertEqual(mid[1], gamma(0.5), accuracy: 1.0 / 255)
     }
 }

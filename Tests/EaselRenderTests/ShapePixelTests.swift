@@ -240,3 +240,37 @@ final class ShapePixelTests: XCTestCase {
         XCTAssertEqual(try s.renderImage().pixel(5, 5).a, 0)
     }
 }
+
+final class DegenerateInputTests: XCTestCase {
+    /// scale(0) collapses a node: it paints nothing, and the rest still renders.
+    func testCollapsedTransformsPaintNothingElseStillRenders() throws {
+        let s = try compileScene("""
+        <scene width="40" height="20">
+          <defs><linearGradient id="g" transform="scale(0)"><stop color="red"/><stop color="blue"/></linearGradient></defs>
+          <rect width="10" height="10" fill="red" transform="scale(0)"/>
+          <repeat count="3" transform="scale(0)"><rect x="10" width="10" height="10" fill="lime"/></repeat>
+          <rect x="20" width="10" height="10" fill="url(#g)"/>
+          <rect x="30" width="10" height="10" fill="blue"/>
+        </scene>
+        """)
+        let image = try s.renderImage()
+        XCTAssertEqual(image.pixel(5, 5).a, 0)
+        assertPixel(image, 15, 5, ExpectedColor(0, 1, 0), tolerance: 1)   // copy 0 is untransformed
+        XCTAssertEqual(image.pixel(25, 5).a, 0)
+        assertPixel(image, 35, 5, ExpectedColor(0, 0, 1), tolerance: 1)
+        for format in OutputFormat.allCases { XCTAssertFalse(try s.render(format: format).isEmpty) }
+    }
+
+    func testEmptyAndDegenerateGeometry() throws {
+        let s = try compileScene("""
+        <scene width="20" height="20">
+          <defs><linearGradient id="g" angle="45"><stop color="red"/><stop color="blue"/></linearGradient></defs>
+          <path d=""/><polyline points=""/><circle r="0"/><line stroke="url(#g)"/>
+          <rect width="0" height="0" fill="url(#g)"/><view width="0" fill="url(#g)" stroke="black"/>
+          <repeat count="0"><rect fill="red"/></repeat>
+        </scene>
+        """)
+        let image = try s.renderImage()
+        XCTAssertTrue(stride(from: 3, to: image.rgba.count, by: 4).allSatisfy { image.rgba[$0] == 0 })
+    }
+}

@@ -1,0 +1,41 @@
+import EaselModel
+import EaselParse
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// The XSD and the parser's vocabulary must name the same attributes for
+/// every element, so the schema never drifts from what Easel accepts.
+final class SchemaVocabularyTests: XCTestCase {
+    func testSchemaDeclaresExactlyTheParsersAttributes() throws {
+        let url = ExternalTool.repositoryRoot.appendingPathComponent("schemas/easel.xsd")
+        let (root, diags) = XMLReader.read(bytes: [UInt8](try Data(contentsOf: url)), file: url.path)
+        let schema = try XCTUnwrap(root, diags.all.map(\.description).joined(separator: "\n"))
+
+        var groups: [String: XMLElement] = [:]
+        for g in schema.children where g.name == "xs:attributeGroup" {
+            if let name = g.attribute("name")?.value { groups[name] = g }
+        }
+        func attributes(in el: XMLElement) -> Set<String> {
+            var out: Set<String> = []
+            for c in el.children {
+                switch c.name {
+                case "xs:attribute": if let n = c.attribute("name")?.value { out.insert(n) }
+                case "xs:attributeGroup":
+                    if let ref = c.attribute("ref")?.value, let g = groups[ref] { out.formUnion(attributes(in: g)) }
+                default: out.formUnion(attributes(in: c))
+                }
+            }
+            return out
+        }
+        var declared: [String: Set<String>] = [:]
+        for el in schema.children where el.name == "xs:element" {
+            guard let name = el.attribute("name")?.value else { continue }
+            declared[name] = attributes(in: el)
+        }
+        XCTAssertEqual(Set(declared.keys), Set(Vocabulary.attributes.keys), "elements")
+        for (element, attrs) in Vocabulary.attributes {
+            XCTAssertEqual(declared[element], Set(attrs), "attributes of <\(element)>")
+        }
+    }
+}
