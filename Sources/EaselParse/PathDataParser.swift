@@ -118,20 +118,14 @@ public enum PathDataParser {
                 lastControl = q; current = p
                 lastWasCubic = false; lastWasQuad = true
             case UInt8(ascii: "A"):
-                guard let rx = s.scanNumber() else { return fail("A needs rx ry rotation large-arc sweep x y") }
-                s.skipSeparator()
-                guard let ry = s.scanNumber() else { return fail("A needs rx ry rotation large-arc sweep x y") }
-                s.skipSeparator()
-                guard let rot = s.scanNumber() else { return fail("A needs rx ry rotation large-arc sweep x y") }
-                s.skipSeparator()
+                let usage = "A needs rx ry rotation large-arc sweep x y"
+                guard let radii = numbers(3) else { return fail(usage) }
                 guard let large = s.scanFlag() else { return fail("an arc flag must be 0 or 1") }
                 s.skipSeparator()
                 guard let sweep = s.scanFlag() else { return fail("an arc flag must be 0 or 1") }
                 s.skipSeparator()
-                guard let x = s.scanNumber() else { return fail("A needs rx ry rotation large-arc sweep x y") }
-                s.skipSeparator()
-                guard let y = s.scanNumber() else { return fail("A needs rx ry rotation large-arc sweep x y") }
-                s.skipSeparator()
+                guard let end = numbers(2) else { return fail(usage) }
+                let (rx, ry, rot, x, y) = (radii[0], radii[1], radii[2], end[0], end[1])
                 let p = base + Point(x, y)
                 ArcConversion.append(to: &path, from: current, to: p, rx: rx, ry: ry,
                                      rotation: rot, largeArc: large, sweep: sweep)

@@ -25,18 +25,25 @@ final class StopResolutionTests: XCTestCase {
                 a.blue * a.alpha + (b.blue * b.alpha - a.blue * a.alpha) * t, alpha]
     }
 
+    func assertMatchesPremultiplied(_ stops: [ShadingStop], _ a: Color, _ b: Color, samples: Int,
+                                    file: StaticString = #filePath, line: UInt = #line) {
+        for k in 0...samples {
+            let t = Double(k) / Double(samples)
+            let c = cairoColor(stops, at: t)
+            let want = premultiplied(a, b, t)
+            let got = [c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha]
+            for ch in 0..<4 {
+                XCTAssertEqual(got[ch], want[ch], accuracy: 1.0 / 255, "t=\(t) channel \(ch)", file: file, line: line)
+            }
+        }
+    }
+
     func testTransparentToOpaqueHasNoGreyBand() {
         let red0 = Color(red: 1, green: 0, blue: 0, alpha: 0)
         let blue = Color(red: 0, green: 0, blue: 1)
         let stops = StopResolution.shadingStops([GradientStop(offset: nil, color: red0), GradientStop(offset: nil, color: blue)],
                                                 interpolation: .srgb)
-        for k in 0...200 {
-            let t = Double(k) / 200
-            let c = cairoColor(stops, at: t)
-            let want = premultiplied(red0, blue, t)
-            let got = [c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha]
-            for ch in 0..<4 { XCTAssertEqual(got[ch], want[ch], accuracy: 1.0 / 255, "t=\(t) channel \(ch)") }
-        }
+        assertMatchesPremultiplied(stops, red0, blue, samples: 200)
         // Premultiplied, this ramp never has any red: it is blue fading in.
         XCTAssertEqual(cairoColor(stops, at: 0.5).red, 0, accuracy: 1e-9)
         XCTAssertLessThanOrEqual(stops.count, 3)
@@ -47,13 +54,7 @@ final class StopResolutionTests: XCTestCase {
         let b = Color(red: 0, green: 0.3, blue: 1, alpha: 0.9)
         let stops = StopResolution.shadingStops([GradientStop(offset: 0, color: a), GradientStop(offset: 1, color: b)],
                                                 interpolation: .srgb)
-        for k in 0...400 {
-            let t = Double(k) / 400
-            let c = cairoColor(stops, at: t)
-            let want = premultiplied(a, b, t)
-            let got = [c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha, c.alpha]
-            for ch in 0..<4 { XCTAssertEqual(got[ch], want[ch], accuracy: 1.0 / 255, "t=\(t)") }
-        }
+        assertMatchesPremultiplied(stops, a, b, samples: 400)
         XCTAssertLessThan(stops.count, 40)
     }
 
