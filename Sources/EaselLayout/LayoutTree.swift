@@ -72,10 +72,14 @@ public struct ImageDrawing: Sendable {
 
 /// A paint ready to hand to the renderer: a colour, or a shading whose
 /// geometry is already in the node's own points.
-public struct ResolvedPaint: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+public struct ResolvedPaint: Sendable {
+    public enum Kind: Sendable {
         case solid(Color)
         case linear(LinearShading)
+        case radial(RadialShading)
+        case conic(ConicShading)
+        case pattern(PatternFill)
+        case stripes(StripesFill)
     }
     public var kind: Kind
     /// `fill-opacity`/`stroke-opacity`, applied on top of the paint.
@@ -92,6 +96,55 @@ public struct LinearShading: Sendable, Hashable {
     public var stops: [ShadingStop]
     public var spread: SpreadMethod
     public var matrix: AffineTransform
+}
+
+/// A radial gradient in gradient space: offset 0 at `focus`, 1 on the
+/// circle (`center`, `radius`); `matrix` maps gradient space into the node's
+/// own space (for unit-box geometry it stretches the circle to an ellipse).
+public struct RadialShading: Sendable, Hashable {
+    public var center: Point
+    public var radius: Double
+    public var focus: Point
+    public var stops: [ShadingStop]
+    public var spread: SpreadMethod
+    public var matrix: AffineTransform
+}
+
+/// A sweep around `center` (gradient space, in points), made of sectors
+/// over which colour changes linearly with the angle; `matrix` maps
+/// gradient space into the node's own space.
+public struct ConicShading: Sendable, Hashable {
+    public var center: Point
+    public var sectors: [ConicSector]
+    public var matrix: AffineTransform
+}
+
+/// Part of a turn: from `start` to `end` (fractions of a turn, clockwise on
+/// screen from the gradient's `from`), colours linear in between.
+public struct ConicSector: Sendable, Hashable {
+    public var startAngle: Double   // radians, screen convention (y down)
+    public var endAngle: Double
+    public var startColor: Color
+    public var endColor: Color
+}
+
+/// A `<pattern>` tile: `content` laid out in a `tile`-sized box, repeated;
+/// `matrix` maps pattern space (tile grid origin at 0,0) into own space.
+public struct PatternFill: Sendable {
+    public var tile: Size
+    public var matrix: AffineTransform
+    public var content: [LayoutNode]
+}
+
+/// `<stripes>`: lines `spacing` apart along `direction` (a unit vector in
+/// own space), one centre line through `origin`.
+public struct StripesFill: Sendable, Hashable {
+    public var origin: Point
+    public var direction: Point
+    public var spacing: Double
+    public var lineWidth: Double
+    public var color: Color
+    public var background: Color?
 }
 
 public struct ShadingStop: Sendable, Hashable {

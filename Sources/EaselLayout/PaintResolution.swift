@@ -3,6 +3,8 @@ import EaselModel
 /// Places paint servers on the box of what they paint.
 struct PaintResolver {
     let definitions: Definitions
+    /// Lays out a pattern's children in a tile-sized box.
+    let layoutTile: ([Node], Size) -> [LayoutNode]
 
     /// `box` is the bounding box in the node's own points: the frame for
     /// boxes, the geometry (without stroke) for shapes.
@@ -13,35 +15,89 @@ struct PaintResolver {
         case .color(let c):
             return ResolvedPaint(kind: .solid(c), opacity: opacity)
         case .reference(let id):
-            guard let def = definitions.paintServers[id] else { return nil }
-            switch def.server {
-            case .linear(let g):
-                return ResolvedPaint(kind: linear(g, box: box), opacity: opacity)
-            }
+            guard let def = definitions.paintServers[id], let kind = resolve(def.server, box: box) else { return nil }
+            return ResolvedPaint(kind: kind, opacity: opacity)
         }
     }
 
-    private func linear(_ g: LinearGradient, box: Rect) -> ResolvedPaint.Kind {
-        let stops = StopResolution.shadingStops(g.stops, interpolation: g.interpolation)
-        if stops.count == 1 { return .solid(stops[0].color) }
+    private func resolve(_ server: PaintServer, box: Rect) -> ResolvedPaint.Kind? {
+        switch server {
+        case .linear(let g):
+            let stops = StopResolution.shadingStops(g.stops, interpolation: g.interpolation)
+            return stops.count == 1 ? .solid(stops[0].color) : linear(g, stops: stops, box: box)
+        case .radial(let g):
+            let stops = StopResolution.shadingStops(g.stops, interpolation: g.interpolation)
+            return stops.count == 1 ? .solid(stops[0].color) : radial(g, stops: stops, box: box)
+        case .conic(let g):
+            let stops = StopResolution.shadingStops(g.stops, interpolation: g.interpolation)
+            return stops.count == 1 ? .solid(stops[0].color) : conic(g, stops: stops, box: box)
+        case .pattern(let tile):
+            let size = tile.units == .userSpace ? Size(tile.width, tile.height)
+                : Size(tile.width * box.width, tile.height * box.height)
+            guard size.width > 0, size.height > 0 else { return nil }
+            // The tile grid starts at the painted box's top-left corner.
+            let matrix = AffineTransform.translation(box.x, box.y).concatenating(tile.transform)
+            return .pattern(PatternFill(tile: size, matrix: matrix, content: layoutTile(tile.children, size)))
+        case .stripes(let st):
+            return .stripes(StripesFill(origin: box.origin, direction: GradientMath.screenDirection(angle: st.angle),
+                                        spacing: st.spacing,
+                                        lineWidth: st.lineWidth, color: st.color, background: st.background))
+        }
+    }
+
+    private func unitToBox(_ box: Rect) -> AffineTransform {
+        AffineTransform.translation(box.x, box.y).concatenating(.scale(box.width, box.height))
+    }
+
+    private func linear(_ g: LinearGradient, stops: [ShadingStop], box: Rect) -> ResolvedPaint.Kind {
         // Unit points are mapped to the box's points first, so colour lines
         // are perpendicular to start→end in points (CAGradientLayer), not in
         // the unit square as SVG's objectBoundingBox would have them.
-        let unitToBox = AffineTransform.translation(box.x, box.y).concatenating(.scale(box.width, box.height))
+        let unit = unitToBox(box)
         let start: Point, end: Point
         var matrix = g.transform
         switch (g.geometry, g.units) {
         case (.angle(let a), _):
             let e = GradientMath.unitEndpoints(angle: a)
-            (start, end) = (unitToBox.apply(e.start), unitToBox.apply(e.end))
-            if g.units == .objectBoundingBox { matrix = conjugate(g.transform, by: unitToBox) }
+            (start, end) = (unit.apply(e.start), unit.apply(e.end))
+            if g.units == .objectBoundingBox { matrix = conjugate(g.transform, by: unit) }
         case (.points(let s, let e), .objectBoundingBox):
-            (start, end) = (unitToBox.apply(s), unitToBox.apply(e))
-            matrix = conjugate(g.transform, by: unitToBox)
+            (start, end) = (unit.apply(s), unit.apply(e))
+            matrix = conjugate(g.transform, by: unit)
         case (.points(let s, let e), .userSpace):
             (start, end) = (s, e)
         }
         return .linear(LinearShading(start: start, end: end, stops: stops, spread: g.spread, matrix: matrix))
+    }
+
+    /// Radial gradients stretch with the box (CAGradientLayer's radial type):
+    /// in unit space the geometry is a circle that the box maps to an ellipse.
+    private func radial(_ g: RadialGradient, stops: [ShadingStop], box: Rect) -> ResolvedPaint.Kind? {
+        switch g.units {
+        case .objectBoundingBox:
+            guard box.width > 0, box.height > 0 else { return nil }
+            let c = g.center ?? Point(0.5, 0.5)
+            return .radial(RadialShading(center: c, radius: g.radius ?? 0.5, focus: g.focus ?? c, stops: stops,
+                                         spread: g.spread, matrix: unitToBox(box).concatenating(g.transform)))
+        case .userSpace:
+            let c = g.center ?? box.center
+            return .radial(RadialShading(center: c, radius: g.radius ?? min(box.width, box.height) / 2,
+                                         focus: g.focus ?? c, stops: stops, spread: g.spread, matrix: g.transform))
+        }
+    }
+
+    /// Conic angles are measured in points, unstretched: only the centre
+    /// maps through the unit box.
+    private func conic(_ g: ConicGradient, stops: [ShadingStop], box: Rect) -> ResolvedPaint.Kind {
+        let sectors = ConicSectors.sectors(stops: stops, spread: g.spread, from: g.from)
+        switch g.units {
+        case .objectBoundingBox:
+            let unit = unitToBox(box)
+            return .conic(ConicShading(center: unit.apply(g.center ?? Point(0.5, 0.5)), sectors: sectors,
+                                       matrix: conjugate(g.transform, by: unit)))
+        case .userSpace:
+            return .conic(ConicShading(center: g.center ?? box.center, sectors: sectors, matrix: g.transform))
+        }
     }
 
     /// A gradient transform given in unit-box space, expressed in points.

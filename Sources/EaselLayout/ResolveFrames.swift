@@ -4,7 +4,7 @@ import EaselModel
 /// to paths and places paints, producing the tree `EaselRender` paints.
 public enum LayoutEngine {
     public static func resolveFrames(_ scene: Scene) -> LaidOutScene {
-        let resolver = Resolver(definitions: scene.definitions, paints: PaintResolver(definitions: scene.definitions))
+        let resolver = Resolver(definitions: scene.definitions)
         let content = Size(scene.width, scene.height)
         let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero) }
         return LaidOutScene(size: content, scale: scene.scale, background: scene.background, nodes: nodes)
@@ -13,7 +13,12 @@ public enum LayoutEngine {
 
 private struct Resolver {
     let definitions: Definitions
-    let paints: PaintResolver
+
+    var paints: PaintResolver {
+        PaintResolver(definitions: definitions) { nodes, tile in
+            nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero) }
+        }
+    }
 
     /// `content` is the parent's content box size; `absoluteOrigin` is where
     /// that content box starts in scene points (ignoring transforms).

@@ -19,6 +19,16 @@ public enum GradientMath {
         return (start, end)
     }
 
+    /// The unit vector of an angle in the gradient convention (anticlockwise
+    /// from east, y up), in screen coordinates (y down).
+    public static func screenDirection(angle degrees: Double) -> Point {
+        let r = degrees * .pi / 180
+        var d = Point(cos(r), -sin(r))
+        if abs(d.x) < 1e-12 { d.x = 0 }
+        if abs(d.y) < 1e-12 { d.y = 0 }
+        return d
+    }
+
     /// CSS rules for omitted and out-of-order offsets; with every offset
     /// omitted, stops spread evenly as CAGradientLayer does without locations.
     public static func resolvedOffsets(_ given: [Double?]) -> [Double] {

@@ -38,10 +38,69 @@ public struct LinearGradient: Hashable, Sendable {
     public init() {}
 }
 
-/// A reusable paint in `<defs>`. Radial, conic, patterns and animated
-/// gradients join this enum as they land.
+/// `<radialGradient center radius focus>`: offset 0 at the focus (default
+/// the centre), 1 on the ellipse of radii `radius` × box size.
+public struct RadialGradient: Hashable, Sendable {
+    /// `nil`: the box's centre (0.5 0.5 in unit space).
+    public var center: Point?
+    /// `nil`: 0.5 in unit space; half the box's smaller side in user space.
+    public var radius: Double?
+    public var focus: Point?
+    public var stops: [GradientStop] = []
+    public var spread: SpreadMethod = .pad
+    public var units: GradientUnits = .objectBoundingBox
+    public var interpolation: ColorInterpolation = .srgb
+    public var transform: AffineTransform = .identity
+    public init() {}
+}
+
+/// `<conicGradient center from>`: offset 0 at angle `from` (degrees
+/// anticlockwise from east, y up, so 90 is north), growing clockwise on
+/// screen to 1 after a full turn. Angles are measured in points, unstretched.
+public struct ConicGradient: Hashable, Sendable {
+    public var center: Point?
+    public var from: Double = 90
+    public var stops: [GradientStop] = []
+    public var spread: SpreadMethod = .pad
+    public var units: GradientUnits = .objectBoundingBox
+    public var interpolation: ColorInterpolation = .srgb
+    public var transform: AffineTransform = .identity
+    public init() {}
+}
+
+/// `<pattern width height units>`: its children painted into one tile,
+/// repeated from the painted box's top-left corner.
+public struct PatternTile: Hashable, Sendable {
+    public var width: Double
+    public var height: Double
+    /// `userSpace` (default): the tile is `width`×`height` points;
+    /// `objectBoundingBox`: fractions of the painted box.
+    public var units: GradientUnits = .userSpace
+    public var transform: AffineTransform = .identity
+    public var children: [Node] = []
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+}
+
+/// `<stripes spacing line-width angle color background>`: parallel lines
+/// `spacing` points apart, one centre line through the box's top-left.
+public struct Stripes: Hashable, Sendable {
+    public var spacing: Double = 8
+    public var lineWidth: Double = 1
+    /// The gradient angle convention: 45 runs from bottom-left to top-right.
+    public var angle: Double = 45
+    public var color: Color = .white
+    public var background: Color? = nil
+    public init() {}
+}
+
+/// A reusable paint in `<defs>`; animated gradients join this enum when
+/// they land.
 public enum PaintServer: Hashable, Sendable {
     case linear(LinearGradient)
+    case radial(RadialGradient)
+    case conic(ConicGradient)
+    case pattern(PatternTile)
+    case stripes(Stripes)
 }
 
 public struct PaintServerDefinition: Hashable, Sendable {

@@ -66,6 +66,9 @@ extension Diagnostic.Message {
     static func badPoint(_ attribute: String, _ text: String) -> Self {
         .init("'\(attribute)' must be two numbers 'u v', not '\(text)'")
     }
+    static func mustBePositive(_ attribute: String, _ text: String) -> Self {
+        .init("'\(attribute)' is \(text) but must be greater than 0")
+    }
     static let badVersion = Self("this Easel reads version 1 scenes")
     static func tooManyNodes(_ count: Double, _ limit: Int) -> Self {
         .init("the scene paints \(count >= 1e15 ? "more than 10^15" : String(Int(count))) nodes after expanding repeats, more than the limit of \(limit) (raise it with --max-nodes)")

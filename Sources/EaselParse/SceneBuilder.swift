@@ -65,7 +65,7 @@ final class SceneBuilder {
                     guard let name = el.attribute("name")?.value.trimmingSpaces, let v = el.attribute("value") else { continue }
                     // Palette values are CSS colours, so palettes cannot form cycles.
                     if let c = ColorParser.parse(v.value, palette: [:]) { palette[name] = c }
-                case "linearGradient":
+                case _ where Vocabulary.paintServers.contains(el.name):
                     if let id = el.attribute("id")?.value { paintServerIDs.insert(id) }
                 case "clipPath":
                     if let id = el.attribute("id")?.value { clipPathIDs.insert(id) }
@@ -90,10 +90,8 @@ final class SceneBuilder {
                     if ColorParser.parse(v.value, palette: [:]) == nil {
                         diagnostics.error(.badColor(v.value, suggestion: colorSuggestion(v.value)), at: v.valueLocation)
                     }
-                case "linearGradient":
-                    if let g = buildLinearGradient(el) {
-                        out.paintServers[g.id] = g
-                    }
+                case "linearGradient", "radialGradient", "conicGradient", "pattern", "stripes":
+                    if let server = buildPaintServer(el) { out.paintServers[server.id] = server }
                 case "clipPath":
                     if let c = buildClipPath(el) { out.clipPaths[c.id] = c }
                 default:
@@ -104,10 +102,66 @@ final class SceneBuilder {
         return out
     }
 
-    private func buildLinearGradient(_ el: XMLElement) -> PaintServerDefinition? {
+    private func buildPaintServer(_ el: XMLElement) -> PaintServerDefinition? {
         checkAttributes(el)
-        checkNoText(el)
+        if el.name != "pattern" { checkNoText(el) }
         guard let id = registerID(el, required: true) else { return nil }
+        let server: PaintServer
+        switch el.name {
+        case "linearGradient": server = .linear(buildLinearGradient(el, id: id))
+        case "radialGradient":
+            var g = RadialGradient()
+            g.center = unitPoint(el, "center")
+            if let r = number(el, "radius") { if r >= 0 { g.radius = r } else { rangeError(el, "radius", "0 or more") } }
+            g.focus = unitPoint(el, "focus")
+            readGradientCommon(el, spread: &g.spread, units: &g.units, interpolation: &g.interpolation, transform: &g.transform)
+            g.stops = stops(of: el, id: id)
+            server = .radial(g)
+        case "conicGradient":
+            var g = ConicGradient()
+            g.center = unitPoint(el, "center")
+            if let f = number(el, "from") { g.from = f }
+            readGradientCommon(el, spread: &g.spread, units: &g.units, interpolation: &g.interpolation, transform: &g.transform)
+            g.stops = stops(of: el, id: id)
+            server = .conic(g)
+        case "pattern":
+            checkNoText(el)
+            var tile = PatternTile(width: positive(el, "width", required: true) ?? 1,
+                                   height: positive(el, "height", required: true) ?? 1)
+            if let u = keyword(el, "units", UnitsKeyword.self) { tile.units = u.units }
+            if let t = transformValue(el, "transform") { tile.transform = t }
+            tile.children = el.children.compactMap { buildNode($0, parent: "pattern", depth: 3) }
+            server = .pattern(tile)
+        default:
+            checkNoChildren(el)
+            var st = Stripes()
+            if let v = positive(el, "spacing", required: false) { st.spacing = v }
+            if let w = number(el, "line-width") { if w >= 0 { st.lineWidth = w } else { rangeError(el, "line-width", "0 or more") } }
+            if let a = number(el, "angle") { st.angle = a }
+            if let c = color(el, "color") { st.color = c }
+            st.background = color(el, "background")
+            server = .stripes(st)
+        }
+        return PaintServerDefinition(id: id, server: server, location: el.location)
+    }
+
+    private func stops(of el: XMLElement, id: String) -> [GradientStop] {
+        let stops = buildStops(el)
+        if stops.isEmpty { diagnostics.error(.gradientNeedsStops(id), at: el.location) }
+        return stops
+    }
+
+    private func positive(_ el: XMLElement, _ name: String, required needed: Bool) -> Double? {
+        if needed, required(el, name) == nil { return nil }
+        guard let v = number(el, name) else { return nil }
+        guard v > 0 else {
+            diagnostics.error(.mustBePositive(name, el.attribute(name)!.value), at: el.attribute(name)!.valueLocation)
+            return nil
+        }
+        return v
+    }
+
+    private func buildLinearGradient(_ el: XMLElement, id: String) -> LinearGradient {
         var g = LinearGradient()
         let angle = number(el, "angle")
         let direction = keyword(el, "direction", LinearDirection.self)
@@ -128,9 +182,8 @@ final class SceneBuilder {
             }
         }
         readGradientCommon(el, spread: &g.spread, units: &g.units, interpolation: &g.interpolation, transform: &g.transform)
-        g.stops = buildStops(el)
-        if g.stops.isEmpty { diagnostics.error(.gradientNeedsStops(id), at: el.location) }
-        return PaintServerDefinition(id: id, server: .linear(g), location: el.location)
+        g.stops = stops(of: el, id: id)
+        return g
     }
 
     private func readGradientCommon(_ el: XMLElement, spread: inout SpreadMethod, units: inout GradientUnits,
@@ -410,22 +463,48 @@ final class SceneBuilder {
         func edges(_ c: ClipPathDefinition) -> [String] {
             ([c.clipPath] + c.shapes.map(\.common.clipPath)).compactMap { $0 }
         }
+        findCycles(in: defs.clipPaths.mapValues(edges), locations: defs.clipPaths.mapValues(\.location))
+        // A pattern's children may be painted with paint servers, patterns
+        // among them; none may lead back to the pattern being painted.
+        var paintEdges: [String: [String]] = [:]
+        for (id, def) in defs.paintServers {
+            if case .pattern(let tile) = def.server { paintEdges[id] = tile.children.flatMap(referencedPaintIDs) }
+        }
+        findCycles(in: paintEdges, locations: defs.paintServers.mapValues(\.location))
+    }
+
+    private func referencedPaintIDs(in node: Node) -> [String] {
+        var ids: [String] = []
+        let style: PaintStyle?
+        switch node.kind {
+        case .view(let s, _, _, _), .rect(let s, _), .ellipse(let s), .circle(_, _, _, let s),
+             .line(_, _, _, _, let s), .polyline(_, let s), .polygon(_, let s), .path(_, let s): style = s
+        case .group, .repeat, .image: style = nil
+        }
+        for paint in [style?.fill, style?.stroke] {
+            if case .reference(let id)? = paint { ids.append(id) }
+        }
+        return ids + node.children.flatMap(referencedPaintIDs)
+    }
+
+    /// Reports each reference cycle in a graph of ids once.
+    private func findCycles(in graph: [String: [String]], locations: [String: SourceLocation]) {
         var state: [String: Int] = [:]   // 1 visiting, 2 done
         var reported = false
         func visit(_ id: String, _ chain: [String]) {
-            guard !reported, let c = defs.clipPaths[id] else { return }
+            guard !reported, let next = graph[id] else { return }
             if state[id] == 2 { return }
             if state[id] == 1 {
                 let cycle = Array(chain.drop(while: { $0 != id })) + [id]
-                diagnostics.error(.referenceCycle(cycle), at: c.location)
+                diagnostics.error(.referenceCycle(cycle), at: locations[cycle[0]])
                 reported = true
                 return
             }
             state[id] = 1
-            for next in edges(c) { visit(next, chain + [id]) }
+            for n in next { visit(n, chain + [id]) }
             state[id] = 2
         }
-        for id in defs.clipPaths.keys.sorted() { visit(id, []) }
+        for id in graph.keys.sorted() { visit(id, []) }
     }
 
     private func checkNodeCount(_ scene: Scene) {

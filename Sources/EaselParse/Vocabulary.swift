@@ -14,6 +14,10 @@ public enum Vocabulary {
         "defs": [],
         "color": ["name", "value"],
         "linearGradient": gradient + ["angle", "direction", "start", "end"],
+        "radialGradient": gradient + ["center", "radius", "focus"],
+        "conicGradient": gradient + ["center", "from"],
+        "pattern": ["id", "width", "height", "units", "transform"],
+        "stripes": ["id", "spacing", "line-width", "angle", "color", "background"],
         "stop": ["offset", "color", "opacity"],
         "clipPath": ["id", "clip-path"],
         "view": box + paint + ["corner-radius", "padding", "clip"],
@@ -32,13 +36,13 @@ public enum Vocabulary {
     public static let shapes: Set<String> = ["rect", "ellipse", "circle", "line", "polyline", "polygon", "path"]
     public static let nodes: Set<String> = shapes.union(["view", "group", "repeat", "image"])
     public static let containers: Set<String> = ["view", "group", "repeat"]
-    public static let definitions: Set<String> = ["color", "linearGradient", "clipPath"]
+    public static let paintServers: Set<String> = ["linearGradient", "radialGradient", "conicGradient", "pattern", "stripes"]
+    public static let definitions: Set<String> = paintServers.union(["color", "clipPath"])
 
     /// Elements the contract names that later releases add; they get a clear
     /// "not supported yet" message instead of a misleading suggestion.
     public static let planned: Set<String> = ["text", "vstack", "hstack", "zstack", "lineGraph",
-                                              "radialGradient", "conicGradient", "animatedGradient",
-                                              "pattern", "stripes", "point", "area", "points", "grid",
+                                              "animatedGradient", "point", "area", "points", "grid",
                                               "xLabels", "yLabels"]
 }
 

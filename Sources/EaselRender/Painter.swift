@@ -6,9 +6,15 @@ import EaselModel
 /// layout decisions: every size, paint and path was resolved beforehand.
 final class Painter {
     private let cr: OpaquePointer
+    /// Vector outputs keep pattern tiles as vectors; raster output draws them
+    /// at the device resolution.
+    let format: OutputFormat
     private(set) var failures: [String] = []
 
-    init(context: OpaquePointer) { cr = context }
+    init(context: OpaquePointer, format: OutputFormat) {
+        cr = context
+        self.format = format
+    }
 
     func paint(_ nodes: [LayoutNode]) {
         for node in nodes { paint(node) }
@@ -115,14 +121,13 @@ final class Painter {
 
     private func draw(_ shape: ShapeDrawing) {
         if let fill = shape.fill {
-            append(shape.path)
-            setSource(fill)
             cairo_set_fill_rule(cr, fillRule(shape.fillRule))
-            cairo_fill(cr)
+            paint(with: fill, extents: { self.extents(of: shape.path, stroke: false) }) {
+                self.append(shape.path)
+                cairo_fill(self.cr)
+            }
         }
         if let stroke = shape.stroke {
-            append(shape.path)
-            setSource(stroke.paint)
             cairo_set_line_width(cr, stroke.width)
             cairo_set_line_cap(cr, lineCap(stroke.cap))
             cairo_set_line_join(cr, lineJoin(stroke.join))
@@ -130,9 +135,21 @@ final class Painter {
             stroke.dash.withUnsafeBufferPointer {
                 cairo_set_dash(cr, $0.baseAddress, Int32($0.count), stroke.dashOffset)
             }
-            cairo_stroke(cr)
+            paint(with: stroke.paint, extents: { self.extents(of: shape.path, stroke: true) }) {
+                self.append(shape.path)
+                cairo_stroke(self.cr)
+            }
         }
         cairo_new_path(cr)
+    }
+
+    /// Where `path` would paint, in user space.
+    private func extents(of path: BezierPath, stroke: Bool) -> Rect {
+        append(path)
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        if stroke { cairo_stroke_extents(cr, &x0, &y0, &x1, &y1) } else { cairo_fill_extents(cr, &x0, &y0, &x1, &y1) }
+        cairo_new_path(cr)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     private func draw(_ image: ImageDrawing, _ node: LayoutNode) {
@@ -160,31 +177,176 @@ final class Painter {
         cairo_restore(cr)
     }
 
-    private func setSource(_ paint: ResolvedPaint) {
+    /// Sets `paint` as the source and runs `operation` (which fills or
+    /// strokes). Paints that carry their own alpha take the opacity into
+    /// their colours; patterns and stripes are drawn as a group instead.
+    private func paint(with paint: ResolvedPaint, extents: () -> Rect, _ operation: () -> Void) {
+        let source: OpaquePointer?
+        var groupOpacity = false
         switch paint.kind {
         case .solid(let c):
             cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * paint.opacity)
+            operation()
+            return
         case .linear(let g):
-            guard let pattern = cairo_pattern_create_linear(g.start.x, g.start.y, g.end.x, g.end.y) else { return }
-            for s in g.stops {
-                cairo_pattern_add_color_stop_rgba(pattern, s.offset, s.color.red, s.color.green, s.color.blue,
-                                                  s.color.alpha * paint.opacity)
-            }
-            cairo_pattern_set_extend(pattern, extend(g.spread))
-            // Cairo's pattern matrix maps user space to pattern space. A
-            // collapsed gradient transform paints nothing.
-            if !g.matrix.isIdentity {
-                guard let inverse = g.matrix.inverted else {
-                    cairo_pattern_destroy(pattern)
-                    cairo_set_source_rgba(cr, 0, 0, 0, 0)
-                    return
-                }
-                var m = cairoMatrix(inverse)
-                cairo_pattern_set_matrix(pattern, &m)
-            }
-            cairo_set_source(cr, pattern)
-            cairo_pattern_destroy(pattern)
+            source = cairo_pattern_create_linear(g.start.x, g.start.y, g.end.x, g.end.y)
+            configure(source, stops: g.stops, spread: g.spread, matrix: g.matrix, opacity: paint.opacity)
+        case .radial(let g):
+            source = cairo_pattern_create_radial(g.focus.x, g.focus.y, 0, g.center.x, g.center.y, g.radius)
+            configure(source, stops: g.stops, spread: g.spread, matrix: g.matrix, opacity: paint.opacity)
+        case .conic(let g):
+            source = conicPattern(g, covering: extents(), opacity: paint.opacity)
+        case .pattern(let p):
+            source = tilePattern(p)
+            groupOpacity = true
+        case .stripes(let st):
+            source = stripesPattern(st, covering: extents())
+            groupOpacity = true
         }
+        guard let source else { return }
+        let grouped = groupOpacity && paint.opacity < 1
+        if grouped { cairo_push_group(cr) }
+        cairo_set_source(cr, source)
+        cairo_pattern_destroy(source)
+        operation()
+        if grouped {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, paint.opacity)
+        }
+    }
+
+    private func configure(_ pattern: OpaquePointer?, stops: [ShadingStop], spread: SpreadMethod,
+                           matrix: AffineTransform, opacity: Double) {
+        guard let pattern else { return }
+        for s in stops {
+            cairo_pattern_add_color_stop_rgba(pattern, s.offset, s.color.red, s.color.green, s.color.blue,
+                                              s.color.alpha * opacity)
+        }
+        cairo_pattern_set_extend(pattern, extend(spread))
+        setMatrix(pattern, matrix)
+    }
+
+    /// Cairo's pattern matrix maps user space to pattern space, the inverse
+    /// of `matrix`. A collapsed matrix paints nothing.
+    private func setMatrix(_ pattern: OpaquePointer, _ matrix: AffineTransform) {
+        guard !matrix.isIdentity else { return }
+        guard let inverse = matrix.inverted else {
+            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_NONE)
+            var far = cairoMatrix(.translation(1e9, 1e9))
+            cairo_pattern_set_matrix(pattern, &far)
+            return
+        }
+        var m = cairoMatrix(inverse)
+        cairo_pattern_set_matrix(pattern, &m)
+    }
+
+    private func conicPattern(_ g: ConicShading, covering area: Rect, opacity: Double) -> OpaquePointer? {
+        switch format {
+        case .pdf:
+            return ConicMesh.mesh(g, covering: area, opacity: opacity)
+        case .svg:
+            let res = min(ConicMesh.svgResolution, ConicMesh.svgMaxSide / max(area.width, area.height, 1))
+            return ConicMesh.raster(g, covering: area, userToPixel: .scale(res, res), opacity: opacity, exactPixels: false)
+        case .png:
+            // Only what can show: the area within the clip, on the target's
+            // pixel grid (the CTM and the surface's device scale).
+            var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
+            cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1)
+            let x0 = max(area.minX, cx0), y0 = max(area.minY, cy0)
+            let visible = Rect(x: x0, y: y0, width: max(0, min(area.maxX, cx1) - x0), height: max(0, min(area.maxY, cy1) - y0))
+            var ctm = cairo_matrix_t()
+            cairo_get_matrix(cr, &ctm)
+            var dsx = 1.0, dsy = 1.0
+            cairo_surface_get_device_scale(cairo_get_target(cr), &dsx, &dsy)
+            let userToPixel = AffineTransform.scale(dsx, dsy)
+                .concatenating(AffineTransform(a: ctm.xx, b: ctm.yx, c: ctm.xy, d: ctm.yy, tx: ctm.x0, ty: ctm.y0))
+            return ConicMesh.raster(g, covering: visible, userToPixel: userToPixel, opacity: opacity, exactPixels: true)
+        }
+    }
+
+    /// A `<pattern>` tile: a recording surface (a vector tiling pattern) for
+    /// PDF and SVG; for PNG an image at the device resolution the tile will
+    /// be drawn at, with a whole number of pixels per tile so that tiles
+    /// meet without seams and are never upscaled.
+    private func tilePattern(_ p: PatternFill) -> OpaquePointer? {
+        let w = p.tile.width, h = p.tile.height
+        let surface: OpaquePointer?
+        if format == .png {
+            var ctm = cairo_matrix_t()
+            cairo_get_matrix(cr, &ctm)
+            var tileMatrix = cairoMatrix(p.matrix)
+            var toDevice = cairo_matrix_t()
+            cairo_matrix_multiply(&toDevice, &tileMatrix, &ctm)
+            let sx = (toDevice.xx * toDevice.xx + toDevice.yx * toDevice.yx).squareRoot()
+            let sy = (toDevice.xy * toDevice.xy + toDevice.yy * toDevice.yy).squareRoot()
+            var pw = max(1, (w * sx).rounded()), ph = max(1, (h * sy).rounded())
+            // A tile larger than the limit is drawn at a lower resolution.
+            let limit = 4096.0
+            if pw > limit || ph > limit {
+                let f = limit / max(pw, ph)
+                pw = max(1, (pw * f).rounded()); ph = max(1, (ph * f).rounded())
+            }
+            surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph))
+            if let surface { cairo_surface_set_device_scale(surface, pw / w, ph / h) }
+        } else {
+            var rect = cairo_rectangle_t(x: 0, y: 0, width: w, height: h)
+            surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &rect)
+        }
+        guard let surface else { return nil }
+        defer { cairo_surface_destroy(surface) }
+        if let tileContext = cairo_create(surface) {
+            let painter = Painter(context: tileContext, format: format)
+            painter.paint(p.content)
+            failures += painter.failures
+            cairo_destroy(tileContext)
+        }
+        cairo_surface_flush(surface)
+        guard let pattern = cairo_pattern_create_for_surface(surface) else { return nil }
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
+        setMatrix(pattern, p.matrix)
+        return pattern
+    }
+
+    /// Stripes are drawn as real lines over the area to paint, not as tiles:
+    /// continuous at any angle and scale, and vectors in PDF and SVG.
+    private func stripesPattern(_ s: StripesFill, covering area: Rect) -> OpaquePointer? {
+        let d = s.direction, n = Point(-d.y, d.x)
+        let corners = [Point(area.minX, area.minY), Point(area.maxX, area.minY),
+                       Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { $0 - s.origin }
+        let across = corners.map { $0.x * n.x + $0.y * n.y }, along = corners.map { $0.x * d.x + $0.y * d.y }
+        let margin = s.lineWidth
+        let kmin = ((across.min()! - margin) / s.spacing).rounded(.down)
+        let kmax = ((across.max()! + margin) / s.spacing).rounded(.up)
+        let smin = along.min()! - margin, smax = along.max()! + margin
+        cairo_push_group(cr)
+        if let bg = s.background {
+            cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
+            cairo_rectangle(cr, area.x, area.y, area.width, area.height)
+            cairo_fill(cr)
+        }
+        let c = s.color
+        if kmax - kmin > 100_000 {
+            // Lines far finer than any pixel: their average colour.
+            let coverage = min(1, s.lineWidth / s.spacing)
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * coverage)
+            cairo_rectangle(cr, area.x, area.y, area.width, area.height)
+            cairo_fill(cr)
+        } else if s.lineWidth > 0 {
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
+            cairo_set_line_width(cr, s.lineWidth)
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+            cairo_set_dash(cr, nil, 0, 0)
+            var k = kmin
+            while k <= kmax {
+                let base = s.origin + n * (k * s.spacing)
+                let a = base + d * smin, b = base + d * smax
+                cairo_move_to(cr, a.x, a.y)
+                cairo_line_to(cr, b.x, b.y)
+                k += 1
+            }
+            cairo_stroke(cr)
+        }
+        return cairo_pop_group(cr)
     }
 
     // MARK: Conversions

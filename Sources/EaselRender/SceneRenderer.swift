@@ -35,7 +35,7 @@ public enum SceneRenderer {
             } else {
                 cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_USER)
             }
-            try draw(scene, on: surface, scale: 1)
+            try draw(scene, on: surface, scale: 1, format: format)
             cairo_surface_finish(surface)
             let status = cairo_surface_status(surface)
             guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }
@@ -60,7 +60,7 @@ public enum SceneRenderer {
             throw RenderError("cannot allocate a \(w)×\(h) image")
         }
         do {
-            try draw(scene, on: surface, scale: scale)
+            try draw(scene, on: surface, scale: scale, format: .png)
         } catch {
             cairo_surface_destroy(surface)
             throw error
@@ -68,7 +68,8 @@ public enum SceneRenderer {
         return surface
     }
 
-    private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double) throws {
+    private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double,
+                             format: OutputFormat) throws {
         guard let cr = cairo_create(surface) else { throw RenderError("cannot create a Cairo context") }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
@@ -77,7 +78,7 @@ public enum SceneRenderer {
             cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
             cairo_paint(cr)
         }
-        let painter = Painter(context: cr)
+        let painter = Painter(context: cr, format: format)
         painter.paint(scene.nodes)
         if !painter.failures.isEmpty { throw RenderError(painter.failures.joined(separator: "\n")) }
         let status = cairo_status(cr)

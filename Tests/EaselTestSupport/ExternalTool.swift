@@ -13,7 +13,13 @@ public enum ExternalTool {
     /// Full path of `name` on PATH, or nil.
     public static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
+        // pip may put scripts (resvg) outside PATH: ~/.local/bin, or Python's scripts folder.
+        var dirs = path.split(separator: ":").map(String.init)
+        dirs.append(NSHomeDirectory() + "/.local/bin")
+        if let scripts = try? run("/usr/bin/env", ["python3", "-c", "import sysconfig; print(sysconfig.get_path('scripts'))"]) {
+            dirs.append(scripts.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        for dir in dirs {
             let candidate = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }

@@ -15,6 +15,16 @@ public enum ReferenceRenderers {
         return try RasterImage(png: [UInt8](try Data(contentsOf: output)))
     }
 
+    /// Renders SVG text with resvg at 1 user unit = 1 pixel.
+    public static func resvg(_ svg: String, file: StaticString = #filePath, line: UInt = #line) throws -> RasterImage {
+        let dir = ExternalTool.temporaryDirectory("resvg")
+        let input = dir.appendingPathComponent("in.svg"), output = dir.appendingPathComponent("out.png")
+        try Data(svg.utf8).write(to: input)
+        let r = try ExternalTool.run("resvg", [input.path, output.path], file: file, line: line)
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        return try RasterImage(png: [UInt8](try Data(contentsOf: output)))
+    }
+
     /// Renders the first page of a PDF with pdftoppm at 72 dpi (1 pt = 1 px).
     public static func poppler(_ pdf: [UInt8], file: StaticString = #filePath, line: UInt = #line) throws -> RasterImage {
         let dir = ExternalTool.temporaryDirectory("poppler")

@@ -1,0 +1,98 @@
+import CCairo
+import EaselLayout
+import EaselModel
+import Foundation
+
+/// Cairo 1.16 has no sweep gradient, so conic gradients are built two ways.
+///
+/// PDF: a mesh of Coons patches, one per sector, with two straight sides
+/// along radii and an arc, the corner colours at the sector's two angles.
+/// Inside such a patch the point at parameter u on any radius has the colour
+/// at u, so the colour follows the angle; it stays a vector shading.
+///
+/// PNG and SVG: Cairo's mesh rasteriser plots patches to the nearest pixel
+/// (off by a few levels close to the centre), so the sweep is evaluated
+/// exactly at each pixel centre instead, as pixman does for linear and
+/// radial gradients, into an image aligned with the target's pixel grid
+/// (PNG) or at `svgResolution` pixels per point (SVG, where the outline of
+/// the shape stays a vector).
+enum ConicMesh {
+    /// `covering`: what will be painted, in user space.
+    static func mesh(_ g: ConicShading, covering area: Rect, opacity: Double) -> OpaquePointer? {
+        guard let inverse = g.matrix.inverted else { return nil }
+        // The radius that reaches every corner of the area, in gradient space.
+        let corners = [Point(area.minX, area.minY), Point(area.maxX, area.minY),
+                       Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { inverse.apply($0) }
+        let radius = corners.map { (($0.x - g.center.x) * ($0.x - g.center.x) + ($0.y - g.center.y) * ($0.y - g.center.y)).squareRoot() }
+            .max()! + 2
+        guard let mesh = cairo_pattern_create_mesh() else { return nil }
+        let c = g.center
+        for s in g.sectors {
+            let a0 = s.startAngle, a1 = s.endAngle
+            let k = 4.0 / 3.0 * tan((a1 - a0) / 4) * radius
+            let p0 = Point(c.x + radius * cos(a0), c.y + radius * sin(a0))
+            let p1 = Point(c.x + radius * cos(a1), c.y + radius * sin(a1))
+            let c1 = Point(p0.x - k * sin(a0), p0.y + k * cos(a0))
+            let c2 = Point(p1.x + k * sin(a1), p1.y - k * cos(a1))
+            cairo_mesh_pattern_begin_patch(mesh)
+            cairo_mesh_pattern_move_to(mesh, c.x, c.y)
+            cairo_mesh_pattern_line_to(mesh, p0.x, p0.y)
+            cairo_mesh_pattern_curve_to(mesh, c1.x, c1.y, c2.x, c2.y, p1.x, p1.y)
+            cairo_mesh_pattern_line_to(mesh, c.x, c.y)
+            for (corner, color) in [(0, s.startColor), (1, s.startColor), (2, s.endColor), (3, s.endColor)] {
+                cairo_mesh_pattern_set_corner_color_rgba(mesh, UInt32(corner), color.red, color.green, color.blue,
+                                                         color.alpha * opacity)
+            }
+            cairo_mesh_pattern_end_patch(mesh)
+        }
+        if !g.matrix.isIdentity {
+            var m = cairo_matrix_t(xx: inverse.a, yx: inverse.b, xy: inverse.c, yy: inverse.d, x0: inverse.tx, y0: inverse.ty)
+            cairo_pattern_set_matrix(mesh, &m)
+        }
+        return mesh
+    }
+
+    /// Pixels per point of the image that stands for a conic gradient in
+    /// SVG output, and the largest side it may have.
+    static let svgResolution = 4.0
+    static let svgMaxSide = 2048.0
+
+    /// An image of the sweep over `area` (user space) whose pixel (i, j)
+    /// covers the square at (x0+i, y0+j) under `userToPixel`.
+    static func raster(_ g: ConicShading, covering area: Rect, userToPixel: AffineTransform,
+                       opacity: Double, exactPixels: Bool) -> OpaquePointer? {
+        guard let toGradient = g.matrix.inverted, let toUser = userToPixel.inverted else { return nil }
+        let corners = [Point(area.minX, area.minY), Point(area.maxX, area.minY),
+                       Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { userToPixel.apply($0) }
+        let x0 = corners.map(\.x).min()!.rounded(.down), y0 = corners.map(\.y).min()!.rounded(.down)
+        let x1 = corners.map(\.x).max()!.rounded(.up), y1 = corners.map(\.y).max()!.rounded(.up)
+        let w = Int(max(1, x1 - x0)), h = Int(max(1, y1 - y0))
+        guard w <= 32767, h <= 32767, let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else {
+            return nil
+        }
+        defer { cairo_surface_destroy(image) }
+        cairo_surface_flush(image)
+        let stride = Int(cairo_image_surface_get_stride(image))
+        let pixelToGradient = toGradient.concatenating(toUser)
+        if let data = cairo_image_surface_get_data(image) {
+            for j in 0..<h {
+                let row = (data + j * stride).withMemoryRebound(to: UInt32.self, capacity: w) { $0 }
+                for i in 0..<w {
+                    let c = g.color(at: pixelToGradient.apply(Point(x0 + Double(i) + 0.5, y0 + Double(j) + 0.5)))
+                    let a = c.alpha * opacity
+                    func q(_ v: Double) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
+                    row[i] = q(a) << 24 | q(c.red * a) << 16 | q(c.green * a) << 8 | q(c.blue * a)
+                }
+            }
+        }
+        cairo_surface_mark_dirty(image)
+        guard let pattern = cairo_pattern_create_for_surface(image) else { return nil }
+        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+        // Pixel-aligned with the target: sample, never interpolate.
+        if exactPixels { cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST) }
+        let m = AffineTransform.translation(-x0, -y0).concatenating(userToPixel)
+        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        cairo_pattern_set_matrix(pattern, &cm)
+        return pattern
+    }
+}
