@@ -3,8 +3,8 @@ import EaselModel
 /// Places paint servers on the box of what they paint.
 struct PaintResolver {
     let definitions: Definitions
-    /// Lays out a pattern's children in a tile-sized box.
-    let layoutTile: ([Node], Size) -> [LayoutNode]
+    /// Lays out a pattern's children (pattern id, children, tile size).
+    let layoutTile: (String, [Node], Size) -> [LayoutNode]
 
     /// `box` is the bounding box in the node's own points: the frame for
     /// boxes, the geometry (without stroke) for shapes.
@@ -15,12 +15,12 @@ struct PaintResolver {
         case .color(let c):
             return ResolvedPaint(kind: .solid(c), opacity: opacity)
         case .reference(let id):
-            guard let def = definitions.paintServers[id], let kind = resolve(def.server, box: box) else { return nil }
+            guard let def = definitions.paintServers[id], let kind = resolve(def.server, id: id, box: box) else { return nil }
             return ResolvedPaint(kind: kind, opacity: opacity)
         }
     }
 
-    private func resolve(_ server: PaintServer, box: Rect) -> ResolvedPaint.Kind? {
+    private func resolve(_ server: PaintServer, id: String, box: Rect) -> ResolvedPaint.Kind? {
         switch server {
         case .linear(let g):
             let stops = StopResolution.shadingStops(g.stops, interpolation: g.interpolation)
@@ -37,7 +37,7 @@ struct PaintResolver {
             guard size.width > 0, size.height > 0 else { return nil }
             // The tile grid starts at the painted box's top-left corner.
             let matrix = AffineTransform.translation(box.x, box.y).concatenating(tile.transform)
-            return .pattern(PatternFill(tile: size, matrix: matrix, content: layoutTile(tile.children, size)))
+            return .pattern(PatternFill(tile: size, matrix: matrix, content: layoutTile(id, tile.children, size)))
         case .stripes(let st):
             return .stripes(StripesFill(origin: box.origin, direction: GradientMath.screenDirection(angle: st.angle),
                                         spacing: st.spacing,

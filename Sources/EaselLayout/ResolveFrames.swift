@@ -4,19 +4,30 @@ import EaselModel
 /// to paths and places paints, producing the tree `EaselRender` paints.
 public enum LayoutEngine {
     public static func resolveFrames(_ scene: Scene) -> LaidOutScene {
-        let resolver = Resolver(definitions: scene.definitions)
+        let resolver = Resolver(definitions: scene.definitions, tiles: TileCache())
         let content = Size(scene.width, scene.height)
         let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero) }
         return LaidOutScene(size: content, scale: scene.scale, background: scene.background, nodes: nodes)
     }
 }
 
+/// Laid-out pattern tiles by pattern and tile size: a tile's content does
+/// not depend on where it is used, so each is resolved once.
+private final class TileCache {
+    var entries: [String: [LayoutNode]] = [:]
+}
+
 private struct Resolver {
     let definitions: Definitions
+    let tiles: TileCache
 
     var paints: PaintResolver {
-        PaintResolver(definitions: definitions) { nodes, tile in
-            nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero) }
+        PaintResolver(definitions: definitions) { id, nodes, tile in
+            let key = "\(id)|\(tile.width)|\(tile.height)"
+            if let hit = tiles.entries[key] { return hit }
+            let laid = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero) }
+            tiles.entries[key] = laid
+            return laid
         }
     }
 

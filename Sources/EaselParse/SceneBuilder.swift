@@ -507,21 +507,38 @@ final class SceneBuilder {
         for id in graph.keys.sorted() { visit(id, []) }
     }
 
+    /// Counts painted nodes after expanding repeats, and the contents of a
+    /// pattern once for every node it fills (a tile is drawn per use), so
+    /// that nested repeats and patterns of patterns cannot explode.
     private func checkNodeCount(_ scene: Scene) {
-        func count(_ n: Node) -> Double {
-            let inner = n.children.reduce(0) { $0 + count($1) }
+        let limit = Double(limits.maxNodes)
+        var patternWeights: [String: Double] = [:]
+        var visiting: Set<String> = []
+        func patternWeight(_ id: String) -> Double {
+            if let w = patternWeights[id] { return w }
+            guard case .pattern(let tile)? = scene.definitions.paintServers[id]?.server, !visiting.contains(id) else { return 0 }
+            visiting.insert(id)
+            let w = tile.children.reduce(0) { $0 + count($1, report: false) }
+            visiting.remove(id)
+            patternWeights[id] = w
+            return w
+        }
+        func count(_ n: Node, report: Bool) -> Double {
+            let own = 1 + referencedPaintIDs(in: Node(element: n.element, kind: n.kind, common: n.common,
+                                                      location: n.location)).reduce(0) { $0 + patternWeight($1) }
+            let inner = n.children.reduce(0) { $0 + count($1, report: report) }
             if case .repeat(let k, _) = n.kind {
-                let total = 1 + Double(k) * inner
-                if total > Double(limits.maxNodes) {
-                    diagnostics.error(.tooManyNodes(total, limits.maxNodes), at: n.location)
-                    return 1   // report each offending repeat once, not its ancestors
+                let total = own + Double(k) * inner
+                if total > limit {
+                    if report { diagnostics.error(.tooManyNodes(total, limits.maxNodes), at: n.location) }
+                    return report ? own : total   // report each offending repeat once, not its ancestors
                 }
                 return total
             }
-            return 1 + inner
+            return own + inner
         }
-        let total = scene.nodes.reduce(0) { $0 + count($1) }
-        if total > Double(limits.maxNodes) {
+        let total = scene.nodes.reduce(0) { $0 + count($1, report: true) }
+        if total > limit, !diagnostics.all.contains(where: { $0.message.text.contains("nodes after expanding repeats") }) {
             diagnostics.error(.tooManyNodes(total, limits.maxNodes), at: scene.location)
         }
     }

@@ -146,3 +146,90 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertTrue(found.contains { $0.message.text.contains("more than the limit of 64000000") })
     }
 }
+
+final class PaintServerDiagnosticsTests: XCTestCase {
+    func check(_ marked: String, _ expectations: [(String, String)], file: StaticString = #filePath, line: UInt = #line) {
+        let source = MarkedSource(marked)
+        let found = diagnostics(of: source.text)
+        for (marker, fragment) in expectations {
+            assertDiagnostic(found, at: marker, in: source, contains: fragment, file: file, line: line)
+        }
+    }
+
+    func testPatternThatPaintsItself() {
+        check("""
+        <scene width="10" height="10">
+          <defs>
+            1️⃣<pattern id="a" width="4" height="4"><rect fill="url(#b)"/></pattern>
+            <pattern id="b" width="4" height="4"><circle r="2" fill="url(#a)"/></pattern>
+            2️⃣<pattern id="self" width="4" height="4"><view><rect stroke="url(#self)"/></view></pattern>
+          </defs>
+          <rect fill="url(#a)"/>
+        </scene>
+        """, [("1️⃣", "reference cycle: #a → #b → #a")])
+        let single = MarkedSource("""
+        <scene width="10" height="10"><defs>
+        1️⃣<pattern id="self" width="4" height="4"><view><rect stroke="url(#self)"/></view></pattern>
+        </defs></scene>
+        """)
+        assertDiagnostic(diagnostics(of: single.text), at: "1️⃣", in: single, contains: "reference cycle: #self → #self")
+    }
+
+    func testStripesAndPatternSizes() {
+        check("""
+        <scene width="10" height="10">
+          <defs>
+            <stripes id="s" spacing="1️⃣0"/>
+            <stripes id="t" spacing="2️⃣-3" line-width="3️⃣-1"/>
+            <pattern id="p" width="4️⃣0" height="4"/>
+            5️⃣<pattern id="q" width="4"/>
+          </defs>
+        </scene>
+        """, [("1️⃣", "'spacing' is 0 but must be greater than 0"), ("2️⃣", "'spacing' is -3"),
+              ("3️⃣", "'line-width' is -1"), ("4️⃣", "'width' is 0"), ("5️⃣", "needs a 'height' attribute")])
+    }
+
+    func testGradientKindsNeedStopsAndKnownNames() {
+        check("""
+        <scene width="10" height="10">
+          <defs>
+            1️⃣<radialGradient id="r"/>
+            2️⃣<conicGradient id="c"/>
+            3️⃣<sweepGradient id="s"/>
+            <radialGradient id="x" 4️⃣centre="0.5 0.5"><stop color="red"/></radialGradient>
+            <conicGradient id="y" center="5️⃣0.5"><stop color="red"/></conicGradient>
+          </defs>
+        </scene>
+        """, [("1️⃣", "gradient 'r' needs at least one <stop>"), ("2️⃣", "gradient 'c' needs at least one <stop>"),
+              ("3️⃣", "unknown element <sweepGradient>"), ("4️⃣", "did you mean 'center'?"),
+              ("5️⃣", "'center' must be two numbers")])
+    }
+}
+
+final class ExpansionLimitTests: XCTestCase {
+    /// Patterns of patterns multiply: 100 children each filled with a
+    /// pattern of 100 children… is counted in full and refused.
+    func testPatternsOfPatternsCountTowardsTheNodeLimit() {
+        let hundred = { (fill: String) in String(repeating: "<rect fill=\"\(fill)\"/>", count: 100) }
+        let source = """
+        <scene width="10" height="10">
+          <defs>
+            <pattern id="a" width="4" height="4">\(hundred("red"))</pattern>
+            <pattern id="b" width="4" height="4">\(hundred("url(#a)"))</pattern>
+            <pattern id="c" width="4" height="4">\(hundred("url(#b)"))</pattern>
+          </defs>
+          <repeat count="2"><rect fill="url(#c)"/></repeat>
+        </scene>
+        """
+        let found = diagnostics(of: source)
+        XCTAssertTrue(found.contains { $0.message.text.contains("nodes after expanding repeats") },
+                      found.map(\.description).joined(separator: "\n"))
+        // Raised far enough, the same scene parses (layout is not run here).
+        var limits = Limits()
+        limits.maxNodes = 3_000_000
+        let (scene, raised) = SceneParser.parse(source: source, baseDirectory: URL(fileURLWithPath: "/tmp"),
+                                                options: ParseOptions(limits: limits))
+        XCTAssertNotNil(scene)
+        XCTAssertTrue(raised.isEmpty, raised.map(\.description).joined(separator: "\n"))
+    }
+}

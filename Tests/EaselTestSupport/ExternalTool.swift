@@ -11,15 +11,20 @@ public struct ToolResult {
 
 public enum ExternalTool {
     /// Full path of `name` on PATH, or nil.
-    public static func find(_ name: String) -> String? {
+    /// PATH, then where pip may put scripts (resvg) outside it: ~/.local/bin
+    /// and Python's scripts folder.
+    static let searchPath: [String] = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        // pip may put scripts (resvg) outside PATH: ~/.local/bin, or Python's scripts folder.
         var dirs = path.split(separator: ":").map(String.init)
         dirs.append(NSHomeDirectory() + "/.local/bin")
         if let scripts = try? run("/usr/bin/env", ["python3", "-c", "import sysconfig; print(sysconfig.get_path('scripts'))"]) {
             dirs.append(scripts.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        for dir in dirs {
+        return dirs
+    }()
+
+    public static func find(_ name: String) -> String? {
+        for dir in searchPath {
             let candidate = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
