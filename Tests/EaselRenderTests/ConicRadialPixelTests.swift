@@ -68,6 +68,38 @@ final class ConicPixelTests: XCTestCase {
         }
     }
 
+    /// Stops spanning a quarter turn: pad holds the ends, repeat starts over,
+    /// reflect runs back.
+    func testConicSpreadModes() throws {
+        for (spread, expected) in [("pad", 1.0), ("repeat", 0.2), ("reflect", 0.8)] {
+            let s = try compileScene("""
+            <scene width="200" height="200">
+              <defs><conicGradient id="g" spread="\(spread)"><stop color="black" offset="0"/><stop color="white" offset="0.25"/></conicGradient></defs>
+              <rect width="200" height="200" fill="url(#g)"/>
+            </scene>
+            """)
+            // 0.3 of a turn clockwise from north: 0.05 past the stops' end.
+            let a = 0.3 * 2 * Double.pi
+            let x = 100 + 80 * sin(a), y = 100 - 80 * cos(a)
+            let v = Double(try s.renderImage().pixel(Int(x), Int(y)).r) / 255
+            XCTAssertEqual(v, expected, accuracy: 0.03, spread)
+        }
+    }
+
+    func testUserSpaceConicCentreIsInPoints() throws {
+        let s = try compileScene("""
+        <scene width="300" height="100">
+          <defs><conicGradient id="g" units="userSpace" center="30 50" from="0"><stop color="black"/><stop color="white"/></conicGradient></defs>
+          <rect x="100" width="200" height="100" fill="url(#g)"/>
+        </scene>
+        """)
+        let image = try s.renderImage()
+        // The centre is (130, 50) in the scene; from = 0 (east), clockwise:
+        // straight down from the centre is a quarter turn.
+        XCTAssertEqual(Double(image.pixel(130, 90).r) / 255, 0.25, accuracy: 0.02)
+        XCTAssertEqual(Double(image.pixel(110, 50).r) / 255, 0.5, accuracy: 0.02)
+    }
+
     func testNoSeamAtFrom() throws {
         // A single-colour conic must be that colour everywhere, seam included.
         let s = try compileScene("""
