@@ -19,10 +19,13 @@ let package = Package(
         .systemLibrary(
             name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(
+            name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]),
         .target(name: "EaselModel"),
         .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2"]),
         .target(name: "EaselLayout", dependencies: ["EaselModel"]),
-        .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo"]),
+        .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo"]),
         .target(name: "Easel", dependencies: ["EaselModel", "EaselParse", "EaselLayout", "EaselRender"]),
         .executableTarget(
             name: "easel",

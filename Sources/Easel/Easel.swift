@@ -57,7 +57,7 @@ public enum Easel {
             }
             scene.scale = s
         }
-        let layout = LayoutEngine.resolveFrames(scene)
+        let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer())
         return .success(CompiledScene(scene: scene, layout: layout, warnings: diagnostics))
     }
 }

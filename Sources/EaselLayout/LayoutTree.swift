@@ -44,6 +44,17 @@ public enum Drawing: Sendable {
     /// Painted in order; a view has a fill pass and an inset stroke pass.
     case shapes([ShapeDrawing])
     case image(ImageDrawing)
+    case text(TextDrawing)
+}
+
+/// Text laid out by `TextMeasuring`; the renderer lays out `request` with
+/// `displayText` again, the same way, and draws it at (0, 0).
+public struct TextDrawing: Sendable {
+    public var request: TextRequest
+    public var displayText: String
+    public var fill: ResolvedPaint?
+    /// What the fill's gradient spans: the lines' extents, or the frame.
+    public var paintBox: Rect
 }
 
 public struct ShapeDrawing: Sendable {

@@ -1,12 +1,13 @@
 import EaselModel
 
-/// The layout pass: gives every node a frame and a transform, reduces shapes
-/// to paths and places paints, producing the tree `EaselRender` paints.
+/// The layout pass: gives every node a frame and a transform, sizes stacks
+/// and text, reduces shapes to paths and places paints, producing the tree
+/// `EaselRender` paints.
 public enum LayoutEngine {
-    public static func resolveFrames(_ scene: Scene) -> LaidOutScene {
-        let resolver = Resolver(definitions: scene.definitions, tiles: TileCache())
+    public static func resolveFrames(_ scene: Scene, text: TextMeasuring) -> LaidOutScene {
+        let resolver = Resolver(definitions: scene.definitions, measurer: text, tiles: TileCache())
         let content = Size(scene.width, scene.height)
-        let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero) }
+        let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
         return LaidOutScene(size: content, scale: scene.scale, background: scene.background, nodes: nodes)
     }
 }
@@ -19,40 +20,49 @@ private final class TileCache {
 
 private struct Resolver {
     let definitions: Definitions
+    let measurer: TextMeasuring
     let tiles: TileCache
 
     var paints: PaintResolver {
         PaintResolver(definitions: definitions) { id, nodes, tile in
             let key = "\(id)|\(tile.width)|\(tile.height)"
             if let hit = tiles.entries[key] { return hit }
-            let laid = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero) }
+            let laid = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero, placed: nil) }
             tiles.entries[key] = laid
             return laid
         }
     }
 
     /// `content` is the parent's content box size; `absoluteOrigin` is where
-    /// that content box starts in scene points (ignoring transforms).
-    func resolve(_ node: Node, content: Size, absoluteOrigin: Point) -> LayoutNode {
+    /// that content box starts in scene points (ignoring transforms);
+    /// `placed` is the frame a stack gave the node, if it is in one.
+    func resolve(_ node: Node, content: Size, absoluteOrigin: Point, placed: Rect?) -> LayoutNode {
         let c = node.common
         var frame: Rect
         var geometry: BezierPath? = nil
         var ownOrigin = Point.zero        // own space origin in parent content space
 
-        if node.kind.hasBox && !node.kind.isCoordinateShape {
-            let size = boxSize(node, content: content)
-            frame = Rect(x: c.x?.resolve(against: content.width) ?? 0, y: c.y?.resolve(against: content.height) ?? 0,
-                         width: size.width, height: size.height)
-            ownOrigin = frame.origin
-            geometry = ShapeGeometry.path(for: node.kind, frame: frame, content: content)
-        } else if node.kind.isCoordinateShape {
-            ownOrigin = Point(c.x?.resolve(against: content.width) ?? 0, c.y?.resolve(against: content.height) ?? 0)
+        if node.kind.isCoordinateShape {
             geometry = ShapeGeometry.path(for: node.kind, frame: .zero, content: content)
             let bbox = geometry?.boundingBox ?? .zero
+            // In a stack, the geometry's box is moved into the slot.
+            ownOrigin = placed.map { Point($0.x - bbox.x, $0.y - bbox.y) }
+                ?? Point(c.x?.resolve(against: content.width) ?? 0, c.y?.resolve(against: content.height) ?? 0)
             frame = bbox.offsetBy(ownOrigin.x, ownOrigin.y)
+        } else if node.kind.hasBox {
+            frame = placed ?? {
+                let size = sizeInPlainParent(node, content: content)
+                return Rect(x: c.x?.resolve(against: content.width) ?? 0, y: c.y?.resolve(against: content.height) ?? 0,
+                            width: size.width, height: size.height)
+            }()
+            ownOrigin = frame.origin
+            geometry = ShapeGeometry.path(for: node.kind, frame: frame, content: content)
         } else {
-            // group and repeat: no box; their space is the parent's content space.
-            frame = Rect(x: 0, y: 0, width: content.width, height: content.height)
+            // group and repeat: no box; their space is the parent's content
+            // space (moved to the slot's corner in a stack).
+            ownOrigin = placed?.origin ?? .zero
+            frame = Rect(x: ownOrigin.x, y: ownOrigin.y, width: placed?.width ?? content.width,
+                         height: placed?.height ?? content.height)
         }
 
         // The box the node's own space measures: its frame in own coordinates.
@@ -72,48 +82,110 @@ private struct Resolver {
             clip: c.clipPath.flatMap { clip(named: $0, box: ownBox.size, visited: []) },
             drawing: nil, childOffset: .zero, childClip: nil, children: [], repetition: nil)
 
-        var childContent = content
-        var childAbsolute = absoluteOrigin
+        let inset: EdgeInsets
         switch node.kind {
         case .view(let style, let corners, let padding, let clipChildren):
             out.drawing = boxDrawing(geometry, style: style, corners: corners, size: frame.size)
-            out.childOffset = Point(padding.left, padding.top)
-            childContent = Rect(x: 0, y: 0, width: frame.width, height: frame.height).insetBy(padding).size
-            childAbsolute = Point(absoluteOrigin.x + frame.x + padding.left, absoluteOrigin.y + frame.y + padding.top)
+            inset = padding
             if clipChildren {
                 out.childClip = .roundedRect(Rect(x: 0, y: 0, width: frame.width, height: frame.height), radii: corners)
             }
+        case .stack(let style):
+            out.drawing = boxDrawing(geometry, style: style.paint, corners: style.corners, size: frame.size)
+            inset = style.padding
         case .rect(let style, _), .ellipse(let style), .circle(_, _, _, let style), .line(_, _, _, _, let style),
              .polyline(_, let style), .polygon(_, let style), .path(_, let style):
             if let geometry { out.drawing = shapeDrawing(geometry, style: style, box: ownBox) }
+            inset = .zero
         case .image(let source, let fit):
             out.drawing = .image(imageDrawing(source, fit: fit, size: frame.size))
+            inset = .zero
+        case .text(let style):
+            out.drawing = .text(textDrawing(style, frame: frame))
+            inset = .zero
         case .group:
-            break
+            inset = .zero
         case .repeat(let count, let step):
             out.repetition = Repetition(count: count, step: step)
+            inset = .zero
         }
 
-        out.children = node.children.map { resolve($0, content: childContent, absoluteOrigin: childAbsolute) }
+        var childContent = content
+        var childAbsolute = absoluteOrigin
+        if node.kind.hasBox && !node.kind.isCoordinateShape {
+            out.childOffset = Point(inset.left, inset.top)
+            childContent = Rect(x: 0, y: 0, width: frame.width, height: frame.height).insetBy(inset).size
+            childAbsolute = Point(absoluteOrigin.x + frame.x + inset.left, absoluteOrigin.y + frame.y + inset.top)
+        } else if case .group = node.kind, let placed {
+            childAbsolute = Point(absoluteOrigin.x + placed.x, absoluteOrigin.y + placed.y)
+        } else if case .repeat = node.kind, let placed {
+            childAbsolute = Point(absoluteOrigin.x + placed.x, absoluteOrigin.y + placed.y)
+        }
+
+        if case .stack(let style) = node.kind {
+            let slots = StackArranger(measure: measure).arrange(node.children, style: style,
+                                                                content: (childContent.width, childContent.height)).frames
+            out.children = zip(node.children, slots).map {
+                resolve($0, content: childContent, absoluteOrigin: childAbsolute, placed: $1)
+            }
+        } else {
+            out.children = node.children.map { resolve($0, content: childContent, absoluteOrigin: childAbsolute, placed: nil) }
+        }
         return out
     }
 
-    private func boxSize(_ node: Node, content: Size) -> Size {
-        let c = node.common
-        let w = c.width?.resolve(against: content.width)
-        let h = c.height?.resolve(against: content.height)
-        if case .image(let source, _) = node.kind {
-            // An image defaults to its pixel size in points; given one side,
-            // the other keeps the image's aspect ratio.
+    /// A node's size in a plain parent: what it is given, else its measured
+    /// size (text, images, stacks) or the parent's content box (the rest).
+    private func sizeInPlainParent(_ node: Node, content: Size) -> Size {
+        let w = node.common.width?.resolve(against: content.width)
+        let h = node.common.height?.resolve(against: content.height)
+        if node.kind.isMeasured { return measure(node, width: w, height: h) }
+        return Size(w ?? content.width, h ?? content.height)
+    }
+
+    /// The size a node takes when `width`/`height` (if given) are imposed:
+    /// text wraps at the width, images keep their aspect ratio, stacks fit
+    /// their children; anything else is 0 where nothing is imposed.
+    func measure(_ node: Node, width: Double?, height: Double?) -> Size {
+        switch node.kind {
+        case .text(let style):
+            let m = measurer.measure(textRequest(style, wrapWidth: width))
+            return Size(width ?? m.size.width, height ?? m.size.height)
+        case .image(let source, _):
             let iw = Double(source.pixelWidth), ih = Double(source.pixelHeight)
-            switch (w, h) {
+            switch (width, height) {
             case let (w?, h?): return Size(w, h)
             case let (w?, nil): return Size(w, w * ih / iw)
             case let (nil, h?): return Size(h * iw / ih, h)
             case (nil, nil): return Size(iw, ih)
             }
+        case .stack(let style):
+            let p = style.padding
+            let inner = StackArranger(measure: measure).arrange(
+                node.children, style: style,
+                content: (width.map { max(0, $0 - p.left - p.right) }, height.map { max(0, $0 - p.top - p.bottom) }))
+            return Size(width ?? inner.fitted.width + p.left + p.right, height ?? inner.fitted.height + p.top + p.bottom)
+        case .circle, .line, .polyline, .polygon, .path:
+            let box = ShapeGeometry.path(for: node.kind, frame: .zero, content: .zero)?.boundingBox ?? .zero
+            return Size(width ?? box.width, height ?? box.height)
+        default:
+            return Size(width ?? 0, height ?? 0)
         }
-        return Size(w ?? content.width, h ?? content.height)
+    }
+
+    private func textRequest(_ style: TextStyle, wrapWidth: Double?) -> TextRequest {
+        TextRequest(text: style.text, font: style.font, wrapWidth: wrapWidth, align: style.align,
+                    lineSpacing: style.lineSpacing, maxLines: style.maxLines)
+    }
+
+    /// Text is laid out at its frame's width, so alignment works inside the
+    /// frame; a frame as wide as the text's natural width wraps nothing.
+    private func textDrawing(_ style: TextStyle, frame: Rect) -> TextDrawing {
+        let request = textRequest(style, wrapWidth: frame.width)
+        let m = measurer.measure(request)
+        let box = style.paintsFrame ? Rect(x: 0, y: 0, width: frame.width, height: frame.height) : m.lineBounds
+        return TextDrawing(request: request, displayText: m.displayText,
+                           fill: paints.resolve(style.fill, opacity: style.fillOpacity, box: box), paintBox: box)
     }
 
     /// A view's stroke lies inside its box, like a CALayer border: the fill
@@ -148,7 +220,6 @@ private struct Resolver {
     }
 
     private func imageDrawing(_ source: ImageSource, fit: ImageFit, size: Size) -> ImageDrawing {
-        let box = Rect(x: 0, y: 0, width: size.width, height: size.height)
         let iw = Double(source.pixelWidth), ih = Double(source.pixelHeight)
         let scale: (Double, Double)
         switch fit {
@@ -158,7 +229,7 @@ private struct Resolver {
         }
         let w = iw * scale.0, h = ih * scale.1
         let dest = Rect(x: (size.width - w) / 2, y: (size.height - h) / 2, width: w, height: h)
-        return ImageDrawing(source: source, destination: dest, clipRect: box)
+        return ImageDrawing(source: source, destination: dest, clipRect: Rect(x: 0, y: 0, width: size.width, height: size.height))
     }
 
     /// A `<clipPath>` resolved in the referring node's own space, its sizes
@@ -169,7 +240,7 @@ private struct Resolver {
         let seen = visited.union([id])
         var shapes: [ResolvedClip.Shape] = []
         for shape in def.shapes where !shape.common.hidden {
-            let laid = resolve(shape, content: box, absoluteOrigin: .zero)
+            let laid = resolve(shape, content: box, absoluteOrigin: .zero, placed: nil)
             guard case .shapes(let passes)? = laid.drawing, let d = passes.first else { continue }
             let rule: FillRule
             switch shape.kind {

@@ -9,6 +9,8 @@ enum ShapeGeometry {
         switch kind {
         case .view(_, let corners, _, _), .rect(_, let corners):
             return .roundedRect(Rect(x: 0, y: 0, width: frame.width, height: frame.height), radii: corners)
+        case .stack(let style):
+            return .roundedRect(Rect(x: 0, y: 0, width: frame.width, height: frame.height), radii: style.corners)
         case .ellipse:
             return .ellipse(in: Rect(x: 0, y: 0, width: frame.width, height: frame.height))
         case .circle(let cx, let cy, let r, _):
@@ -31,7 +33,7 @@ enum ShapeGeometry {
             return p
         case .path(let p, _):
             return p
-        case .group, .repeat, .image:
+        case .group, .repeat, .image, .text:
             return nil
         }
     }

@@ -17,6 +17,8 @@ public struct CommonAttributes: Hashable, Sendable {
     public var transformOrigin: TransformOrigin = .point(.points(0), .points(0))
     public var clipPath: String?
     public var hidden = false
+    /// In a stack: this child's share of the main axis's free space.
+    public var grow: Double = 0
     public init() {}
 }
 
@@ -48,11 +50,21 @@ public enum NodeKind: Hashable, Sendable {
     case group
     case `repeat`(count: Int, step: AffineTransform)
     case image(ImageSource, fit: ImageFit)
+    case text(TextStyle)
+    case stack(StackStyle)
 
     /// Coordinate shapes use their own space directly; their x/y translate them.
     public var isCoordinateShape: Bool {
         switch self {
         case .circle, .line, .polyline, .polygon, .path: return true
+        default: return false
+        }
+    }
+
+    /// Text, images and stacks have a size of their own when none is given.
+    public var isMeasured: Bool {
+        switch self {
+        case .text, .image, .stack: return true
         default: return false
         }
     }

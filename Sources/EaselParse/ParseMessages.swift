@@ -69,6 +69,13 @@ extension Diagnostic.Message {
     static func mustBePositive(_ attribute: String, _ text: String) -> Self {
         .init("'\(attribute)' is \(text) but must be greater than 0")
     }
+    static func badFontWeight(_ text: String, suggestion: String?) -> Self {
+        .init("'font-weight' must be a number from 100 to 900 or one of \(FontWeightName.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))")
+    }
+    static func percentInFittingStack(_ attribute: String, stack: String) -> Self {
+        .init("'\(attribute)' is a percentage, but the enclosing <\(stack)> sizes itself to its children along that axis; give the stack a size or use points")
+    }
+    static let textNeedsContent = Self("<text> has no text")
     static let badVersion = Self("this Easel reads version 1 scenes")
     static func tooManyNodes(_ count: Double, _ limit: Int) -> Self {
         .init("the scene paints \(count >= 1e15 ? "more than 10^15" : String(Int(count))) nodes after expanding repeats, more than the limit of \(limit) (raise it with --max-nodes)")

@@ -246,7 +246,7 @@ final class SceneBuilder {
             return nil
         }
         checkAttributes(el)
-        checkNoText(el)
+        if el.name != "text" { checkNoText(el) }
         _ = registerID(el, required: false)
         let common = commonAttributes(el)
         let kind: NodeKind
@@ -294,9 +294,14 @@ final class SceneBuilder {
                 }
             }
             kind = .image(source, fit: keyword(el, "fit", ImageFit.self) ?? .fill)
+        case "text":
+            kind = .text(textStyle(el))
+        case "vstack", "hstack", "zstack":
+            kind = .stack(stackStyle(el))
         default:
             return nil
         }
+        if Vocabulary.stacks.contains(el.name) { checkPercentages(inStack: el) }
         var children: [Node] = []
         if Vocabulary.containers.contains(el.name) && parent != "clipPath" {
             for child in el.children {
@@ -334,7 +339,100 @@ final class SceneBuilder {
         }
         c.clipPath = reference(el, "clip-path", kind: .clip)
         c.hidden = bool(el, "hidden") ?? false
+        if let g = number(el, "grow") { if g >= 0 { c.grow = g } else { rangeError(el, "grow", "0 or more") } }
         return c
+    }
+
+    /// The text of a `<text>`: each source line is a line, without the
+    /// indentation and the blank lines around it that XML layout adds.
+    static func textContent(_ raw: String) -> String {
+        var lines = raw.split(separator: "\n", omittingEmptySubsequences: false).map { String($0).trimmingSpaces }
+        while let first = lines.first, first.isEmpty { lines.removeFirst() }
+        while let last = lines.last, last.isEmpty { lines.removeLast() }
+        return lines.joined(separator: "\n")
+    }
+
+    private func textStyle(_ el: XMLElement) -> TextStyle {
+        var t = TextStyle(text: SceneBuilder.textContent(el.text))
+        if t.text.isEmpty { diagnostics.error(.textNeedsContent, at: el.location) }
+        t.font.description = el.attribute("font")?.value.trimmingSpaces
+        t.font.family = el.attribute("font-family")?.value.trimmingSpaces
+        if let v = number(el, "font-size") { if v > 0 { t.font.size = v } else { rangeError(el, "font-size", "greater than 0") } }
+        if let a = el.attribute("font-weight") {
+            let v = a.value.trimmingSpaces
+            if let n = ValueParser.number(v), n >= 100, n <= 900 {
+                t.font.weight = Int(n)
+            } else if let w = FontWeightName(rawValue: v.lowercased()) {
+                t.font.weight = w.value
+            } else {
+                diagnostics.error(.badFontWeight(v, suggestion: Suggestion.nearest(to: v, in: FontWeightName.allCases.map(\.rawValue))),
+                                  at: a.valueLocation)
+            }
+        }
+        if let s = keyword(el, "font-style", FontStyle.self) { t.font.style = s }
+        if let p = paint(el, "fill") { t.fill = p }
+        if let o = number(el, "fill-opacity") { if o >= 0, o <= 1 { t.fillOpacity = o } else { rangeError(el, "fill-opacity", "from 0 to 1") } }
+        if let a = keyword(el, "align", TextAlignment.self) { t.align = a }
+        if let v = number(el, "line-spacing") { if v > 0 { t.lineSpacing = v } else { rangeError(el, "line-spacing", "greater than 0") } }
+        if let a = el.attribute("max-lines") {
+            if let v = ValueParser.number(a.value), v >= 1, v == v.rounded(), v < 1e6 { t.maxLines = Int(v) }
+            else { diagnostics.error(.outOfRange("max-lines", a.value, "a whole number, 1 or more"), at: a.valueLocation) }
+        }
+        if let a = el.attribute("paint-bounds") {
+            switch a.value.trimmingSpaces {
+            case "frame": t.paintsFrame = true
+            case "text": t.paintsFrame = false
+            default:
+                diagnostics.error(.badKeyword("paint-bounds", a.value, choices: ["text", "frame"],
+                                              suggestion: Suggestion.nearest(to: a.value, in: ["text", "frame"])), at: a.valueLocation)
+            }
+        }
+        return t
+    }
+
+    private func stackStyle(_ el: XMLElement) -> StackStyle {
+        let axis = StackAxis(rawValue: el.name) ?? .vertical
+        var s = StackStyle(axis: axis)
+        if let v = number(el, "spacing") { if v >= 0 { s.spacing = v } else { rangeError(el, "spacing", "0 or more") } }
+        s.padding = padding(el)
+        s.paint = paintStyle(el, defaultFill: .none)
+        s.corners = corners(el)
+        if let a = el.attribute("alignment") {
+            let choices: [String: StackAlignment]
+            switch axis {
+            case .vertical: choices = ["leading": .init(horizontal: -1, vertical: 0), "center": .center, "trailing": .init(horizontal: 1, vertical: 0)]
+            case .horizontal: choices = ["top": .init(horizontal: 0, vertical: -1), "center": .center, "bottom": .init(horizontal: 0, vertical: 1)]
+            case .depth:
+                var all: [String: StackAlignment] = [:]
+                for (vName, v) in [("top", -1), ("", 0), ("bottom", 1)] {
+                    for (hName, h) in [("leading", -1), ("", 0), ("trailing", 1)] {
+                        let name = [vName, hName].filter { !$0.isEmpty }.joined(separator: "-")
+                        all[name.isEmpty ? "center" : name] = .init(horizontal: h, vertical: v)
+                    }
+                }
+                choices = all
+            }
+            let v = a.value.trimmingSpaces
+            if let c = choices[v] { s.alignment = c } else {
+                let names = choices.keys.sorted()
+                diagnostics.error(.badKeyword("alignment", a.value, choices: names, suggestion: Suggestion.nearest(to: v, in: names)),
+                                  at: a.valueLocation)
+            }
+        }
+        return s
+    }
+
+    /// A percentage inside a stack refers to the stack's content box, which
+    /// does not exist along an axis where the stack fits its children.
+    private func checkPercentages(inStack el: XMLElement) {
+        func sized(_ name: String) -> Bool { el.attribute(name) != nil }
+        for child in el.children {
+            for (attr, axisSized) in [("width", sized("width")), ("height", sized("height"))] where !axisSized {
+                if let a = child.attribute(attr), a.value.trimmingSpaces.hasSuffix("%") {
+                    diagnostics.error(.percentInFittingStack(attr, stack: el.name), at: a.valueLocation)
+                }
+            }
+        }
     }
 
     private func paintStyle(_ el: XMLElement, defaultFill: Paint) -> PaintStyle {
@@ -479,6 +577,8 @@ final class SceneBuilder {
         switch node.kind {
         case .view(let s, _, _, _), .rect(let s, _), .ellipse(let s), .circle(_, _, _, let s),
              .line(_, _, _, _, let s), .polyline(_, let s), .polygon(_, let s), .path(_, let s): style = s
+        case .stack(let st): style = st.paint
+        case .text(let t): style = PaintStyle(fill: t.fill)
         case .group, .repeat, .image: style = nil
         }
         for paint in [style?.fill, style?.stroke] {

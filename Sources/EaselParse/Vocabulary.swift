@@ -3,7 +3,8 @@
 /// agree on the same names.
 public enum Vocabulary {
     static let box: [String] = ["id", "x", "y", "width", "height", "opacity", "transform",
-                                "transform-origin", "clip-path", "hidden"]
+                                "transform-origin", "clip-path", "hidden", "grow"]
+    static let stack: [String] = box + paint + ["spacing", "padding", "alignment", "corner-radius"]
     static let paint: [String] = ["fill", "stroke", "stroke-width", "stroke-opacity", "fill-opacity",
                                   "line-cap", "line-join", "miter-limit", "dash", "dash-offset",
                                   "fill-rule", "clip-rule"]
@@ -31,18 +32,23 @@ public enum Vocabulary {
         "group": ["id", "opacity", "transform", "transform-origin", "clip-path", "hidden"],
         "repeat": ["id", "count", "transform", "hidden"],
         "image": box + ["href", "fit"],
+        "text": box + ["font", "font-family", "font-size", "font-weight", "font-style", "fill", "fill-opacity",
+                       "align", "line-spacing", "max-lines", "paint-bounds"],
+        "vstack": stack,
+        "hstack": stack,
+        "zstack": stack,
     ]
 
     public static let shapes: Set<String> = ["rect", "ellipse", "circle", "line", "polyline", "polygon", "path"]
-    public static let nodes: Set<String> = shapes.union(["view", "group", "repeat", "image"])
-    public static let containers: Set<String> = ["view", "group", "repeat"]
+    public static let stacks: Set<String> = ["vstack", "hstack", "zstack"]
+    public static let nodes: Set<String> = shapes.union(["view", "group", "repeat", "image", "text"]).union(stacks)
+    public static let containers: Set<String> = Set(["view", "group", "repeat"]).union(stacks)
     public static let paintServers: Set<String> = ["linearGradient", "radialGradient", "conicGradient", "pattern", "stripes"]
     public static let definitions: Set<String> = paintServers.union(["color", "clipPath"])
 
     /// Elements the contract names that later releases add; they get a clear
     /// "not supported yet" message instead of a misleading suggestion.
-    public static let planned: Set<String> = ["text", "vstack", "hstack", "zstack", "lineGraph",
-                                              "animatedGradient", "point", "area", "points", "grid",
+    public static let planned: Set<String> = ["lineGraph", "animatedGradient", "point", "area", "points", "grid",
                                               "xLabels", "yLabels"]
 }
 

@@ -1,4 +1,5 @@
 import CCairo
+import CPangoCairo
 import EaselLayout
 import EaselModel
 
@@ -116,6 +117,23 @@ final class Painter {
             for pass in passes { draw(pass) }
         case .image(let image):
             draw(image, node)
+        case .text(let text):
+            draw(text)
+        }
+    }
+
+    /// Text is drawn with Pango as glyphs (real text in PDF), filled with
+    /// its paint, whose box is the lines' extents or the frame.
+    private func draw(_ text: TextDrawing) {
+        guard let fill = text.fill else { return }
+        let env = PangoEnvironment.shared
+        env.lock.run {
+            let layout = env.layout(text.displayText, text.request)
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            paint(with: fill, extents: { text.paintBox }) {
+                cairo_move_to(self.cr, 0, 0)
+                pango_cairo_show_layout(self.cr, layout)
+            }
         }
     }
 

@@ -1,0 +1,141 @@
+import CCairo
+import CPangoCairo
+import EaselLayout
+import EaselModel
+
+/// Pango set up once, the same way for measuring and for drawing, so that a
+/// text's size never depends on the machine's fontconfig settings or on the
+/// output's scale: 72 dpi (a 16-point font is 16 scene points tall), grey
+/// anti-aliasing, no hinting, unhinted metrics.
+final class PangoEnvironment: @unchecked Sendable {
+    static let shared = PangoEnvironment()
+    /// Pango is not thread-safe; Easel lays out and draws text one layout at a time.
+    let lock = NSLockLike()
+    let context: OpaquePointer
+
+    private init() {
+        let fontMap = pango_cairo_font_map_new()
+        context = pango_font_map_create_context(fontMap)
+        pango_cairo_context_set_resolution(context, 72)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+    }
+
+    static let scale = 1024.0   // PANGO_SCALE
+
+    /// A Pango layout of `text` laid out as `request` asks.
+    func layout(_ text: String, _ request: TextRequest) -> OpaquePointer {
+        let layout = pango_layout_new(context)!
+        let font = PangoEnvironment.fontDescription(request.font)
+        pango_layout_set_font_description(layout, font)
+        pango_font_description_free(font)
+        if let w = request.wrapWidth {
+            pango_layout_set_width(layout, Int32((w * PangoEnvironment.scale).rounded(.up)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+        switch request.align {
+        case .leading: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        }
+        if request.lineSpacing != 1 { pango_layout_set_line_spacing(layout, Float(request.lineSpacing)) }
+        pango_layout_set_text(layout, text, -1)
+        return layout
+    }
+
+    /// `font` first, then each separate attribute over it; DejaVu Sans 12
+    /// where neither says.
+    static func fontDescription(_ spec: FontSpec) -> OpaquePointer {
+        let d = pango_font_description_from_string(spec.description ?? "")!
+        if let family = spec.family { pango_font_description_set_family(d, family) }
+        if pango_font_description_get_family(d) == nil { pango_font_description_set_family(d, FontSpec.defaultFamily) }
+        if let size = spec.size {
+            pango_font_description_set_size(d, Int32((size * scale).rounded()))
+        } else if pango_font_description_get_size(d) == 0 {
+            pango_font_description_set_size(d, Int32(FontSpec.defaultSize * scale))
+        }
+        if let w = spec.weight { pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(w))) }
+        switch spec.style {
+        case .italic?: pango_font_description_set_style(d, PANGO_STYLE_ITALIC)
+        case .oblique?: pango_font_description_set_style(d, PANGO_STYLE_OBLIQUE)
+        case .normal?: pango_font_description_set_style(d, PANGO_STYLE_NORMAL)
+        case nil: break
+        }
+        return d
+    }
+
+    static func logicalExtents(_ layout: OpaquePointer) -> Rect {
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        return Rect(x: Double(logical.x) / scale, y: Double(logical.y) / scale,
+                    width: Double(logical.width) / scale, height: Double(logical.height) / scale)
+    }
+}
+
+/// A tiny lock without Foundation (whose `AffineTransform` would clash here).
+final class NSLockLike: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    func run<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}
+
+/// Measures text with Pango, for the layout pass.
+public struct PangoTextMeasurer: TextMeasuring {
+    public init() {}
+
+    public func measure(_ request: TextRequest) -> TextMeasurement {
+        let env = PangoEnvironment.shared
+        return env.lock.run {
+            let display = displayText(request, env)
+            let layout = env.layout(display, request)
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            let logical = PangoEnvironment.logicalExtents(layout)
+            // Without a wrap width the layout's own width is the text's;
+            // with one, lines are placed inside that width.
+            let width = request.wrapWidth ?? logical.maxX
+            return TextMeasurement(size: Size(width, logical.maxY), lineBounds: logical, displayText: display)
+        }
+    }
+
+    /// With `maxLines`, the text cut after that many lines (wrapped or
+    /// not), its last kept line shortened until it fits with an ellipsis.
+    private func displayText(_ request: TextRequest, _ env: PangoEnvironment) -> String {
+        guard let maxLines = request.maxLines else { return request.text }
+        let full = env.layout(request.text, request)
+        defer { g_object_unref(UnsafeMutableRawPointer(full)) }
+        guard Int(pango_layout_get_line_count(full)) > maxLines else { return request.text }
+        // Byte offsets where the last kept line starts and where the next begins.
+        let bytes = Array(request.text.utf8)
+        let lastStart = Int(pango_layout_get_line_readonly(full, Int32(maxLines - 1)).pointee.start_index)
+        let nextStart = Int(pango_layout_get_line_readonly(full, Int32(maxLines)).pointee.start_index)
+        let kept = String(decoding: bytes[..<lastStart], as: UTF8.self)
+        var last = Array(String(decoding: bytes[lastStart..<nextStart], as: UTF8.self)
+            .trimmingTrailingWhitespace())
+        func fits(_ candidate: String) -> Bool {
+            let l = env.layout(candidate, request)
+            defer { g_object_unref(UnsafeMutableRawPointer(l)) }
+            return Int(pango_layout_get_line_count(l)) <= maxLines
+        }
+        while true {
+            let candidate = kept + String(last).trimmingTrailingWhitespace() + "…"
+            if fits(candidate) || last.isEmpty { return candidate }
+            last.removeLast()
+        }
+    }
+}
+
+extension String {
+    func trimmingTrailingWhitespace() -> String {
+        var s = Substring(self)
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return String(s)
+    }
+}
