@@ -11,6 +11,8 @@ final class Painter {
     /// at the device resolution.
     let format: OutputFormat
     private(set) var failures: [String] = []
+    /// SVG output only: labels to add as real (invisible) text.
+    private(set) var textOverlays: [SVGTextOverlay] = []
 
     init(context: OpaquePointer, format: OutputFormat) {
         cr = context
@@ -133,6 +135,15 @@ final class Painter {
             paint(with: fill, extents: { text.paintBox }) {
                 cairo_move_to(self.cr, 0, 0)
                 pango_cairo_show_layout(self.cr, layout)
+            }
+            if format == .svg {
+                var m = cairo_matrix_t()
+                cairo_get_matrix(cr, &m)
+                let font = PangoEnvironment.resolvedFont(text.request.font)
+                textOverlays.append(SVGTextOverlay(
+                    transform: AffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0),
+                    family: font.family, size: font.size, weight: font.weight, italic: font.italic,
+                    lines: PangoEnvironment.lines(of: layout, text: text.displayText)))
             }
         }
     }
@@ -316,6 +327,8 @@ final class Painter {
             let painter = Painter(context: tileContext, format: format)
             painter.paint(p.content)
             failures += painter.failures
+            // Text inside a tile repeats as outlines; one invisible copy per
+            // tile would be noise, so tiles add none.
             cairo_destroy(tileContext)
         }
         cairo_surface_flush(surface)

@@ -6,7 +6,7 @@ import EaselModel
 /// Pango set up once, the same way for measuring and for drawing, so that a
 /// text's size never depends on the machine's fontconfig settings or on the
 /// output's scale: 72 dpi (a 16-point font is 16 scene points tall), grey
-/// anti-aliasing, no hinting, unhinted metrics.
+/// anti-aliasing, no hinting, unhinted metrics, unrounded glyph positions.
 final class PangoEnvironment: @unchecked Sendable {
     static let shared = PangoEnvironment()
     /// Pango is not thread-safe; Easel lays out and draws text one layout at a time.
@@ -17,6 +17,9 @@ final class PangoEnvironment: @unchecked Sendable {
         let fontMap = pango_cairo_font_map_new()
         context = pango_font_map_create_context(fontMap)
         pango_cairo_context_set_resolution(context, 72)
+        // Unrounded glyph positions: sizes scale exactly with the font size,
+        // and glyphs land where they belong at every output scale.
+        pango_context_set_round_glyph_positions(context, 0)
         let options = cairo_font_options_create()
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -66,6 +69,36 @@ final class PangoEnvironment: @unchecked Sendable {
         case nil: break
         }
         return d
+    }
+
+    /// Each line's text, left edge, baseline and width, in the layout's space.
+    static func lines(of layout: OpaquePointer, text: String) -> [SVGTextOverlay.Line] {
+        let bytes = Array(text.utf8)
+        var out: [SVGTextOverlay.Line] = []
+        guard let iter = pango_layout_get_iter(layout) else { return out }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
+            let start = Int(line.pointee.start_index), length = Int(line.pointee.length)
+            let slice = start >= 0 && start + length <= bytes.count ? bytes[start..<start + length] : []
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            out.append(SVGTextOverlay.Line(
+                text: String(decoding: slice, as: UTF8.self).trimmingTrailingWhitespace(),
+                x: Double(logical.x) / scale, baseline: Double(pango_layout_iter_get_baseline(iter)) / scale,
+                width: Double(logical.width) / scale))
+        } while pango_layout_iter_next_line(iter) != 0
+        return out
+    }
+
+    /// The family, size, weight and slant Pango resolved for `spec`.
+    static func resolvedFont(_ spec: FontSpec) -> (family: String, size: Double, weight: Int, italic: Bool) {
+        let d = fontDescription(spec)
+        defer { pango_font_description_free(d) }
+        let family = pango_font_description_get_family(d).map { String(cString: $0) } ?? FontSpec.defaultFamily
+        let style = pango_font_description_get_style(d)
+        return (family, Double(pango_font_description_get_size(d)) / scale,
+                Int(pango_font_description_get_weight(d).rawValue), style != PANGO_STYLE_NORMAL)
     }
 
     static func logicalExtents(_ layout: OpaquePointer) -> Rect {

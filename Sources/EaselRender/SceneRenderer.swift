@@ -35,11 +35,11 @@ public enum SceneRenderer {
             } else {
                 cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_USER)
             }
-            try draw(scene, on: surface, scale: 1, format: format)
+            let overlays = try draw(scene, on: surface, scale: 1, format: format)
             cairo_surface_finish(surface)
             let status = cairo_surface_status(surface)
             guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }
-            return format == .svg ? SVGIdentifiers.normalize(sink.bytes) : sink.bytes
+            return format == .svg ? SVGTextLayer.insert(overlays, into: SVGIdentifiers.normalize(sink.bytes)) : sink.bytes
         }
     }
 
@@ -60,7 +60,7 @@ public enum SceneRenderer {
             throw RenderError("cannot allocate a \(w)×\(h) image")
         }
         do {
-            try draw(scene, on: surface, scale: scale, format: .png)
+            _ = try draw(scene, on: surface, scale: scale, format: .png)
         } catch {
             cairo_surface_destroy(surface)
             throw error
@@ -68,8 +68,10 @@ public enum SceneRenderer {
         return surface
     }
 
+    /// Paints the scene; returns the text to add to SVG output.
+    @discardableResult
     private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double,
-                             format: OutputFormat) throws {
+                             format: OutputFormat) throws -> [SVGTextOverlay] {
         guard let cr = cairo_create(surface) else { throw RenderError("cannot create a Cairo context") }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
@@ -83,5 +85,6 @@ public enum SceneRenderer {
         if !painter.failures.isEmpty { throw RenderError(painter.failures.joined(separator: "\n")) }
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }
+        return painter.textOverlays
     }
 }

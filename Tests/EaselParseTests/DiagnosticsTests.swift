@@ -1,6 +1,6 @@
 import EaselModel
 import Easel
-import EaselParse
+@testable import EaselParse
 import EaselTestSupport
 import Foundation
 import XCTest
@@ -118,7 +118,7 @@ final class DiagnosticsTests: XCTestCase {
     func testPlannedElementsSayNotYetSupported() {
         check("""
         <scene width="10" height="10">
-          1️⃣<text>Hi</text>
+          1️⃣<lineGraph values="1 2"/>
           <defs><clipPath id="c">2️⃣<view/></clipPath></defs>
         </scene>
         """, [("1️⃣", "does not support it yet"), ("2️⃣", "<view> is not allowed inside <clipPath>")])
@@ -231,5 +231,38 @@ final class ExpansionLimitTests: XCTestCase {
                                                 options: ParseOptions(limits: limits))
         XCTAssertNotNil(scene)
         XCTAssertTrue(raised.isEmpty, raised.map(\.description).joined(separator: "\n"))
+    }
+}
+
+final class TextAndStackDiagnosticsTests: XCTestCase {
+    func testTextAndStackErrors() {
+        let source = MarkedSource("""
+        <scene width="100" height="100">
+          <text font-weight="1️⃣heavyy">a</text>
+          <vstack spacing="2️⃣-4"><text max-lines="3️⃣0">b</text></vstack>
+          <rect>4️⃣<text>not here</text></rect>
+          <defs><clipPath id="c">5️⃣<text>nor here</text></clipPath></defs>
+          <vstack><view height="6️⃣50%"/></vstack>
+          <hstack alignment="7️⃣leading"/>
+          8️⃣<text>   </text>
+          <zstack alignment="9️⃣top-leadin"/>
+        </scene>
+        """)
+        let found = diagnostics(of: source.text)
+        assertDiagnostic(found, at: "1️⃣", in: source, contains: "'font-weight' must be a number from 100 to 900")
+        assertDiagnostic(found, at: "1️⃣", in: source, contains: "did you mean 'heavy'?")
+        assertDiagnostic(found, at: "2️⃣", in: source, contains: "'spacing' is -4 but must be 0 or more")
+        assertDiagnostic(found, at: "3️⃣", in: source, contains: "'max-lines' is 0")
+        assertDiagnostic(found, at: "4️⃣", in: source, contains: "<text> is not allowed inside <rect>")
+        assertDiagnostic(found, at: "5️⃣", in: source, contains: "<text> is not allowed inside <clipPath>")
+        assertDiagnostic(found, at: "6️⃣", in: source, contains: "sizes itself to its children")
+        assertDiagnostic(found, at: "7️⃣", in: source, contains: "must be one of bottom, center, top")
+        assertDiagnostic(found, at: "8️⃣", in: source, contains: "<text> has no text")
+        assertDiagnostic(found, at: "9️⃣", in: source, contains: "did you mean 'top-leading'?")
+    }
+
+    func testTextContentDropsIndentation() {
+        XCTAssertEqual(SceneBuilder.textContent("\n    Line one\n      Line two\n  "), "Line one\nLine two")
+        XCTAssertEqual(SceneBuilder.textContent("Hello"), "Hello")
     }
 }

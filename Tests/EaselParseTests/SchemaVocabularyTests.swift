@@ -12,9 +12,12 @@ final class SchemaVocabularyTests: XCTestCase {
         let (root, diags) = XMLReader.read(bytes: [UInt8](try Data(contentsOf: url)), file: url.path)
         let schema = try XCTUnwrap(root, diags.all.map(\.description).joined(separator: "\n"))
 
-        var groups: [String: XMLElement] = [:]
+        var groups: [String: XMLElement] = [:], types: [String: XMLElement] = [:]
         for g in schema.children where g.name == "xs:attributeGroup" {
             if let name = g.attribute("name")?.value { groups[name] = g }
+        }
+        for t in schema.children where t.name == "xs:complexType" {
+            if let name = t.attribute("name")?.value { types[name] = t }
         }
         func attributes(in el: XMLElement) -> Set<String> {
             var out: Set<String> = []
@@ -31,7 +34,11 @@ final class SchemaVocabularyTests: XCTestCase {
         var declared: [String: Set<String>] = [:]
         for el in schema.children where el.name == "xs:element" {
             guard let name = el.attribute("name")?.value else { continue }
-            declared[name] = attributes(in: el)
+            if let type = el.attribute("type")?.value, let t = types[type] {
+                declared[name] = attributes(in: t)
+            } else {
+                declared[name] = attributes(in: el)
+            }
         }
         XCTAssertEqual(Set(declared.keys), Set(Vocabulary.attributes.keys), "elements")
         for (element, attrs) in Vocabulary.attributes {

@@ -1,0 +1,158 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+final class TextTests: XCTestCase {
+    /// Left-most and right-most ink columns of rows that have ink.
+    func inkColumns(_ image: RasterImage) -> (first: Int, last: Int)? {
+        var first = Int.max, last = -1
+        for y in 0..<image.height { for x in 0..<image.width where image.pixel(x, y).a == 255 {
+            first = min(first, x); last = max(last, x)
+        } }
+        return last >= 0 ? (first, last) : nil
+    }
+
+    /// Box of the pixels darker than the white background: minX, minY, maxX, maxY.
+    func inkBox(_ image: RasterImage) -> [Int]? {
+        var box = [Int.max, Int.max, -1, -1]
+        for y in 0..<image.height { for x in 0..<image.width {
+            let p = image.pixel(x, y)
+            if Int(p.r) + Int(p.g) + Int(p.b) < 600 {
+                box = [min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y)]
+            }
+        } }
+        return box[2] >= 0 ? box : nil
+    }
+
+    /// The most opaque pixel in a column's colour.
+    func solidPixel(_ image: RasterImage, column x: Int) -> RasterImage.Pixel? {
+        (0..<image.height).map { image.pixel(x, $0) }.first { $0.a == 255 }
+    }
+
+    /// A short label in a wide frame still shows the whole gradient: its
+    /// first glyph starts red, its last ends blue. With paint-bounds="frame"
+    /// the same label only reaches the gradient's first part.
+    func testGradientSpansTheGlyphsNotTheFrame() throws {
+        func render(_ bounds: String) throws -> RasterImage {
+            try compileScene("""
+            <scene width="600" height="60">
+              <defs><linearGradient id="g" angle="0"><stop color="red"/><stop color="blue"/></linearGradient></defs>
+              <text x="0" y="5" width="600" font="DejaVu Sans Bold 40" fill="url(#g)"\(bounds)>HHHH</text>
+            </scene>
+            """).renderImage()
+        }
+        let image = try render("")
+        let ink = try XCTUnwrap(inkColumns(image))
+        XCTAssertLessThan(ink.last, 200, "a short label")
+        let left = try XCTUnwrap(solidPixel(image, column: ink.first)), right = try XCTUnwrap(solidPixel(image, column: ink.last))
+        // The side bearings keep the ink a few points inside the line's
+        // logical extent: within 6% of either end of the ramp.
+        XCTAssertGreaterThan(left.r, 240, "first glyph starts at the first stop: \(left)")
+        XCTAssertLessThan(left.b, 15)
+        XCTAssertGreaterThan(right.b, 240, "last glyph ends at the last stop: \(right)")
+        XCTAssertLessThan(right.r, 15)
+
+        let framed = try render(" paint-bounds=\"frame\"")
+        let framedRight = try XCTUnwrap(solidPixel(framed, column: ink.last))
+        XCTAssertGreaterThan(framedRight.r, 120, "with the frame as the box, the end of the text is still reddish: \(framedRight)")
+    }
+
+    func testCentredTextGradientFollowsTheCentredLine() throws {
+        let image = try compileScene("""
+        <scene width="600" height="60">
+          <defs><linearGradient id="g" angle="0"><stop color="red"/><stop color="blue"/></linearGradient></defs>
+          <text width="600" align="center" font-size="40" fill="url(#g)">IIIII</text>
+        </scene>
+        """).renderImage()
+        let ink = try XCTUnwrap(inkColumns(image))
+        XCTAssertGreaterThan(ink.first, 200, "centred")
+        XCTAssertGreaterThan(try XCTUnwrap(solidPixel(image, column: ink.first)).r, 200)
+        XCTAssertGreaterThan(try XCTUnwrap(solidPixel(image, column: ink.last)).b, 200)
+    }
+
+    func testTextIsRealTextInPDFWithAnEmbeddedFont() throws {
+        let s = try compileScene("""
+        <scene width="300" height="100">
+          <defs><linearGradient id="g" angle="0"><stop color="red"/><stop color="blue"/></linearGradient></defs>
+          <text x="10" y="10" font-size="20">Plain label</text>
+          <text x="10" y="50" font="DejaVu Sans Bold 20" fill="url(#g)">Gradient label</text>
+        </scene>
+        """)
+        let dir = ExternalTool.temporaryDirectory()
+        let pdf = dir.appendingPathComponent("t.pdf")
+        try Data(try s.render(format: .pdf)).write(to: pdf)
+        let text = try ExternalTool.run("pdftotext", [pdf.path, "-"])
+        XCTAssertTrue(text.stdout.contains("Plain label"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Gradient label"), "gradient text stays text: \(text.stdout)")
+        let fonts = try ExternalTool.run("pdffonts", [pdf.path])
+        XCTAssertTrue(fonts.stdout.contains("DejaVuSans"), fonts.stdout)
+        let rows = fonts.stdout.split(separator: "\n").dropFirst(2)
+        XCTAssertFalse(rows.isEmpty)
+        for row in rows { XCTAssertTrue(row.contains(" yes "), "embedded: \(row)") }
+    }
+
+    /// SVG keeps Cairo's exact glyph outlines and adds the label as real,
+    /// invisible text, one tspan per line, which changes no pixel.
+    func testSVGHasRealTextAndLooksLikeThePNG() throws {
+        let s = try compileScene("""
+        <scene width="300" height="120" background="white">
+          <defs><linearGradient id="g" angle="0"><stop color="red"/><stop color="blue"/></linearGradient></defs>
+          <text x="10" y="10" width="200" font="DejaVu Sans Bold 18" fill="url(#g)">Two &amp; a half
+        lines of text</text>
+          <text x="10" y="80" font-size="14" transform="rotate(-5)">Tilted</text>
+        </scene>
+        """)
+        let svg = String(decoding: try s.render(format: .svg), as: UTF8.self)
+        XCTAssertTrue(svg.contains(">Two &amp; a half</tspan>"), svg)
+        XCTAssertTrue(svg.contains(">lines of text</tspan>"))
+        XCTAssertTrue(svg.contains(">Tilted</tspan>"))
+        XCTAssertTrue(svg.contains("font-weight=\"700\""))
+        let png = try s.renderImage()
+        // Small glyphs are mostly edge pixels, and FreeType rasterises glyphs
+        // differently from a path fill: up to 5% may differ, but the ink
+        // must cover the same box to within a pixel.
+        for (name, reference) in [("rsvg", try ReferenceRenderers.rsvg(svg)), ("resvg", try ReferenceRenderers.resvg(svg))] {
+            assertSimilar(png, reference, tolerance: 24, maxFraction: 0.05, name: "text-svg-\(name)")
+            let a = try XCTUnwrap(inkBox(png)), b = try XCTUnwrap(inkBox(reference))
+            for (u, v) in zip(a, b) { XCTAssertEqual(u, v, accuracy: 1, "\(name) ink box \(a) vs \(b)") }
+        }
+    }
+
+    func testMaxLinesEndsTheLastKeptLineWithAnEllipsis() throws {
+        let s = try compileScene("""
+        <scene width="200" height="200">
+          <text id="t" width="120" font-size="12" max-lines="2">one two three four five six seven eight nine ten eleven twelve</text>
+          <text id="u" x="0" y="100" max-lines="1">first line
+        second line</text>
+        </scene>
+        """)
+        guard case .text(let t)? = s.layout.nodes[0].drawing, case .text(let u)? = s.layout.nodes[1].drawing else {
+            return XCTFail("expected text drawings")
+        }
+        XCTAssertTrue(t.displayText.hasSuffix("…"), t.displayText)
+        XCTAssertTrue(t.displayText.hasPrefix("one two"))
+        XCTAssertEqual(u.displayText, "first line…")
+        let twoLines = s.layout.nodes[0].frame.height
+        let one = try compileScene("<scene width=\"200\" height=\"50\"><text>one</text></scene>").layout.nodes[0].frame.height
+        XCTAssertEqual(twoLines, 2 * one, accuracy: 0.5)
+    }
+
+    func testSizeFollowsFontSizeNotOutputScale() throws {
+        let a = try compileScene("<scene width=\"300\" height=\"50\"><text font-size=\"16\">Hello</text></scene>")
+        let b = try compileScene("<scene width=\"300\" height=\"50\" scale=\"3\"><text font-size=\"16\">Hello</text></scene>")
+        let c = try compileScene("<scene width=\"300\" height=\"50\"><text font-size=\"32\">Hello</text></scene>")
+        XCTAssertEqual(a.layout.nodes[0].frame, b.layout.nodes[0].frame)
+        XCTAssertEqual(c.layout.nodes[0].frame.width, 2 * a.layout.nodes[0].frame.width, accuracy: 0.5)
+        // DejaVu Sans's line height is about 1.16 em.
+        XCTAssertEqual(a.layout.nodes[0].frame.height, 16 * 1.164, accuracy: 0.5)
+    }
+
+    func testFontAttributesOverrideTheDescription() throws {
+        let bold = try compileScene("<scene width=\"300\" height=\"50\"><text font=\"DejaVu Sans 16\" font-weight=\"bold\">Hello</text></scene>")
+        let boldToo = try compileScene("<scene width=\"300\" height=\"50\"><text font=\"DejaVu Sans Bold 16\">Hello</text></scene>")
+        let regular = try compileScene("<scene width=\"300\" height=\"50\"><text font=\"DejaVu Sans 16\">Hello</text></scene>")
+        XCTAssertEqual(bold.layout.nodes[0].frame, boldToo.layout.nodes[0].frame)
+        XCTAssertGreaterThan(bold.layout.nodes[0].frame.width, regular.layout.nodes[0].frame.width)
+    }
+}
