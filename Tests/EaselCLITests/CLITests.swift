@@ -83,6 +83,32 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(rect["frame"] as? [String: Double], ["x": 0, "y": 0, "width": 20, "height": 20])
     }
 
+    func testLayoutShowsStackAndTextFrames() throws {
+        let input = try write("s.scene.xml", """
+        <scene width="200" height="100">
+          <vstack id="stack" x="10" y="10" padding="5" spacing="4">
+            <text id="label" font-size="20">Hi</text>
+            <view id="bar" height="3"/>
+          </vstack>
+        </scene>
+        """)
+        let r = try easel(["layout", input])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        let stack = (json["children"] as! [[String: Any]])[0]
+        XCTAssertEqual(stack["element"] as? String, "vstack")
+        let kids = stack["children"] as! [[String: Any]]
+        let label = kids[0]["frame"] as! [String: Double], bar = kids[1]["frame"] as! [String: Double]
+        let frame = stack["frame"] as! [String: Double]
+        // The text sits inside the padding; the bar follows 4 points below it
+        // and stretches to the text's width; the stack fits both.
+        XCTAssertEqual(label["x"], 15)
+        XCTAssertEqual(label["y"], 15)
+        XCTAssertEqual(bar["y"]!, 15 + label["height"]! + 4, accuracy: 1e-9)
+        XCTAssertEqual(bar["width"], label["width"])
+        XCTAssertEqual(frame["height"]!, 5 + label["height"]! + 4 + 3 + 5, accuracy: 1e-9)
+    }
+
     /// Each bad input: exit 1, a `file:line:col: error:` message that names
     /// the problem, and no output file.
     func testBadInputsAreLocatedAndWriteNothing() throws {

@@ -138,6 +138,13 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(twoLines, 2 * one, accuracy: 0.5)
     }
 
+    func testTextOutputIsDeterministic() throws {
+        let source = try String(contentsOf: ExternalTool.repositoryRoot.appendingPathComponent("examples/stack-card.scene.xml"), encoding: .utf8)
+        for format in OutputFormat.allCases {
+            XCTAssertEqual(try compileScene(source).render(format: format), try compileScene(source).render(format: format), "\(format)")
+        }
+    }
+
     func testSizeFollowsFontSizeNotOutputScale() throws {
         let a = try compileScene("<scene width=\"300\" height=\"50\"><text font-size=\"16\">Hello</text></scene>")
         let b = try compileScene("<scene width=\"300\" height=\"50\" scale=\"3\"><text font-size=\"16\">Hello</text></scene>")
