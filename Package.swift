@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // RFC 4180 CSV for <lineGraph src>: a maintained reader, not string splitting.
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -23,7 +25,7 @@ let package = Package(
             name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"])]),
         .target(name: "EaselModel"),
-        .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2"]),
+        .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2", .product(name: "CSV", package: "CSV.swift")]),
         .target(name: "EaselLayout", dependencies: ["EaselModel"]),
         .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo"]),
         .target(name: "Easel", dependencies: ["EaselModel", "EaselParse", "EaselLayout", "EaselRender"]),

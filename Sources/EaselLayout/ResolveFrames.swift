@@ -5,7 +5,7 @@ import EaselModel
 /// `EaselRender` paints.
 public enum LayoutEngine {
     public static func resolveFrames(_ scene: Scene, text: TextMeasuring) -> LaidOutScene {
-        let resolver = Resolver(definitions: scene.definitions, measurer: text, tiles: TileCache())
+        let resolver = Resolver(definitions: scene.definitions, measurer: text, tiles: TileCache(), scale: scene.scale)
         let content = Size(scene.width, scene.height)
         let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
         return LaidOutScene(size: content, scale: scene.scale, background: scene.background, nodes: nodes)
@@ -22,6 +22,8 @@ private struct Resolver {
     let definitions: Definitions
     let measurer: TextMeasuring
     let tiles: TileCache
+    /// Output pixels per point, for reducing series to what pixels can show.
+    let scale: Double
 
     var paints: PaintResolver {
         PaintResolver(definitions: definitions) { id, nodes, tile in
@@ -103,6 +105,10 @@ private struct Resolver {
         case .text(let style):
             out.drawing = .text(textDrawing(style, frame: frame))
             inset = .zero
+        case .lineGraph(let graph):
+            out.children = graphLayers(graph, node: node, size: frame.size,
+                                       absoluteOrigin: Point(absoluteOrigin.x + frame.x, absoluteOrigin.y + frame.y))
+            return out
         case .group:
             inset = .zero
         case .repeat(let count, let step):
@@ -171,6 +177,104 @@ private struct Resolver {
         default:
             return Size(width ?? 0, height ?? 0)
         }
+    }
+
+    /// A graph's layers as children in its own space, in document order.
+    private func graphLayers(_ g: LineGraph, node: Node, size: Size, absoluteOrigin: Point) -> [LayoutNode] {
+        let frameBox = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let plot = frameBox.insetBy(g.padding)
+        let points = GraphGeometry.points(g, plot: plot)
+        var items = g.items
+        if !items.contains(where: \.item.isLayer) {
+            // No layer given: the line, then the points, in black.
+            var line = PaintStyle(fill: .none)
+            line.stroke = .color(.black); line.strokeWidth = 2; line.lineJoin = .round; line.lineCap = .round
+            items.insert(contentsOf: [GraphEntry(.line(line, curve: .linear, opacity: 1), at: node.location),
+                                      GraphEntry(.points(diameter: 5, PaintStyle(fill: .color(.black)), opacity: 1), at: node.location)],
+                         at: 0)
+        }
+        let curveKind: GraphCurve = items.lazy.compactMap { entry -> GraphCurve? in
+            if case .line(_, let c, _) = entry.item { return c }
+            return nil
+        }.first ?? .linear
+        // Straight lines through more points than pixel columns are drawn
+        // from the M4 reduction, which covers the same pixels.
+        let columns = Int((plot.width * scale).rounded(.up))
+        let drawn = curveKind == .linear ? GraphGeometry.decimated(points, plot: plot, columns: columns) : points
+        let curve = GraphGeometry.curve(drawn, curveKind)
+
+        func layer(_ element: String, _ location: SourceLocation, opacity: Double, frame: Rect,
+                   drawing: Drawing?, children: [LayoutNode] = []) -> LayoutNode {
+            LayoutNode(element: element, id: nil, location: location, frame: frame,
+                       absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y), transform: .identity,
+                       opacity: opacity, clip: nil, drawing: drawing, childOffset: .zero, childClip: nil,
+                       children: children, repetition: nil)
+        }
+        func label(_ text: String, font: FontSpec, fill: Paint, place: (Size) -> Point, location: SourceLocation) -> LayoutNode {
+            var style = TextStyle(text: text)
+            style.font = font
+            style.fill = fill
+            let size = measurer.measure(textRequest(style, wrapWidth: nil)).size
+            let frame = Rect(x: place(size).x, y: place(size).y, width: size.width, height: size.height)
+            var n = layer("text", location, opacity: 1, frame: frame, drawing: .text(textDrawing(style, frame: frame)))
+            n.transform = .translation(frame.x, frame.y)
+            return n
+        }
+
+        var out: [LayoutNode] = []
+        for entry in items {
+            switch entry.item {
+            case .area(let style, let opacity):
+                guard let first = drawn.first, let last = drawn.last else { continue }
+                var region = curve
+                region.line(to: Point(last.x, frameBox.maxY))
+                region.line(to: Point(first.x, frameBox.maxY))
+                region.close()
+                var s = style
+                s.stroke = .none
+                out.append(layer("area", entry.location, opacity: opacity, frame: region.boundingBox ?? .zero,
+                                 drawing: shapeDrawing(region, style: s, box: frameBox)))
+            case .line(let style, _, let opacity):
+                var s = style
+                s.fill = .none
+                out.append(layer("line", entry.location, opacity: opacity, frame: curve.boundingBox ?? .zero,
+                                 drawing: shapeDrawing(curve, style: s, box: plot)))
+            case .points(let diameter, let style, let opacity):
+                var dots = BezierPath()
+                let r = diameter / 2
+                if r > 0 { for p in points { dots.append(.ellipse(in: Rect(x: p.x - r, y: p.y - r, width: diameter, height: diameter))) } }
+                out.append(layer("points", entry.location, opacity: opacity, frame: dots.boundingBox ?? .zero,
+                                 drawing: shapeDrawing(dots, style: style, box: plot)))
+            case .grid(let count, let style, let opacity):
+                var lines = BezierPath()
+                for k in 0..<count {
+                    let y = count == 1 ? plot.minY : plot.minY + Double(k) * plot.height / Double(count - 1)
+                    lines.move(to: Point(plot.minX, y))
+                    lines.line(to: Point(plot.maxX, y))
+                }
+                var s = style
+                s.fill = .none
+                out.append(layer("grid", entry.location, opacity: opacity, frame: plot,
+                                 drawing: shapeDrawing(lines, style: s, box: plot)))
+            case .xLabels(let font, let fill, let offset, let opacity):
+                let labels = zip(points, g.labels).filter { !$0.1.isEmpty }.map { p, text in
+                    label(text, font: font, fill: fill, place: { Point(p.x - $0.width / 2, plot.maxY + offset) }, location: entry.location)
+                }
+                out.append(layer("xLabels", entry.location, opacity: opacity, frame: plot, drawing: nil, children: labels))
+            case .yLabels(let font, let fill, let format, let opacity):
+                // The max at the top grid line, the min at the bottom one,
+                // right-aligned to the plot, their bottoms 2 points above.
+                let (lo, hi) = GraphGeometry.range(g)
+                let labels = [(hi, plot.minY), (lo, plot.maxY)].map { value, lineY in
+                    label(GraphStatistics.format(value, format), font: font, fill: fill,
+                          place: { Point(plot.maxX - $0.width, lineY - 2 - $0.height) }, location: entry.location)
+                }
+                out.append(layer("yLabels", entry.location, opacity: opacity, frame: plot, drawing: nil, children: labels))
+            case .text(let textNode):
+                out.append(resolve(textNode, content: size, absoluteOrigin: absoluteOrigin, placed: nil))
+            }
+        }
+        return out
     }
 
     private func textRequest(_ style: TextStyle, wrapWidth: Double?) -> TextRequest {

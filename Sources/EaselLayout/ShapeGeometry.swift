@@ -33,7 +33,7 @@ enum ShapeGeometry {
             return p
         case .path(let p, _):
             return p
-        case .group, .repeat, .image, .text:
+        case .group, .repeat, .image, .text, .lineGraph:
             return nil
         }
     }

@@ -52,6 +52,7 @@ public enum NodeKind: Hashable, Sendable {
     case image(ImageSource, fit: ImageFit)
     case text(TextStyle)
     case stack(StackStyle)
+    case lineGraph(LineGraph)
 
     /// Coordinate shapes use their own space directly; their x/y translate them.
     public var isCoordinateShape: Bool {

@@ -76,6 +76,34 @@ extension Diagnostic.Message {
         .init("'\(attribute)' is a percentage, but the enclosing <\(stack)> sizes itself to its children along that axis; give the stack a size or use points")
     }
     static let textNeedsContent = Self("<text> has no text")
+    static let graphNeedsData = Self("<lineGraph> needs data: 'values', <point> children, or 'src' with 'column'")
+    static let graphTooManySources = Self("<lineGraph> takes one data source: 'values', <point> children, or 'src'")
+    static let graphEmpty = Self("the series is empty")
+    static func notANumberInList(_ token: String, _ attribute: String) -> Self {
+        .init("'\(token)' in '\(attribute)' is not a number")
+    }
+    static func labelCount(_ labels: Int, _ values: Int) -> Self {
+        .init("'labels' names \(labels) point\(labels == 1 ? "" : "s") but there \(values == 1 ? "is" : "are") \(values) value\(values == 1 ? "" : "s")")
+    }
+    static func minAboveMax(_ min: Double, _ max: Double) -> Self {
+        .init("'min' (\(GraphStatistics.shortest(min))) is greater than 'max' (\(GraphStatistics.shortest(max)))")
+    }
+    static func csvMissingColumn(_ name: String, available: [String], suggestion: String?) -> Self {
+        .init("the CSV has no column '\(name)' (its columns: \(available.joined(separator: ", ")))\(didYouMean(suggestion))")
+    }
+    static let csvNoHeader = Self("the CSV file has no header row")
+    static func csvRagged(_ got: Int, _ want: Int) -> Self {
+        .init("this row has \(got) field\(got == 1 ? "" : "s") but the header has \(want)")
+    }
+    static func csvNotANumber(_ text: String, _ column: String) -> Self {
+        .init("'\(text)' in column '\(column)' is not a number")
+    }
+    static func unknownPlaceholder(_ name: String, suggestion: String?) -> Self {
+        .init("unknown placeholder {\(name)} (expected {max}, {min}, {average}, {sum}, {count} or {last})\(didYouMean(suggestion.map { "{\($0)}" }))")
+    }
+    static func badFormat(_ text: String) -> Self {
+        .init("'format' must be one printf number conversion such as %.1f, %g or %e, not '\(text)'")
+    }
     static let badVersion = Self("this Easel reads version 1 scenes")
     static func tooManyNodes(_ count: Double, _ limit: Int) -> Self {
         .init("the scene paints \(count >= 1e15 ? "more than 10^15" : String(Int(count))) nodes after expanding repeats, more than the limit of \(limit) (raise it with --max-nodes)")

@@ -34,6 +34,7 @@ public enum Vocabulary {
         "image": box + ["href", "fit"],
         "text": box + ["font", "font-family", "font-size", "font-weight", "font-style", "fill", "fill-opacity",
                        "align", "line-spacing", "max-lines", "paint-bounds"],
+        "lineGraph": box + ["values", "labels", "min", "max", "padding", "src", "column", "label-column"],
         "vstack": stack,
         "hstack": stack,
         "zstack": stack,
@@ -41,15 +42,27 @@ public enum Vocabulary {
 
     public static let shapes: Set<String> = ["rect", "ellipse", "circle", "line", "polyline", "polygon", "path"]
     public static let stacks: Set<String> = ["vstack", "hstack", "zstack"]
-    public static let nodes: Set<String> = shapes.union(["view", "group", "repeat", "image", "text"]).union(stacks)
+    public static let nodes: Set<String> = shapes.union(["view", "group", "repeat", "image", "text", "lineGraph"]).union(stacks)
     public static let containers: Set<String> = Set(["view", "group", "repeat"]).union(stacks)
     public static let paintServers: Set<String> = ["linearGradient", "radialGradient", "conicGradient", "pattern", "stripes"]
     public static let definitions: Set<String> = paintServers.union(["color", "clipPath"])
 
     /// Elements the contract names that later releases add; they get a clear
     /// "not supported yet" message instead of a misleading suggestion.
-    public static let planned: Set<String> = ["lineGraph", "animatedGradient", "point", "area", "points", "grid",
-                                              "xLabels", "yLabels"]
+    public static let planned: Set<String> = ["animatedGradient"]
+
+    /// Children of `<lineGraph>`: its data points and layers (a layer's
+    /// `line` is not the shape `<line>`), and `<text>` with `format`.
+    public static let graphChildren: [String: [String]] = [
+        "point": ["value", "label"],
+        "area": ["fill", "fill-opacity", "opacity"],
+        "line": ["stroke", "stroke-width", "stroke-opacity", "curve", "line-cap", "line-join", "dash", "dash-offset", "opacity"],
+        "points": ["diameter", "fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "opacity"],
+        "grid": ["count", "stroke", "stroke-width", "stroke-opacity", "dash", "dash-offset", "opacity"],
+        "xLabels": ["font", "font-family", "font-size", "font-weight", "font-style", "fill", "offset", "opacity"],
+        "yLabels": ["font", "font-family", "font-size", "font-weight", "font-style", "fill", "format", "opacity"],
+        "text": (attributes["text"] ?? []) + ["format"],
+    ]
 }
 
 /// Nearest valid name for a misspelt one, by edit distance.

@@ -1,0 +1,96 @@
+import EaselModel
+
+/// The contract's graph geometry (SCENE-FORMAT.md, "lineGraph").
+public enum GraphGeometry {
+    /// `min` defaults to the smaller of 0 and the data's minimum, `max` to
+    /// the data's maximum; an empty range becomes [min, min + 1].
+    public static func range(_ g: LineGraph) -> (min: Double, max: Double) {
+        let lo = g.min ?? Swift.min(0, g.values.min() ?? 0)
+        let hi = g.max ?? (g.values.max() ?? 1)
+        return hi == lo ? (lo, lo + 1) : (lo, hi)
+    }
+
+    /// Point i at x = plot.left + i·plot.width/(n−1) (n = 1: the plot's
+    /// centre) and y = plot.bottom − (v − min)/(max − min)·plot.height.
+    public static func points(_ g: LineGraph, plot: Rect) -> [Point] {
+        let (lo, hi) = range(g)
+        let n = g.values.count
+        return g.values.enumerated().map { i, v in
+            let x = n == 1 ? plot.center.x : plot.minX + Double(i) * plot.width / Double(n - 1)
+            return Point(x, plot.maxY - (v - lo) / (hi - lo) * plot.height)
+        }
+    }
+
+    /// The line through the points: straight segments, or a monotone cubic
+    /// (Fritsch–Carlson, with the tangents of d3's `curveMonotoneX`) that
+    /// never leaves the range of two neighbouring values.
+    public static func curve(_ p: [Point], _ kind: GraphCurve) -> BezierPath {
+        var path = BezierPath()
+        guard let first = p.first else { return path }
+        path.move(to: first)
+        if kind == .linear || p.count < 3 {
+            for q in p.dropFirst() { path.line(to: q) }
+            return path
+        }
+        let m = monotoneTangents(p)
+        for i in 0..<(p.count - 1) {
+            let dx = (p[i + 1].x - p[i].x) / 3
+            path.curve(to: p[i + 1], control1: Point(p[i].x + dx, p[i].y + dx * m[i]),
+                       control2: Point(p[i + 1].x - dx, p[i + 1].y - dx * m[i + 1]))
+        }
+        return path
+    }
+
+    /// dy/dx at each point. Inside: zero at a local extremum, else the
+    /// harmonic-style mean limited to three times the smaller secant
+    /// (Fritsch–Carlson); at the ends, the one-sided three-point estimate.
+    static func monotoneTangents(_ p: [Point]) -> [Double] {
+        let n = p.count
+        var h: [Double] = [], s: [Double] = []
+        for i in 0..<(n - 1) {
+            let dx = p[i + 1].x - p[i].x
+            h.append(dx)
+            s.append(dx == 0 ? 0 : (p[i + 1].y - p[i].y) / dx)
+        }
+        func sign(_ v: Double) -> Double { v < 0 ? -1 : (v > 0 ? 1 : 0) }
+        var m = [Double](repeating: 0, count: n)
+        for i in 1..<(n - 1) {
+            let (h0, h1, s0, s1) = (h[i - 1], h[i], s[i - 1], s[i])
+            let mid = (h0 + h1) == 0 ? 0 : (s0 * h1 + s1 * h0) / (h0 + h1)
+            m[i] = (sign(s0) + sign(s1)) * Swift.min(abs(s0), abs(s1), 0.5 * abs(mid))
+        }
+        func end(_ hh: Double, _ ss: Double, _ t: Double) -> Double {
+            hh == 0 ? t : (3 * ss - t) / 2
+        }
+        m[0] = end(h[0], s[0], m[1])
+        m[n - 1] = end(h[n - 2], s[n - 2], m[n - 2])
+        // Keep the end tangents inside the monotone region too.
+        if sign(m[0]) != sign(s[0]) { m[0] = 0 } else if abs(m[0]) > 3 * abs(s[0]) { m[0] = 3 * s[0] }
+        if sign(m[n - 1]) != sign(s[n - 2]) { m[n - 1] = 0 } else if abs(m[n - 1]) > 3 * abs(s[n - 2]) { m[n - 1] = 3 * s[n - 2] }
+        return m
+    }
+
+    /// Fewer points that draw the same straight-segment line: within each of
+    /// `columns` equal slices of the plot's width keep the first, lowest,
+    /// highest and last point (the M4 reduction). With a slice no wider
+    /// than a pixel, the line covers the same pixels as the full series.
+    public static func decimated(_ p: [Point], plot: Rect, columns: Int) -> [Point] {
+        guard columns > 0, p.count > 4 * columns, plot.width > 0 else { return p }
+        var out: [Point] = []
+        out.reserveCapacity(4 * columns + 4)
+        var i = 0
+        while i < p.count {
+            let column = Swift.min(columns - 1, Swift.max(0, Int((p[i].x - plot.minX) / plot.width * Double(columns))))
+            var j = i, lo = i, hi = i
+            while j < p.count,
+                  Swift.min(columns - 1, Swift.max(0, Int((p[j].x - plot.minX) / plot.width * Double(columns)))) == column {
+                if p[j].y < p[lo].y { lo = j }
+                if p[j].y > p[hi].y { hi = j }
+                j += 1
+            }
+            for k in Set([i, lo, hi, j - 1]).sorted() { out.append(p[k]) }
+            i = j
+        }
+        return out
+    }
+}

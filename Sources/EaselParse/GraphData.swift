@@ -1,0 +1,102 @@
+import CSV
+import EaselModel
+import Foundation
+
+/// Reading a graph's numbers: lists, CSV files, and the text placeholders.
+enum GraphData {
+    /// The first entry of a number list that is not a number, with its
+    /// byte offset, or the numbers.
+    struct BadToken: Error {
+        var token: String
+        var offset: Int
+    }
+
+    static func numbers(_ text: String) -> Result<[Double], BadToken> {
+        var out: [Double] = []
+        var offset = 0
+        for token in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
+            defer { offset += token.utf8.count + 1 }
+            if token.isEmpty { continue }
+            guard let v = ValueParser.number(String(token)) else { return .failure(BadToken(token: String(token), offset: offset)) }
+            out.append(v)
+        }
+        return .success(out)
+    }
+
+    struct CSVProblem: Error {
+        var message: Diagnostic.Message
+        /// 1-based row (the header is row 1); nil: the file as a whole.
+        var row: Int?
+    }
+
+    /// A column (and optionally a label column) of an RFC 4180 CSV file
+    /// with a header row. Spaces around a number are ignored.
+    static func column(_ name: String, labels labelName: String?, csv: String)
+        -> (values: [Double], labels: [String], problems: [CSVProblem], missing: [String]) {
+        var problems: [CSVProblem] = []
+        guard let reader = try? CSVReader(string: csv, hasHeaderRow: true, trimFields: false),
+              let header = reader.headerRow?.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
+            return ([], [], [CSVProblem(message: .csvNoHeader, row: nil)], [])
+        }
+        var missing: [String] = []
+        let index = header.firstIndex(of: name)
+        if index == nil { missing.append(name) }
+        let labelIndex = labelName.flatMap { header.firstIndex(of: $0) }
+        if let labelName, labelIndex == nil { missing.append(labelName) }
+        guard let index, missing.isEmpty else { return ([], [], [], missing) }
+        var values: [Double] = [], labels: [String] = []
+        var row = 1
+        while let fields = reader.next() {
+            row += 1
+            if fields.count == 1, fields[0].trimmingSpaces.isEmpty { continue }   // a blank line
+            guard fields.count == header.count else {
+                problems.append(CSVProblem(message: .csvRagged(fields.count, header.count), row: row))
+                if problems.count >= 20 { break }
+                continue
+            }
+            let cell = fields[index].trimmingSpaces
+            if let v = ValueParser.number(cell) {
+                values.append(v)
+                if let labelIndex { labels.append(fields[labelIndex].trimmingSpaces) }
+            } else {
+                problems.append(CSVProblem(message: .csvNotANumber(cell, name), row: row))
+                if problems.count >= 20 { break }
+            }
+        }
+        return (values, labels, problems, [])
+    }
+
+    /// `%` conversions Easel accepts in `format`: one of f, e, g with
+    /// optional flags, width and precision — nothing that reads memory.
+    static func isSafeFormat(_ f: String) -> Bool {
+        f.range(of: "^%[-+ 0#]{0,4}[0-9]{0,3}(\\.[0-9]{1,3})?[fFeEgG]$", options: .regularExpression) != nil
+    }
+
+    /// `{max}` and friends replaced by the data's values; unknown names are
+    /// returned so the caller can report them.
+    static func fillPlaceholders(_ text: String, values: [Double], format: String?) -> (String, [String]) {
+        var out = "", unknown: [String] = []
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else { out += rest[open...]; rest = ""; break }
+            let name = String(rest[rest.index(after: open)..<close])
+            if let v = GraphStatistics.value(name, of: values) {
+                out += GraphStatistics.format(v, format)
+            } else {
+                if name.allSatisfy({ $0.isLetter }) && !name.isEmpty { unknown.append(name) }
+                out += rest[open...close]
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        out += rest
+        return (out, unknown)
+    }
+}
+
+extension GraphData {
+    /// The header names of a CSV text, for suggestions.
+    static func header(of csv: String) -> [String] {
+        ((try? CSVReader(string: csv, hasHeaderRow: true))?.headerRow ?? []).map { $0.trimmingSpaces }
+    }
+}
