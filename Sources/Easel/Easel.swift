@@ -20,6 +20,9 @@ public enum Easel {
         public var allowedDirectories: [URL] = []
         /// Overrides the scene's `scale` for PNG output.
         public var scale: Double?
+        /// Draw long straight graph lines from their per-pixel-column
+        /// reduction (identical pixels); off only to compare or measure.
+        public var reduceSeries = true
         public init(limits: Limits = Limits(), allowedDirectories: [URL] = [], scale: Double? = nil) {
             self.limits = limits
             self.allowedDirectories = allowedDirectories
@@ -57,7 +60,7 @@ public enum Easel {
             }
             scene.scale = s
         }
-        let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer())
+        let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(), reduceSeries: options.reduceSeries)
         return .success(CompiledScene(scene: scene, layout: layout, warnings: diagnostics))
     }
 }

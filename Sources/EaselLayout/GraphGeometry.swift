@@ -72,8 +72,8 @@ public enum GraphGeometry {
 
     /// Fewer points that draw the same straight-segment line: within each of
     /// `columns` equal slices of the plot's width keep the first, lowest,
-    /// highest and last point (the M4 reduction). With a slice no wider
-    /// than a pixel, the line covers the same pixels as the full series.
+    /// highest and last point (the M4 reduction). With slices well under a
+    /// pixel, the line covers the same pixels as the full series.
     public static func decimated(_ p: [Point], plot: Rect, columns: Int) -> [Point] {
         guard columns > 0, p.count > 4 * columns, plot.width > 0 else { return p }
         var out: [Point] = []

@@ -805,7 +805,13 @@ final class SceneBuilder {
             return w
         }
         func count(_ n: Node, report: Bool) -> Double {
-            let own = 1 + referencedPaintIDs(in: Node(element: n.element, kind: n.kind, common: n.common,
+            // A graph paints a circle per value for each points layer.
+            var dots = 0.0
+            if case .lineGraph(let g) = n.kind {
+                let layers = g.items.filter { if case .points = $0.item { return true } else { return false } }.count
+                dots = Double(g.values.count) * Double(g.items.contains(where: \.item.isLayer) ? layers : 1)
+            }
+            let own = 1 + dots + referencedPaintIDs(in: Node(element: n.element, kind: n.kind, common: n.common,
                                                       location: n.location)).reduce(0) { $0 + patternWeight($1) }
             let inner = n.children.reduce(0) { $0 + count($1, report: report) }
             if case .repeat(let k, _) = n.kind {

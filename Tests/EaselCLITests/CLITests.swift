@@ -196,3 +196,35 @@ final class SchemaTests: XCTestCase {
         }
     }
 }
+
+/// Bad graph data: exit 1, a located message, no output.
+final class GraphDataCLITests: XCTestCase {
+    func testBadDataIsLocatedAndWritesNothing() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        try Data("a,b\n1,2\n3\n".utf8).write(to: dir.appendingPathComponent("ragged.csv"))
+        try Data("day,glasses\nMon,4\n".utf8).write(to: dir.appendingPathComponent("ok.csv"))
+        try Data("day,glasses\nMon,four\n".utf8).write(to: dir.appendingPathComponent("words.csv"))
+        let cases: [(String, String, String)] = [
+            ("empty", "<lineGraph values=\"\"/>", ":2:22: error: the series is empty"),
+            ("word", "<lineGraph values=\"1 x 3\"/>", ":2:24: error: 'x' in 'values' is not a number"),
+            ("nan", "<lineGraph values=\"1 NaN\"/>", ":2:24: error: 'NaN' in 'values' is not a number"),
+            ("no-data", "<lineGraph/>", ":2:3: error: <lineGraph> needs data"),
+            ("missing-file", "<lineGraph src=\"nope.csv\" column=\"a\"/>", ":2:19: error: cannot read 'nope.csv': no such file"),
+            ("missing-column", "<lineGraph src=\"ok.csv\" column=\"glass\"/>", ":2:35: error: the CSV has no column 'glass' (its columns: day, glasses); did you mean 'glasses'?"),
+            ("ragged", "<lineGraph src=\"ragged.csv\" column=\"a\"/>", "ragged.csv:3:1: error: this row has 1 field but the header has 2"),
+            ("csv-word", "<lineGraph src=\"words.csv\" column=\"glasses\"/>", "words.csv:2:1: error: 'four' in column 'glasses' is not a number"),
+            ("min-max", "<lineGraph values=\"1 2\" min=\"5\" max=\"3\"/>", ":2:32: error: 'min' (5) is greater than 'max' (3)"),
+            ("placeholder", "<lineGraph values=\"1 2\"><text>{avg}</text></lineGraph>", "error: unknown placeholder {avg}"),
+            ("format", "<lineGraph values=\"1 2\"><text format=\"%s\">{max}</text></lineGraph>", ":2:41: error: 'format' must be one printf number conversion"),
+        ]
+        for (name, graph, expected) in cases {
+            let input = dir.appendingPathComponent("\(name).scene.xml")
+            try Data("<scene width=\"100\" height=\"100\">\n  \(graph)\n</scene>\n".utf8).write(to: input)
+            let out = dir.appendingPathComponent("\(name).png")
+            let r = try ExternalTool.run(ExternalTool.easelExecutable, ["render", input.path, "-o", out.path])
+            XCTAssertEqual(r.status, 1, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(expected), "\(name): expected '\(expected)' in:\n\(r.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "\(name) wrote an output")
+        }
+    }
+}

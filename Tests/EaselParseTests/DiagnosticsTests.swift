@@ -118,8 +118,7 @@ final class DiagnosticsTests: XCTestCase {
     func testPlannedElementsSayNotYetSupported() {
         check("""
         <scene width="10" height="10">
-          1️⃣<lineGraph values="1 2"/>
-          <defs><clipPath id="c">2️⃣<view/></clipPath></defs>
+          <defs>1️⃣<animatedGradient id="a"/><clipPath id="c">2️⃣<view/></clipPath></defs>
         </scene>
         """, [("1️⃣", "does not support it yet"), ("2️⃣", "<view> is not allowed inside <clipPath>")])
     }

@@ -26,6 +26,7 @@ final class SchemaVocabularyTests: XCTestCase {
                 case "xs:attribute": if let n = c.attribute("name")?.value { out.insert(n) }
                 case "xs:attributeGroup":
                     if let ref = c.attribute("ref")?.value, let g = groups[ref] { out.formUnion(attributes(in: g)) }
+                case "xs:element": break   // a local element's attributes are its own
                 default: out.formUnion(attributes(in: c))
                 }
             }
@@ -43,6 +44,17 @@ final class SchemaVocabularyTests: XCTestCase {
         XCTAssertEqual(Set(declared.keys), Set(Vocabulary.attributes.keys), "elements")
         for (element, attrs) in Vocabulary.attributes {
             XCTAssertEqual(declared[element], Set(attrs), "attributes of <\(element)>")
+        }
+        // The graph's own children are local elements of <lineGraph>.
+        func find(_ el: XMLElement, named name: String) -> XMLElement? {
+            if el.name == "xs:element", el.attribute("name")?.value == name { return el }
+            for c in el.children { if let f = find(c, named: name) { return f } }
+            return nil
+        }
+        let graph = try XCTUnwrap(find(schema, named: "lineGraph"))
+        for (child, attrs) in Vocabulary.graphChildren {
+            let local = try XCTUnwrap(find(graph, named: child), "<\(child)> in <lineGraph>")
+            XCTAssertEqual(attributes(in: local), Set(attrs), "attributes of <lineGraph>'s <\(child)>")
         }
     }
 }
