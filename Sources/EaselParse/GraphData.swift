@@ -12,13 +12,20 @@ enum GraphData {
     }
 
     static func numbers(_ text: String) -> Result<[Double], BadToken> {
+        var scanner = NumberScanner(text)
         var out: [Double] = []
-        var offset = 0
-        for token in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
-            defer { offset += token.utf8.count + 1 }
-            if token.isEmpty { continue }
-            guard let v = ValueParser.number(String(token)) else { return .failure(BadToken(token: String(token), offset: offset)) }
-            out.append(v)
+        func isSeparator(_ b: UInt8) -> Bool { b == 0x20 || b == 0x2C || b == 0x0A || b == 0x09 || b == 0x0D }
+        while true {
+            while let b = scanner.current, isSeparator(b) { scanner.index += 1 }
+            guard !scanner.isAtEnd else { break }
+            let start = scanner.index
+            if let v = scanner.scanNumber(), scanner.current.map(isSeparator) ?? true {
+                out.append(v)
+                continue
+            }
+            var end = start
+            while end < scanner.bytes.count, !isSeparator(scanner.bytes[end]) { end += 1 }
+            return .failure(BadToken(token: String(decoding: scanner.bytes[start..<end], as: UTF8.self), offset: start))
         }
         return .success(out)
     }
@@ -48,18 +55,18 @@ enum GraphData {
         var row = 1
         while let fields = reader.next() {
             row += 1
-            if fields.count == 1, fields[0].trimmingSpaces.isEmpty { continue }   // a blank line
+            if fields.count == 1, fields[0].allSatisfy(\.isWhitespace) { continue }   // a blank line
             guard fields.count == header.count else {
                 problems.append(CSVProblem(message: .csvRagged(fields.count, header.count), row: row))
                 if problems.count >= 20 { break }
                 continue
             }
-            let cell = fields[index].trimmingSpaces
-            if let v = ValueParser.number(cell) {
+            // number() skips the spaces around a number itself.
+            if let v = ValueParser.number(fields[index]) {
                 values.append(v)
                 if let labelIndex { labels.append(fields[labelIndex].trimmingSpaces) }
             } else {
-                problems.append(CSVProblem(message: .csvNotANumber(cell, name), row: row))
+                problems.append(CSVProblem(message: .csvNotANumber(fields[index].trimmingSpaces, name), row: row))
                 if problems.count >= 20 { break }
             }
         }

@@ -1,10 +1,16 @@
 import EaselModel
+#if canImport(Glibc)
+import Glibc
+#endif
 /// Reads SVG-style numbers (`-1.5e3`, `.5`, `1.5.5` = 1.5 then .5) and the
 /// separators between them. Used by every list-valued attribute and by path
 /// data, so all of them accept the same spellings.
 struct NumberScanner {
     let bytes: [UInt8]
     var index = 0
+    /// Holds one token, NUL-terminated, for `strtod`: no allocation per
+    /// number, which matters for graphs of a million values.
+    private var token = [CChar](repeating: 0, count: 64)
 
     init(_ text: String) { bytes = Array(text.utf8) }
 
@@ -41,7 +47,18 @@ struct NumberScanner {
                 i = j
             }
         }
-        guard let v = Double(String(decoding: bytes[start..<i], as: UTF8.self)), v.isFinite else { return nil }
+        // The span is a checked decimal number, so strtod reads exactly it.
+        let length = i - start
+        let v: Double
+        if length < token.count {
+            for k in 0..<length { token[k] = CChar(bitPattern: bytes[start + k]) }
+            token[length] = 0
+            v = token.withUnsafeBufferPointer { strtod($0.baseAddress!, nil) }
+        } else {
+            guard let parsed = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else { return nil }
+            v = parsed
+        }
+        guard v.isFinite else { return nil }
         index = i
         return v
     }

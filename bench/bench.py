@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Easel beside resvg and rsvg-convert, in one run, on the same pictures.
+
+For each example scene, Easel renders the PNG from the scene, and resvg and
+rsvg-convert render the SVG Easel wrote for it (the same picture). The
+million-point graph is also written as a plain SVG polyline for the two SVG
+renderers. Each command runs `--runs` times; the median wall time and the
+peak resident memory (from wait4) are reported, and Easel's time as a ratio
+of each reference's. Figures depend on the machine: compare ratios.
+"""
+import argparse, os, random, shutil, statistics, subprocess, sys, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "bench", "out")
+
+
+def run(cmd):
+    """Wall time (s) and peak RSS (MB) of one run of cmd. GNU time reports
+    the RSS of the command alone (not of this Python process, whose pages
+    a forked child would otherwise count)."""
+    start = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    err = proc.stderr.decode(errors="replace")
+    if proc.returncode != 0:
+        first = err.strip().splitlines()[0] if err.strip() else f"exit {proc.returncode}"
+        raise RuntimeError(first[:100])
+    return elapsed, int(err.strip().splitlines()[-1]) / 1024
+
+
+def measure(cmd, runs):
+    results = [run(cmd) for _ in range(runs)]
+    return statistics.median(r[0] for r in results), max(r[1] for r in results)
+
+
+def million_point_inputs():
+    """The same random walk as inline values, as CSV, and as an SVG polyline."""
+    random.seed(1)
+    v, values = 0.0, []
+    for _ in range(1_000_000):
+        v += random.uniform(-1, 1)
+        values.append(round(v, 3))
+    lo, hi = min(0.0, min(values)), max(values)
+    scene = os.path.join(OUT, "million.scene.xml")
+    with open(scene, "w") as f:
+        f.write('<scene width="1000" height="500" background="white"><lineGraph values="')
+        f.write(" ".join(f"{x:.3f}" for x in values))
+        f.write('" padding="10"><line stroke="black" stroke-width="1" line-join="round" line-cap="round"/></lineGraph></scene>')
+    with open(os.path.join(OUT, "million.csv"), "w") as f:
+        f.write("i,value\n")
+        f.writelines(f"{i},{x:.3f}\n" for i, x in enumerate(values))
+    csv_scene = os.path.join(OUT, "million-csv.scene.xml")
+    with open(csv_scene, "w") as f:
+        f.write('<scene width="1000" height="500" background="white"><lineGraph src="million.csv" column="value" padding="10">'
+                '<line stroke="black" stroke-width="1" line-join="round" line-cap="round"/></lineGraph></scene>')
+    # The contract's geometry, for the SVG renderers: plot (10, 10, 980, 480).
+    # librsvg's XML parser refuses attributes over 10 MB, so the line is
+    # written as polylines of 10,000 points that share their end points.
+    n = len(values)
+    points = [f"{10 + i * 980 / (n - 1):.3f},{490 - (x - lo) / (hi - lo) * 480:.3f}" for i, x in enumerate(values)]
+    svg = os.path.join(OUT, "million.svg")
+    with open(svg, "w") as f:
+        f.write('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="500"><rect width="1000" height="500" fill="white"/>'
+                '<g fill="none" stroke="black" stroke-width="1" stroke-linejoin="round" stroke-linecap="round">')
+        for start in range(0, n - 1, 10_000):
+            f.write('<polyline points="' + " ".join(points[start:start + 10_001]) + '"/>\n')
+        f.write('</g></svg>')
+    return scene, csv_scene, svg
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--easel", default=os.path.join(ROOT, ".build", "release", "easel"))
+    args = parser.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    resvg, rsvg = shutil.which("resvg"), shutil.which("rsvg-convert")
+    if not resvg or not rsvg:
+        sys.exit("resvg and rsvg-convert are needed (scripts/install-deps installs both)")
+
+    cases = []
+    examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".scene.xml"))
+    for name in examples:
+        scene = os.path.join(ROOT, "examples", name)
+        base = name[: -len(".scene.xml")]
+        svg = os.path.join(OUT, base + ".svg")
+        subprocess.run([args.easel, "render", scene, "-o", svg, "--scale", "1"], check=True)
+        cases.append((base, [args.easel, "render", scene, "-o", os.path.join(OUT, base + ".png"), "--scale", "1"], svg))
+    scene, csv_scene, svg = million_point_inputs()
+    cases.append(("million points (values)", [args.easel, "render", scene, "-o", os.path.join(OUT, "million.png")], svg))
+    cases.append(("million points (CSV)", [args.easel, "render", csv_scene, "-o", os.path.join(OUT, "million-csv.png")], svg))
+
+    # Every example in one Easel run (startup paid once) against one run of
+    # each reference per SVG, as a build step would call them.
+    batch_out = os.path.join(OUT, "batch")
+    os.makedirs(batch_out, exist_ok=True)
+    example_svgs = [c[2] for c in cases[: len(examples)]]
+
+    print(f"median of {args.runs} runs; ratio = Easel's time / the reference's (lower is faster); memory = peak RSS\n")
+    print("| scene | Easel | resvg | rsvg-convert | Easel/resvg | Easel/rsvg | memory Easel / resvg / rsvg |")
+    print("|---|---|---|---|---|---|---|")
+    def cells(cmd):
+        try:
+            t, m = measure(cmd, args.runs)
+            return t, m, f"{t * 1000:.0f} ms", f"{m:.0f}"
+        except RuntimeError as failure:
+            return None, None, f"fails: {failure}", "–"
+
+    for name, easel_cmd, svg in cases:
+        e, em = measure(easel_cmd, args.runs)
+        r, _, rt, rm = cells([resvg, svg, os.path.join(OUT, "resvg.png")])
+        s, _, st, sm = cells([rsvg, svg, "-o", os.path.join(OUT, "rsvg.png")])
+        ratio = lambda ref: f"{e / ref:.2f}" if ref else "–"
+        print(f"| {name} | {e * 1000:.0f} ms | {rt} | {st} | {ratio(r)} | {ratio(s)} | {em:.0f} / {rm} / {sm} MB |", flush=True)
+
+    scenes = [os.path.join(ROOT, "examples", n) for n in examples]
+    e, em = measure([args.easel, "render", *scenes, "--out-dir", batch_out, "--scale", "1"], args.runs)
+    r = sum(measure([resvg, svg, os.path.join(OUT, "resvg.png")], args.runs)[0] for svg in example_svgs)
+    s = sum(measure([rsvg, svg, "-o", os.path.join(OUT, "rsvg.png")], args.runs)[0] for svg in example_svgs)
+    print(f"| all {len(examples)} examples, one Easel run | {e * 1000:.0f} ms | {r * 1000:.0f} ms | {s * 1000:.0f} ms "
+          f"| {e / r:.2f} | {e / s:.2f} | {em:.0f} MB (Easel) |")
+
+
+if __name__ == "__main__":
+    main()
