@@ -104,7 +104,7 @@ def main():
             t, m = measure(cmd, args.runs)
             return t, m, f"{t * 1000:.0f} ms", f"{m:.0f}"
         except RuntimeError as failure:
-            return None, None, f"fails: {failure}", "–"
+            return None, None, "fails" + (" (over 10 MB of XML)" if "XML parse error" in str(failure) else f": {failure}"), "–"
 
     for name, easel_cmd, svg in cases:
         e, em = measure(easel_cmd, args.runs)
