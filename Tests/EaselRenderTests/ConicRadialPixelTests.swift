@@ -263,6 +263,20 @@ final class SVGRendererAgreementTests: XCTestCase {
         }
     }
 
+    /// Cairo numbers images from a process-wide counter; whatever was drawn
+    /// before, the same scene gives the same SVG bytes.
+    func testSVGWithImagesIsDeterministicWithinAProcess() throws {
+        let source = """
+        <scene width="60" height="60">
+          <defs><conicGradient id="c"><stop color="red"/><stop color="blue"/></conicGradient></defs>
+          <circle cx="30" cy="30" r="25" fill="url(#c)"/>
+        </scene>
+        """
+        let first = try compileScene(source).render(format: .svg)
+        _ = try compileScene(source.replacingOccurrences(of: "r=\"25\"", with: "r=\"20\"")).render(format: .svg)
+        XCTAssertEqual(first, try compileScene(source).render(format: .svg))
+    }
+
     func testSVGOutputOfEveryKindLooksTheSameInResvgAndRsvg() throws {
         let s = try compileScene("""
         <scene width="300" height="100" background="white">
