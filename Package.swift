@@ -32,6 +32,8 @@ let package = Package(
         .executableTarget(
             name: "easel",
             dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // libFuzzer target over parse + layout + render; see fuzz/run.
+        .executableTarget(name: "EaselFuzz", dependencies: ["Easel"]),
         // Helpers shared by the test targets: scenes from strings, pixel
         // comparison, running external reference renderers.
         .target(name: "EaselTestSupport", dependencies: ["Easel", "EaselParse"], path: "Tests/EaselTestSupport"),
