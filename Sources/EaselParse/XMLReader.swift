@@ -121,7 +121,8 @@ private final class ReaderState {
 
     func startElement(name: String, attributes: [(String, String)]) {
         let end = parserOffset
-        var start = end
+        // At the end of a truncated file the parser stands past the last byte.
+        var start = min(end, bytes.count - 1)
         while start > 0, bytes[start] != UInt8(ascii: "<") { start -= 1 }
         let positions = scanStartTag(from: start, to: end)
         var attrs: [XMLAttribute] = []

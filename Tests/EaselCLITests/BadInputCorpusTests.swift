@@ -1,0 +1,105 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// Every file in Tests/Fixtures/bad (listed with its expected exit code and
+/// message in cases.tsv, written by make-corpus.py), plus inputs too big to
+/// commit, made here. Each must finish within 2 s and 512 MB, exit as
+/// expected with a `file:line:col: error:` message, write nothing, and never
+/// show a byte of /etc/passwd.
+final class BadInputCorpusTests: XCTestCase {
+    static let corpus = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/bad")
+    /// The limits hold for the release build, which `scripts/test` builds
+    /// and names in EASEL_RELEASE_BINARY. Under a plain debug `swift test`
+    /// the unoptimised binary is checked with four times the time.
+    static let releaseBinary = ProcessInfo.processInfo.environment["EASEL_RELEASE_BINARY"]
+    static let binary = releaseBinary ?? ExternalTool.easelExecutable
+    static let maxSeconds = releaseBinary == nil ? 8.0 : 2.0
+    static let maxMegabytes = 512.0
+
+    struct Outcome { var status: Int32; var stderr: String; var seconds: Double; var megabytes: Double }
+
+    /// Runs easel under GNU time, which reports the peak memory.
+    func render(_ scene: URL, extra: [String] = [], output: URL) throws -> Outcome {
+        let start = Date()
+        let r = try ExternalTool.run("/usr/bin/time", ["-f", "easel-peak-kb=%M", Self.binary, "render",
+                                                      scene.path, "-o", output.path] + extra)
+        let seconds = Date().timeIntervalSince(start)
+        var lines = r.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var kb = 0.0
+        if let i = lines.lastIndex(where: { $0.hasPrefix("easel-peak-kb=") }) {
+            kb = Double(lines[i].dropFirst("easel-peak-kb=".count)) ?? 0
+            lines.remove(at: i)
+        }
+        lines.removeAll { $0.hasPrefix("Command exited with non-zero status") }
+        return Outcome(status: r.status, stderr: lines.joined(separator: "\n"), seconds: seconds, megabytes: kb / 1024)
+    }
+
+    func check(_ name: String, _ outcome: Outcome, code: Int32, fragment: String, output: URL,
+               file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(outcome.status, code, "\(name): \(outcome.stderr)", file: file, line: line)
+        XCTAssertTrue(outcome.stderr.contains(fragment), "\(name): expected '\(fragment)' in:\n\(outcome.stderr)", file: file, line: line)
+        if code == 1 {
+            let first = outcome.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            XCTAssertNotNil(first.range(of: #"^[^\n]+:[0-9]+:[0-9]+: error: "#, options: .regularExpression),
+                            "\(name): not a located message: \(first)", file: file, line: line)
+        }
+        XCTAssertLessThanOrEqual(outcome.seconds, Self.maxSeconds, "\(name) took \(outcome.seconds) s", file: file, line: line)
+        XCTAssertLessThanOrEqual(outcome.megabytes, Self.maxMegabytes, "\(name) used \(outcome.megabytes) MB", file: file, line: line)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(name) wrote an output", file: file, line: line)
+        XCTAssertFalse(outcome.stderr.contains("root:x:0:0"), "\(name) showed /etc/passwd", file: file, line: line)
+    }
+
+    func testEveryCommittedBadInput() throws {
+        let manifest = try String(contentsOf: Self.corpus.appendingPathComponent("cases.tsv"), encoding: .utf8)
+        let out = ExternalTool.temporaryDirectory()
+        var count = 0
+        for row in manifest.split(separator: "\n") where !row.hasPrefix("#") {
+            let fields = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 3, let code = Int32(fields[1]) else { XCTFail("bad manifest row: \(row)"); continue }
+            let extra = fields.count > 3 ? fields[3].split(separator: " ").map(String.init) : []
+            let output = out.appendingPathComponent(fields[0] + ".png")
+            let outcome = try render(Self.corpus.appendingPathComponent(fields[0]), extra: extra, output: output)
+            check(fields[0], outcome, code: code, fragment: fields[2], output: output)
+            count += 1
+        }
+        XCTAssertGreaterThanOrEqual(count, 80, "the corpus has at least 80 cases")
+    }
+
+    /// Inputs too large to commit, made in a temporary folder.
+    func testGeneratedHostileInputs() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        func write(_ name: String, _ text: String) throws -> URL {
+            let url = dir.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url
+        }
+        var cases: [(URL, String)] = []
+        // A 10 MB attribute.
+        cases.append((try write("attribute.scene.xml", "<scene width=\"10\" height=\"10\"><rect id=\"" + String(repeating: "a", count: 10_500_000) + "\"/></scene>"),
+                      "malformed XML"))
+        // 100,000 levels of nesting.
+        cases.append((try write("deep.scene.xml", "<scene width=\"10\" height=\"10\">" + String(repeating: "<group>", count: 100_000)
+                                + String(repeating: "</group>", count: 100_000) + "</scene>"), "error:"))
+        // A CSV bomb: a million and a half rows, drawn as points.
+        var csv = "v\n"
+        csv.reserveCapacity(3_100_000)
+        for i in 0..<1_500_000 { csv += i % 2 == 0 ? "1\n" : "2\n" }
+        _ = try write("bomb.csv", csv)
+        cases.append((try write("csv-bomb.scene.xml", "<scene width=\"100\" height=\"100\"><lineGraph src=\"bomb.csv\" column=\"v\"><points/></lineGraph></scene>"),
+                      "nodes after expanding repeats"))
+        // A symlink from inside the scene's folder to a file outside it.
+        try? FileManager.default.removeItem(at: dir.appendingPathComponent("escape.png"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("escape.png").path, withDestinationPath: "/etc/passwd")
+        cases.append((try write("symlink.scene.xml", "<scene width=\"10\" height=\"10\"><image href=\"escape.png\"/></scene>"),
+                      "'escape.png' is outside the scene's folder"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("up").path, withDestinationPath: "/etc")
+        cases.append((try write("symlink-dir.scene.xml", "<scene width=\"10\" height=\"10\"><lineGraph src=\"up/passwd\" column=\"root\"/></scene>"),
+                      "is outside the scene's folder"))
+        for (scene, fragment) in cases {
+            let output = dir.appendingPathComponent(scene.lastPathComponent + ".png")
+            check(scene.lastPathComponent, try render(scene, output: output), code: 1, fragment: fragment, output: output)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Writes the bad-input corpus and cases.tsv (file, exit code, fragment of
+the expected message, extra command-line arguments). Run it again after
+changing a case; the test suite reads cases.tsv."""
+import os, struct, zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+cases = []
+
+def scene(body, attrs='width="100" height="100"'):
+    return f'<scene {attrs}>\n{body}\n</scene>\n'
+
+def case(name, content, fragment, code=1, args=""):
+    path = os.path.join(HERE, name)
+    data = content if isinstance(content, bytes) else content.encode()
+    with open(path, "wb") as f:
+        f.write(data)
+    cases.append((name, code, fragment, args))
+
+# Malformed XML and encodings
+case("truncated.scene.xml", '<scene width="10" height="10"><rect', "malformed XML")
+case("tag-mismatch.scene.xml", scene("<rect>"), "malformed XML: opening and ending tag mismatch")
+case("empty.scene.xml", "", "the file has no root element")
+case("only-comment.scene.xml", "<!-- nothing -->\n", "error:")
+case("garbage.scene.xml", bytes(range(256)) * 4, "a scene file must be UTF-8 text")
+case("utf16-bom.scene.xml", "\ufeff" .encode("utf-16-le") + scene("<rect/>").encode("utf-16-le"), "a scene file must be UTF-8 text")
+case("invalid-utf8.scene.xml", b'<scene width="10" height="10"><rect id="\xc3\x28"/></scene>', "a scene file must be UTF-8 text")
+case("latin1-declared.scene.xml", b'<?xml version="1.0" encoding="ISO-8859-1"?>\n<scene width="10" height="10"><rect id="caf\xe9"/></scene>', "must be UTF-8")
+case("two-roots.scene.xml", '<scene width="1" height="1"/><scene width="1" height="1"/>', "malformed XML")
+case("unquoted-attribute.scene.xml", '<scene width=10 height="10"/>', "malformed XML")
+case("duplicate-attribute.scene.xml", '<scene width="10" width="20" height="10"/>', "malformed XML")
+case("undefined-entity.scene.xml", scene('<rect id="&nope;"/>'), "malformed XML")
+case("cdata-text.scene.xml", scene("<![CDATA[hello]]>"), "unexpected text inside <scene>")
+case("nul-byte.scene.xml", b'<scene width="10" height="10">\x00</scene>', "must be UTF-8")
+
+# DOCTYPEs and entities: refused before anything is read or expanded
+case("xxe-file.scene.xml", '<!DOCTYPE scene [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n' + scene('<rect id="&x;"/>'), "a DOCTYPE is not allowed")
+case("xxe-url.scene.xml", '<!DOCTYPE scene [<!ENTITY x SYSTEM "http://example.invalid/secret">]>\n' + scene('<rect id="&x;"/>'), "a DOCTYPE is not allowed")
+case("dtd-fetch.scene.xml", '<!DOCTYPE scene SYSTEM "http://example.invalid/scene.dtd">\n' + scene("<rect/>"), "a DOCTYPE is not allowed")
+case("parameter-entity.scene.xml", '<!DOCTYPE scene [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]>\n' + scene("<rect/>"), "a DOCTYPE is not allowed")
+laughs = '<!DOCTYPE scene [\n<!ENTITY l0 "ha">\n' + "".join(f'<!ENTITY l{i} "{("&l%d;" % (i - 1)) * 10}">\n' for i in range(1, 10)) + "]>\n"
+case("billion-laughs.scene.xml", laughs + scene('<rect id="&l9;"/>'), "a DOCTYPE is not allowed")
+case("quadratic-blowup.scene.xml", '<!DOCTYPE scene [<!ENTITY a "' + "x" * 50000 + '">]>\n' + scene('<rect id="' + "&a;" * 5000 + '"/>'), "a DOCTYPE is not allowed")
+case("internal-subset-only.scene.xml", "<!DOCTYPE scene []>\n" + scene("<rect/>"), "a DOCTYPE is not allowed")
+
+# Structure
+case("root-svg.scene.xml", '<svg width="10" height="10"/>', "the root element must be <scene>, not <svg>")
+case("unknown-element.scene.xml", scene("<elipse/>"), "unknown element <elipse>; did you mean 'ellipse'?")
+case("unknown-attribute.scene.xml", scene('<rect fil="red"/>'), "unknown attribute 'fil' on <rect>; did you mean 'fill'?")
+case("missing-width.scene.xml", '<scene height="10"/>', "<scene> needs a 'width' attribute")
+case("missing-height.scene.xml", '<scene width="10"/>', "<scene> needs a 'height' attribute")
+case("text-in-scene.scene.xml", scene("hello"), "unexpected text inside <scene>")
+case("rect-with-child.scene.xml", scene("<rect><circle/></rect>"), "<circle> is not allowed inside <rect>")
+case("stray-stop.scene.xml", scene('<stop color="red"/>'), "<stop> is not allowed inside <scene>")
+case("gradient-outside-defs.scene.xml", scene('<linearGradient id="g"><stop color="red"/></linearGradient>'), "<linearGradient> is not allowed inside <scene>")
+case("version-2.scene.xml", '<scene width="10" height="10" version="2"/>', "this Easel reads version 1 scenes")
+case("duplicate-id.scene.xml", scene('<rect id="a"/><rect id="a"/>'), "duplicate id 'a'")
+case("defs-in-view.scene.xml", scene("<view><defs/></view>"), "<defs> is not allowed inside <view>")
+case("text-in-clippath.scene.xml", scene('<defs><clipPath id="c"><text>x</text></clipPath></defs>'), "<text> is not allowed inside <clipPath>")
+case("empty-text.scene.xml", scene("<text>  </text>"), "<text> has no text")
+case("planned-element.scene.xml", scene('<defs><animatedGradient id="a"/></defs>'), "does not support it yet")
+
+# Numbers: NaN, infinities and out-of-range values wherever numbers go
+for name, body, attrs, fragment in [
+    ("width-nan", "", 'width="NaN" height="10"', "'width' must be a number, not 'NaN'"),
+    ("width-inf", "", 'width="inf" height="10"', "'width' must be a number, not 'inf'"),
+    ("width-overflow", "", 'width="1e999" height="10"', "'width' must be a number"),
+    ("height-negative", "", 'width="10" height="-5"', "'height' is -5 but must be greater than 0"),
+    ("scale-zero", "", 'width="10" height="10" scale="0"', "'scale' is 0 but must be greater than 0 and at most 16"),
+    ("scale-negative", "", 'width="10" height="10" scale="-1"', "'scale' is -1"),
+    ("scale-huge", "", 'width="10" height="10" scale="1e6"', "'scale' is 1e6"),
+    ("scale-nan", "", 'width="10" height="10" scale="NaN"', "'scale' must be a number"),
+    ("rect-x-nan", '<rect x="NaN"/>', None, "'x' must be a length"),
+    ("opacity-nan", '<rect opacity="nan"/>', None, "'opacity' must be a number"),
+    ("opacity-large", '<rect opacity="2"/>', None, "'opacity' is 2 but must be from 0 to 1"),
+    ("stroke-width-inf", '<rect stroke-width="Infinity"/>', None, "'stroke-width' must be a number"),
+    ("corner-radius-nan", '<rect corner-radius="1 NaN 2 3"/>', None, "'corner-radius' must be one or four"),
+    ("rotate-nan", '<rect transform="rotate(NaN)"/>', None, "is not a valid transform"),
+    ("scale-overflow", '<rect transform="scale(1e999)"/>', None, "is not a valid transform"),
+    ("points-nan", '<polyline points="0,0 NaN,1"/>', None, "'points' must be pairs of numbers"),
+    ("points-odd", '<polygon points="0,0 1"/>', None, "'points' must be pairs of numbers"),
+    ("radius-negative", '<circle r="-1"/>', None, "'r' is -1 but must be 0 or more"),
+    ("dash-negative", '<rect dash="1 -2"/>', None, "'dash' must be a list of non-negative lengths"),
+    ("stop-offset-nan", '<defs><linearGradient id="g"><stop offset="NaN" color="red"/></linearGradient></defs>', None, "'offset' is NaN"),
+    ("font-size-nan", '<text font-size="NaN">a</text>', None, "'font-size' must be a number"),
+    ("graph-nan", '<lineGraph values="1 nan 2"/>', None, "'nan' in 'values' is not a number"),
+    ("repeat-count-nan", '<repeat count="NaN"/>', None, "'count' is NaN"),
+    ("repeat-count-negative", '<repeat count="-3"/>', None, "'count' is -3"),
+    ("miter-limit-small", '<rect miter-limit="0.5"/>', None, "'miter-limit' is 0.5 but must be 1 or more"),
+    ("max-lines-zero", '<text max-lines="0">a</text>', None, "'max-lines' is 0"),
+    ("spacing-negative", '<vstack spacing="-4"/>', None, "'spacing' is -4 but must be 0 or more"),
+    ("angle-nan", '<defs><linearGradient id="g" angle="NaN"><stop color="red"/></linearGradient></defs>', None, "'angle' must be a number"),
+    ("font-weight-bad", '<text font-weight="heavyy">a</text>', None, "did you mean 'heavy'?"),
+    ("line-cap-bad", '<line line-cap="flat"/>', None, "'line-cap' must be one of butt, round, square"),
+]:
+    case(f"{name}.scene.xml", scene(body, attrs) if attrs else scene(body), fragment)
+
+# Limits
+case("canvas-huge.scene.xml", '<scene width="1000000000" height="1000000000"/>', "more than the limit of 64000000")
+case("pixels-at-scale.scene.xml", '<scene width="4000" height="4000" scale="16"/>', "more than the limit of 64000000")
+case("repeat-billion.scene.xml", scene('<repeat count="1000000000"><rect/></repeat>'), "'count' is 1000000000 but must be a whole number from 0 to 1000000")
+case("nested-repeats.scene.xml", scene('<repeat count="1000"><repeat count="1000"><repeat count="1000"><rect/></repeat></repeat></repeat>'), "nodes after expanding repeats")
+case("deep-nesting.scene.xml", scene("<group>" * 300 + "</group>" * 300), "error:")
+hundred = lambda fill: "".join(f'<rect fill="{fill}"/>' for _ in range(100))
+case("pattern-explosion.scene.xml", scene('<defs><pattern id="a" width="4" height="4">' + hundred("red") + '</pattern><pattern id="b" width="4" height="4">' + hundred("url(#a)") + '</pattern><pattern id="c" width="4" height="4">' + hundred("url(#b)") + '</pattern></defs><rect fill="url(#c)"/>'), "nodes after expanding repeats")
+case("file-too-large.scene.xml", scene("<!-- " + "x" * 4000 + " -->"), "more than the limit of 1000 bytes", args="--max-file-size 1000")
+case("depth-flag.scene.xml", scene("<group>" * 20 + "</group>" * 20), "nested more than 10 deep", args="--max-depth 10")
+case("nodes-flag.scene.xml", scene('<repeat count="5"><rect/><rect/><rect/></repeat>'), "more than the limit of 10", args="--max-nodes 10")
+
+# Path data
+for name, d, fragment in [
+    ("path-missing-number", "M 0 0 L", "L needs two numbers"),
+    ("path-no-moveto", "L 10 10", "must start with a moveto"),
+    ("path-bad-flag", "M 0 0 A 1 1 0 2 0 5 5", "an arc flag must be 0 or 1"),
+    ("path-after-close", "M 0 0 Z 5", "after closepath"),
+    ("path-overflow", "M 1e999 0", "M needs two numbers"),
+    ("path-short-curve", "M 0 0 C 1 2 3", "C needs six numbers"),
+    ("path-garbage", "M 0 0 @#$", "malformed path data"),
+    ("path-nan", "M NaN 0", "M needs two numbers"),
+]:
+    case(f"{name}.scene.xml", scene(f'<path d="{d}"/>'), fragment)
+
+# References and cycles
+case("missing-paint.scene.xml", scene('<rect fill="url(#missing)"/>'), "no gradient or pattern with id 'missing'")
+case("missing-clip.scene.xml", scene('<rect clip-path="url(#missing)"/>'), "no <clipPath> with id 'missing'")
+case("clip-self-cycle.scene.xml", scene('<defs><clipPath id="a" clip-path="url(#a)"><rect/></clipPath></defs>'), "reference cycle: #a → #a")
+case("clip-shape-cycle.scene.xml", scene('<defs><clipPath id="a"><rect clip-path="url(#b)"/></clipPath><clipPath id="b"><rect clip-path="url(#a)"/></clipPath></defs>'), "reference cycle")
+case("pattern-self-cycle.scene.xml", scene('<defs><pattern id="p" width="4" height="4"><rect fill="url(#p)"/></pattern></defs>'), "reference cycle: #p → #p")
+case("pattern-mutual-cycle.scene.xml", scene('<defs><pattern id="a" width="4" height="4"><rect fill="url(#b)"/></pattern><pattern id="b" width="4" height="4"><rect stroke="url(#a)"/></pattern></defs>'), "reference cycle")
+case("clip-as-paint.scene.xml", scene('<defs><clipPath id="c"><rect/></clipPath></defs><rect fill="url(#c)"/>'), "no gradient or pattern with id 'c'")
+case("gradient-as-clip.scene.xml", scene('<defs><linearGradient id="g"><stop color="red"/></linearGradient></defs><rect clip-path="url(#g)"/>'), "no <clipPath> with id 'g'")
+case("empty-url.scene.xml", scene('<rect fill="url(#)"/>'), "is not a paint")
+case("gradient-no-stops.scene.xml", scene('<defs><linearGradient id="g"/></defs>'), "needs at least one <stop>")
+case("stripes-zero-spacing.scene.xml", scene('<defs><stripes id="s" spacing="0"/></defs>'), "'spacing' is 0 but must be greater than 0")
+case("pattern-negative-width.scene.xml", scene('<defs><pattern id="p" width="-1" height="4"/></defs>'), "'width' is -1 but must be greater than 0")
+
+# Files: images and CSV
+case("image-missing.scene.xml", scene('<image href="missing.png"/>'), "cannot read 'missing.png': no such file")
+case("image-dotdot.scene.xml", scene('<image href="../../../../../../etc/passwd"/>'), "is outside the scene's folder")
+case("image-absolute.scene.xml", scene('<image href="/etc/passwd"/>'), "is outside the scene's folder")
+case("image-not-png.scene.xml", scene('<image href="not-a-png.txt"/>'), "'not-a-png.txt' is not a PNG file")
+case("image-bomb.scene.xml", scene('<image href="bomb.png"/>'), "'bomb.png' is 100000×100000 pixels")
+case("image-truncated.scene.xml", scene('<image href="truncated.png"/>'), "cannot decode the PNG 'truncated.png'")
+case("csv-missing.scene.xml", scene('<lineGraph src="missing.csv" column="a"/>'), "cannot read 'missing.csv': no such file")
+case("csv-escape.scene.xml", scene('<lineGraph src="../../../../etc/passwd" column="root"/>'), "is outside the scene's folder")
+case("csv-ragged.scene.xml", scene('<lineGraph src="ragged.csv" column="a"/>'), "ragged.csv:3:1: error: this row has 1 field but the header has 2")
+case("csv-missing-column.scene.xml", scene('<lineGraph src="two.csv" column="glass"/>'), "did you mean 'glasses'?")
+case("csv-not-utf8.scene.xml", scene('<lineGraph src="latin1.csv" column="a"/>'), "'latin1.csv' is not UTF-8 text")
+case("csv-empty.scene.xml", scene('<lineGraph src="empty.csv" column="a"/>'), "the CSV file has no header row")
+case("graph-empty.scene.xml", scene('<lineGraph values=""/>'), "the series is empty")
+case("graph-min-max.scene.xml", scene('<lineGraph values="1 2" min="5" max="3"/>'), "'min' (5) is greater than 'max' (3)")
+case("graph-format.scene.xml", scene('<lineGraph values="1 2"><text format="%n%s">{max}</text></lineGraph>'), "'format' must be one printf number conversion")
+
+# Colours
+case("color-short-hex.scene.xml", scene('<rect fill="#12"/>'), "'#12' is not a colour")
+case("color-bad-function.scene.xml", scene('<rect fill="rgb(300 0 0 / )"/>'), "is not a colour")
+case("color-misspelt.scene.xml", scene('<rect fill="redd"/>'), "did you mean 'red'?")
+case("background-url.scene.xml", '<scene width="10" height="10" background="url(#g)"/>', "is not a colour")
+case("stop-without-color.scene.xml", scene('<defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs>'), "<stop> needs a 'color' attribute")
+
+# Command line
+case("valid-for-usage.scene.xml", scene("<rect/>"), "--scale must be greater than 0", code=2, args="--scale 0")
+
+# Support files the cases above read.
+def png(width, height, idat):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+open(os.path.join(HERE, "bomb.png"), "wb").write(png(100000, 100000, zlib.compress(b"\x00" * 1024)))
+open(os.path.join(HERE, "truncated.png"), "wb").write(png(16, 16, b"\x78\x9c\x00\x00"))
+open(os.path.join(HERE, "not-a-png.txt"), "w").write("just text\n")
+open(os.path.join(HERE, "ragged.csv"), "w").write("a,b\n1,2\n3\n")
+open(os.path.join(HERE, "two.csv"), "w").write("day,glasses\nMon,4\n")
+open(os.path.join(HERE, "latin1.csv"), "wb").write(b"a\n\xe9\n")
+open(os.path.join(HERE, "empty.csv"), "w").write("")
+
+with open(os.path.join(HERE, "cases.tsv"), "w") as f:
+    f.write("# file\texit\texpected message fragment\textra arguments\n")
+    for name, code, fragment, args in cases:
+        f.write(f"{name}\t{code}\t{fragment}\t{args}\n")
+print(len(cases), "cases")
