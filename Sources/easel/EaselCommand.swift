@@ -13,6 +13,14 @@ struct EaselCommand: ParsableCommand {
         subcommands: [Render.self, Check.self, Layout.self])
 
     static func main() {
+        // Interrupted mid-write: remove the temporary file, keep the target
+        // as it was, exit as a shell expects (128 + signal).
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { received in
+                AtomicFile.removeInFlightFile()
+                _exit(128 + received)
+            }
+        }
         let code: Int32
         do {
             var command = try parseAsRoot()

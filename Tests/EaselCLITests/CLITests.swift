@@ -228,3 +228,43 @@ final class GraphDataCLITests: XCTestCase {
         }
     }
 }
+
+/// A run killed while it writes leaves the old file or the new one, never a
+/// torn one; SIGINT and SIGTERM also leave no temporary file.
+final class InterruptedWriteTests: XCTestCase {
+    func testSignalsMidWriteNeverTearTheOutput() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        // Large enough that encoding the PNG takes a while.
+        let scene = dir.appendingPathComponent("big.scene.xml")
+        try Data("""
+        <scene width="2500" height="2500" scale="1">
+          <defs><conicGradient id="g"><stop color="red"/><stop color="blue"/><stop color="red"/></conicGradient></defs>
+          <rect width="2500" height="2500" fill="url(#g)"/>
+        </scene>
+        """.utf8).write(to: scene)
+        let target = dir.appendingPathComponent("out.png"), complete = dir.appendingPathComponent("complete.png")
+        let easel = ExternalTool.easelExecutable
+        XCTAssertEqual(try ExternalTool.run(easel, ["render", scene.path, "-o", complete.path]).status, 0)
+        let newBytes = try Data(contentsOf: complete)
+        let oldBytes = Data("the previous output".utf8)
+        var interruptedMidway = 0
+        for (round, sig) in [SIGINT, SIGTERM, SIGKILL].flatMap({ s in (0..<6).map { _ in s } }).enumerated() {
+            try oldBytes.write(to: target)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: easel)
+            p.arguments = ["render", scene.path, "-o", target.path]
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(UInt32(50_000 + round * 40_000))   // from early in the run to past its end
+            kill(p.processIdentifier, sig)
+            p.waitUntilExit()
+            let now = try Data(contentsOf: target)
+            XCTAssertTrue(now == oldBytes || now == newBytes, "signal \(sig), round \(round): a torn file of \(now.count) bytes")
+            if now == oldBytes && p.terminationReason == .uncaughtSignal || p.terminationStatus == 128 + sig { interruptedMidway += 1 }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".out.png.easel-") }
+            if sig != SIGKILL { XCTAssertEqual(leftovers, [], "signal \(sig) left a temporary file") }
+            for l in leftovers { try? FileManager.default.removeItem(at: dir.appendingPathComponent(l)) }
+        }
+        XCTAssertGreaterThan(interruptedMidway, 3, "some runs were interrupted before finishing")
+    }
+}
