@@ -537,10 +537,7 @@ final class SceneBuilder {
         }()
         if el.name == "text" {
             // `format` belongs to the graph's text only; the rest is a <text>.
-            var format: String? = nil
-            if let f = el.attribute("format") {
-                if GraphData.isSafeFormat(f.value) { format = f.value } else { diagnostics.error(.badFormat(f.value), at: f.valueLocation) }
-            }
+            let format = graphFormat(el)
             var plain = el
             plain.attributes.removeAll { $0.name == "format" }
             guard var node = buildNode(plain, parent: "lineGraph", depth: depth + 1), case .text(var style) = node.kind else { return nil }
@@ -581,14 +578,20 @@ final class SceneBuilder {
             if el.name == "xLabels" {
                 return GraphEntry(.xLabels(font: font, fill: fill, offset: number(el, "offset") ?? 8, opacity: opacity), at: el.location)
             }
-            var format: String? = nil
-            if let f = el.attribute("format") {
-                if GraphData.isSafeFormat(f.value) { format = f.value } else { diagnostics.error(.badFormat(f.value), at: f.valueLocation) }
-            }
-            return GraphEntry(.yLabels(font: font, fill: fill, format: format, opacity: opacity), at: el.location)
+            return GraphEntry(.yLabels(font: font, fill: fill, format: graphFormat(el), opacity: opacity), at: el.location)
         default:
             return nil
         }
+    }
+
+    /// A checked `format`: one printf number conversion, nothing else.
+    private func graphFormat(_ el: XMLElement) -> String? {
+        guard let f = el.attribute("format") else { return nil }
+        guard GraphData.isSafeFormat(f.value) else {
+            diagnostics.error(.badFormat(f.value), at: f.valueLocation)
+            return nil
+        }
+        return f.value
     }
 
     /// A percentage inside a stack refers to the stack's content box, which
