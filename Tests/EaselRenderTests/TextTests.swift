@@ -138,6 +138,19 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(twoLines, 2 * one, accuracy: 0.5)
     }
 
+    /// A label painted with a pattern whose tile holds text draws text while
+    /// drawing text: it must not wait on itself.
+    func testTextFilledWithAPatternOfText() throws {
+        let s = try compileScene("""
+        <scene width="200" height="60" background="white">
+          <defs><pattern id="p" width="20" height="14"><text font-size="10" fill="red">ab</text></pattern></defs>
+          <text font="DejaVu Sans Bold 40" fill="url(#p)">WWW</text>
+        </scene>
+        """)
+        let image = try s.renderImage()
+        XCTAssertTrue(stride(from: 0, to: image.rgba.count, by: 4).contains { image.rgba[$0] > 200 && image.rgba[$0 + 1] < 60 })
+    }
+
     func testTextOutputIsDeterministic() throws {
         let source = try String(contentsOf: ExternalTool.repositoryRoot.appendingPathComponent("examples/stack-card.scene.xml"), encoding: .utf8)
         for format in OutputFormat.allCases {
