@@ -55,13 +55,13 @@ public enum Easel {
             let pixels = scene.width * s * scene.height * s
             if pixels > Double(options.limits.maxPixels) {
                 return .failure(DiagnosticsError(diagnostics + [Diagnostic(.error, .init(
-                    "--scale \(s) would make \(Int(scene.width * s))×\(Int(scene.height * s)) pixels, more than the limit of \(options.limits.maxPixels) (raise it with --max-pixels)"),
+                    "--scale \(s) would make \((scene.width * s).wholeNumberText)×\((scene.height * s).wholeNumberText) pixels, more than the limit of \(options.limits.maxPixels) (raise it with --max-pixels)"),
                     at: scene.location)]))
             }
             scene.scale = s
         }
         let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(), reduceSeries: options.reduceSeries)
-        return .success(CompiledScene(scene: scene, layout: layout, warnings: diagnostics))
+        return .success(CompiledScene(scene: scene, layout: layout, warnings: diagnostics, limits: options.limits))
     }
 }
 
@@ -70,13 +70,14 @@ public struct CompiledScene: Sendable {
     public var scene: Scene
     public var layout: LaidOutScene
     public var warnings: [Diagnostic]
+    public var limits: Limits
 
     public func render(format: OutputFormat) throws -> [UInt8] {
-        try SceneRenderer.render(layout, format: format, scale: scene.scale)
+        try SceneRenderer.render(layout, format: format, scale: scene.scale, maxPaintedPixels: limits.maxPaintedPixels)
     }
 
     public func renderImage() throws -> RasterImage {
-        try SceneRenderer.renderImage(layout, scale: scene.scale)
+        try SceneRenderer.renderImage(layout, scale: scene.scale, maxPaintedPixels: limits.maxPaintedPixels)
     }
 
     /// Renders, then replaces `url` atomically: on any failure the previous

@@ -23,7 +23,9 @@ public enum ConicSectors {
         let uniform = Int((2 * Double.pi / maxSector).rounded(.up))
         for k in 0...uniform { breaks.insert(Double(k) / Double(uniform)) }
         for s in stops where s.offset >= 0 && s.offset <= 1 { breaks.insert(s.offset) }
-        if spread != .pad, period > 0 {
+        // Stops repeated more finely than a billionth of a turn are drawn
+        // padded: finer repetition is invisible and would not terminate.
+        if spread != .pad, period > 1e-9 {
             let images = spread == .reflect ? stops.map(\.offset) + stops.map { s0 + s1 - $0.offset } : stops.map(\.offset)
             var k = Int(((0 - s1) / period).rounded(.down))
             while Double(k) * period + s0 <= 1, breaks.count < limit {
@@ -68,7 +70,7 @@ public enum ConicSectors {
     static func map(_ t: Double, _ s0: Double, _ s1: Double, _ spread: SpreadMethod) -> (Double, Double) {
         let period = s1 - s0
         if t >= s0 && t <= s1 { return (t, 1) }
-        guard period > 0, spread != .pad else { return (min(max(t, s0), s1), 0) }
+        guard period > 1e-9, spread != .pad else { return (min(max(t, s0), s1), 0) }
         let u = (t - s0) / period
         switch spread {
         case .repeat:

@@ -75,7 +75,7 @@ public enum GraphGeometry {
     /// highest and last point (the M4 reduction). With slices well under a
     /// pixel, the line covers the same pixels as the full series.
     public static func decimated(_ p: [Point], plot: Rect, columns: Int) -> [Point] {
-        guard columns > 0, p.count > 4 * columns, plot.width > 0 else { return p }
+        guard columns > 0, p.count > 4 * columns, plot.width > 0, plot.width.isFinite else { return p }
         var out: [Point] = []
         out.reserveCapacity(4 * columns + 4)
         var i = 0

@@ -205,7 +205,8 @@ private struct Resolver {
         // drawn from the M4 reduction over eighth-of-a-pixel slices: the
         // same pixels to within 8/255 on 99.7% of them (M4 is exact for
         // aliased lines; anti-aliased ones need the finer slices).
-        let columns = Int((plot.width * scale * 8).rounded(.up))
+        let slices = (plot.width * scale * 8).rounded(.up)
+        let columns = slices.isFinite && slices < 1e7 ? Int(slices) : 0   // 0: no reduction
         let drawn = curveKind == .linear && reduceSeries ? GraphGeometry.decimated(points, plot: plot, columns: columns) : points
         let curve = GraphGeometry.curve(drawn, curveKind)
 

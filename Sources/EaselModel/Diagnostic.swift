@@ -1,3 +1,5 @@
+import Foundation
+
 /// One problem found in a scene, printed as `file:line:col: error: message`
 /// so that Xcode, SwiftPM plugins and editors can jump to it.
 public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
@@ -24,6 +26,16 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let prefix = location.map { "\($0): " } ?? ""
         return "\(prefix)\(severity.rawValue): \(message.text)"
+    }
+}
+
+extension Double {
+    /// A whole number for messages, without trapping on values past Int's
+    /// range (scenes may hold numbers such as 1e76).
+    public var wholeNumberText: String {
+        guard isFinite else { return "\(self)" }
+        let r = rounded()
+        return abs(r) < 1e15 ? String(Int(r)) : String(format: "%.3g", r)
     }
 }
 

@@ -44,5 +44,9 @@ public struct Limits: Hashable, Sendable {
     public var maxDepth = 256
     public var maxFileSize = 64 * 1024 * 1024
     public var maxScale = 16.0
+    /// Pixels painted in all, each fill, stroke, text, image and group
+    /// composite counted by the device pixels it covers: bounds the work of
+    /// a scene within the other limits (a million full-canvas layers).
+    public var maxPaintedPixels = 16.0 * 64_000_000
     public init() {}
 }

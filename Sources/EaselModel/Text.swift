@@ -33,6 +33,8 @@ public struct FontSpec: Hashable, Sendable {
 
     public static let defaultFamily = "DejaVu Sans"
     public static let defaultSize = 12.0
+    /// FreeType gives up on glyphs far larger than this.
+    public static let maxSize = 4096.0
 }
 
 /// `<text>`: a label.

@@ -106,10 +106,13 @@ extension Diagnostic.Message {
     }
     static let badVersion = Self("this Easel reads version 1 scenes")
     static func tooManyNodes(_ count: Double, _ limit: Int) -> Self {
-        .init("the scene paints \(count >= 1e15 ? "more than 10^15" : String(Int(count))) nodes after expanding repeats, more than the limit of \(limit) (raise it with --max-nodes)")
+        .init("the scene paints \(count.wholeNumberText) nodes after expanding repeats, more than the limit of \(limit) (raise it with --max-nodes)")
     }
     static func tooManyPixels(_ w: Double, _ h: Double, _ limit: Int) -> Self {
-        .init("the output would be \(Int(w.rounded()))×\(Int(h.rounded())) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
+        .init("the output would be \(w.wholeNumberText)×\(h.wholeNumberText) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
+    }
+    static func sideTooLong(_ w: Double, _ h: Double) -> Self {
+        .init("the output would be \(w.wholeNumberText)×\(h.wholeNumberText) pixels; Cairo draws at most 32767 pixels on a side")
     }
     static func tooDeep(_ limit: Int) -> Self {
         .init("elements are nested more than \(limit) deep (raise the limit with --max-depth)")

@@ -51,6 +51,8 @@ final class SceneBuilder {
         let pixels = width * scene.scale * height * scene.scale
         if pixels > Double(limits.maxPixels) {
             diagnostics.error(.tooManyPixels(width * scene.scale, height * scene.scale, limits.maxPixels), at: root.location)
+        } else if max(width, height) * scene.scale > 32767 {
+            diagnostics.error(.sideTooLong(width * scene.scale, height * scene.scale), at: root.location)
         }
         return scene
     }
@@ -381,8 +383,14 @@ final class SceneBuilder {
     private func fontSpec(_ el: XMLElement) -> FontSpec {
         var font = FontSpec()
         font.description = el.attribute("font")?.value.trimmingSpaces
+        if let a = el.attribute("font"), let last = a.value.split(separator: " ").last,
+           let size = ValueParser.number(String(last)), size > FontSpec.maxSize {
+            diagnostics.error(.outOfRange("font", a.value, "a description whose size is at most \(Int(FontSpec.maxSize))"), at: a.valueLocation)
+        }
         font.family = el.attribute("font-family")?.value.trimmingSpaces
-        if let v = number(el, "font-size") { if v > 0 { font.size = v } else { rangeError(el, "font-size", "greater than 0") } }
+        if let v = number(el, "font-size") {
+            if v > 0, v <= FontSpec.maxSize { font.size = v } else { rangeError(el, "font-size", "greater than 0 and at most \(Int(FontSpec.maxSize))") }
+        }
         if let a = el.attribute("font-weight") {
             let v = a.value.trimmingSpaces
             if let n = ValueParser.number(v), n >= 100, n <= 900 {

@@ -66,6 +66,9 @@ enum ConicMesh {
                        Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { userToPixel.apply($0) }
         let x0 = corners.map(\.x).min()!.rounded(.down), y0 = corners.map(\.y).min()!.rounded(.down)
         let x1 = corners.map(\.x).max()!.rounded(.up), y1 = corners.map(\.y).max()!.rounded(.up)
+        // The visible area is at most the target's size; anything else is an
+        // unpaintable degenerate transform.
+        guard (x1 - x0).isFinite, (y1 - y0).isFinite, x1 - x0 <= 32767, y1 - y0 <= 32767 else { return nil }
         let w = Int(max(1, x1 - x0)), h = Int(max(1, y1 - y0))
         guard w <= 32767, h <= 32767, let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else {
             return nil

@@ -5,8 +5,20 @@ import EaselModel
 
 /// Walks a laid-out tree back to front onto a Cairo context. It makes no
 /// layout decisions: every size, paint and path was resolved beforehand.
+/// The painting work a render may still do, shared with the painters of
+/// pattern tiles.
+final class PaintBudget {
+    var remaining: Double
+    let limit: Double
+    var exceededAt: SourceLocation?
+    init(limit: Double) { self.limit = limit; remaining = limit }
+}
+
 final class Painter {
     private let cr: OpaquePointer
+    private let budget: PaintBudget
+    /// The node being painted, for the message when the budget runs out.
+    private var current: SourceLocation?
     /// Vector outputs keep pattern tiles as vectors; raster output draws them
     /// at the device resolution.
     let format: OutputFormat
@@ -14,10 +26,42 @@ final class Painter {
     /// SVG output only: labels to add as real (invisible) text.
     private(set) var textOverlays: [SVGTextOverlay] = []
 
-    init(context: OpaquePointer, format: OutputFormat) {
+    init(context: OpaquePointer, format: OutputFormat, budget: PaintBudget) {
         cr = context
         self.format = format
+        self.budget = budget
     }
+
+    /// Charges the device pixels that `rect` (user space) covers within the
+    /// clip; false once the budget is spent, and painting stops.
+    @discardableResult
+    private func charge(_ rect: Rect) -> Bool {
+        guard budget.exceededAt == nil else { return false }
+        var xs: [Double] = [], ys: [Double] = []
+        for (x0, y0) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
+            var x = x0, y = y0
+            cairo_user_to_device(cr, &x, &y)
+            xs.append(x); ys.append(y)
+        }
+        var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
+        cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1)
+        var clipXs: [Double] = [], clipYs: [Double] = []
+        for (x0, y0) in [(cx0, cy0), (cx1, cy0), (cx0, cy1), (cx1, cy1)] {
+            var x = x0, y = y0
+            cairo_user_to_device(cr, &x, &y)
+            clipXs.append(x); clipYs.append(y)
+        }
+        let w = max(0, min(xs.max()!, clipXs.max()!) - max(xs.min()!, clipXs.min()!))
+        let h = max(0, min(ys.max()!, clipYs.max()!) - max(ys.min()!, clipYs.min()!))
+        budget.remaining -= max(1, w * h)
+        if budget.remaining < 0 {
+            budget.exceededAt = current
+            return false
+        }
+        return true
+    }
+
+    var budgetExceeded: Bool { budget.exceededAt != nil }
 
     func paint(_ nodes: [LayoutNode]) {
         for node in nodes { paint(node) }
@@ -26,7 +70,8 @@ final class Painter {
     private func paint(_ node: LayoutNode) {
         // A collapsed transform (scale(0), say) paints nothing, as in SVG;
         // handing it to Cairo would put the whole context in an error state.
-        guard node.opacity > 0, node.transform.inverted != nil else { return }
+        guard node.opacity > 0, node.transform.inverted != nil, budget.exceededAt == nil else { return }
+        current = node.location
         cairo_save(cr)
         defer { cairo_restore(cr) }
         concat(node.transform)
@@ -68,8 +113,17 @@ final class Painter {
         }
         if grouped {
             cairo_pop_group_to_source(cr)
+            // Compositing the group covers the frame (for a group, what is clipped).
+            charge(node.drawing == nil ? clipRect() : node.frame.offsetBy(-node.frame.x, -node.frame.y).union(clipRect()))
             cairo_paint_with_alpha(cr, node.opacity)
         }
+    }
+
+    /// The current clip's extents, in user space.
+    private func clipRect() -> Rect {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     // MARK: Clipping
@@ -105,6 +159,7 @@ final class Painter {
             if let inner = shape.clip.first { withClip(inner, fillShape) } else { fillShape() }
         }
         let mask = cairo_pop_group(cr)
+        charge(clipRect())
         cairo_set_source(cr, content)
         cairo_mask(cr, mask)
         cairo_pattern_destroy(mask)
@@ -127,7 +182,7 @@ final class Painter {
     /// Text is drawn with Pango as glyphs (real text in PDF), filled with
     /// its paint, whose box is the lines' extents or the frame.
     private func draw(_ text: TextDrawing) {
-        guard let fill = text.fill else { return }
+        guard let fill = text.fill, charge(text.paintBox) else { return }
         let env = PangoEnvironment.shared
         env.lock.run {
             let layout = env.layout(text.displayText, text.request)
@@ -151,6 +206,7 @@ final class Painter {
     private func draw(_ shape: ShapeDrawing) {
         if let fill = shape.fill {
             cairo_set_fill_rule(cr, fillRule(shape.fillRule))
+            guard charge(extents(of: shape.path, stroke: false)) else { return }
             paint(with: fill, extents: { self.extents(of: shape.path, stroke: false) }) {
                 self.append(shape.path)
                 cairo_fill(self.cr)
@@ -164,6 +220,7 @@ final class Painter {
             stroke.dash.withUnsafeBufferPointer {
                 cairo_set_dash(cr, $0.baseAddress, Int32($0.count), stroke.dashOffset)
             }
+            guard charge(extents(of: shape.path, stroke: true)) else { return }
             paint(with: stroke.paint, extents: { self.extents(of: shape.path, stroke: true) }) {
                 self.append(shape.path)
                 cairo_stroke(self.cr)
@@ -190,6 +247,7 @@ final class Painter {
             return
         }
         let iw = Double(cairo_image_surface_get_width(surface)), ih = Double(cairo_image_surface_get_height(surface))
+        guard charge(image.clipRect) else { return }
         cairo_save(cr)
         cairo_rectangle(cr, image.clipRect.x, image.clipRect.y, image.clipRect.width, image.clipRect.height)
         cairo_clip(cr)
@@ -308,7 +366,9 @@ final class Painter {
             cairo_matrix_multiply(&toDevice, &tileMatrix, &ctm)
             let sx = (toDevice.xx * toDevice.xx + toDevice.yx * toDevice.yx).squareRoot()
             let sy = (toDevice.xy * toDevice.xy + toDevice.yy * toDevice.yy).squareRoot()
-            var pw = max(1, (w * sx).rounded()), ph = max(1, (h * sy).rounded())
+            var pw = (w * sx).rounded(), ph = (h * sy).rounded()
+            if !(pw >= 1) { pw = 1 }      // also NaN, from a degenerate transform
+            if !(ph >= 1) { ph = 1 }
             // A tile larger than the limit is drawn at a lower resolution.
             let limit = 4096.0
             if pw > limit || ph > limit {
@@ -324,7 +384,7 @@ final class Painter {
         guard let surface else { return nil }
         defer { cairo_surface_destroy(surface) }
         if let tileContext = cairo_create(surface) {
-            let painter = Painter(context: tileContext, format: format)
+            let painter = Painter(context: tileContext, format: format, budget: budget)
             painter.paint(p.content)
             failures += painter.failures
             // Text inside a tile repeats as outlines; one invisible copy per

@@ -37,7 +37,9 @@ final class PangoEnvironment: @unchecked Sendable {
         pango_layout_set_font_description(layout, font)
         pango_font_description_free(font)
         if let w = request.wrapWidth {
-            pango_layout_set_width(layout, Int32((w * PangoEnvironment.scale).rounded(.up)))
+            // Pango widths are Int32 in 1/1024 points: at most about 2 million points.
+            let units = (w * PangoEnvironment.scale).rounded(.up)
+            pango_layout_set_width(layout, units.isFinite && units < Double(Int32.max) ? Int32(max(0, units)) : Int32.max)
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         }
         switch request.align {

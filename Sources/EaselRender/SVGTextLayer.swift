@@ -45,7 +45,7 @@ enum SVGTextLayer {
 
     static func n(_ v: Double) -> String {
         let r = (v * 1000).rounded() / 1000
-        return r == r.rounded() ? String(Int(r)) : String(r)
+        return r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r)
     }
 
     static func escape(_ s: String) -> String {

@@ -7,13 +7,16 @@ import Foundation
 public enum SceneRenderer {
     /// Pixel size of a raster render: points × scale, rounded up.
     public static func pixelSize(of scene: LaidOutScene, scale: Double) -> (width: Int, height: Int) {
-        (Int((scene.size.width * scale).rounded(.up)), Int((scene.size.height * scale).rounded(.up)))
+        func side(_ v: Double) -> Int { v.isFinite && v < 1e9 ? Int(v.rounded(.up)) : Int(1e9) }
+        return (side(scene.size.width * scale), side(scene.size.height * scale))
     }
 
-    public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double? = nil) throws -> [UInt8] {
+    /// `maxPaintedPixels` bounds the painting work (see `Limits`).
+    public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double? = nil,
+                              maxPaintedPixels: Double = .infinity) throws -> [UInt8] {
         switch format {
         case .png:
-            let surface = try rasterSurface(scene, scale: scale ?? scene.scale)
+            let surface = try rasterSurface(scene, scale: scale ?? scene.scale, budget: maxPaintedPixels)
             defer { cairo_surface_destroy(surface) }
             let sink = ByteSink()
             let status = cairo_surface_write_to_png_stream(surface, ByteSink.write, sink.opaque)
@@ -35,7 +38,7 @@ public enum SceneRenderer {
             } else {
                 cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_USER)
             }
-            let overlays = try draw(scene, on: surface, scale: 1, format: format)
+            let overlays = try draw(scene, on: surface, scale: 1, format: format, budget: maxPaintedPixels)
             cairo_surface_finish(surface)
             let status = cairo_surface_status(surface)
             guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }
@@ -44,13 +47,14 @@ public enum SceneRenderer {
     }
 
     /// A raster render without PNG encoding.
-    public static func renderImage(_ scene: LaidOutScene, scale: Double? = nil) throws -> RasterImage {
-        let surface = try rasterSurface(scene, scale: scale ?? scene.scale)
+    public static func renderImage(_ scene: LaidOutScene, scale: Double? = nil,
+                                   maxPaintedPixels: Double = .infinity) throws -> RasterImage {
+        let surface = try rasterSurface(scene, scale: scale ?? scene.scale, budget: maxPaintedPixels)
         defer { cairo_surface_destroy(surface) }
         return RasterImage(surface: surface)
     }
 
-    private static func rasterSurface(_ scene: LaidOutScene, scale: Double) throws -> OpaquePointer {
+    private static func rasterSurface(_ scene: LaidOutScene, scale: Double, budget: Double) throws -> OpaquePointer {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else {
             throw RenderError("the output would be \(w)×\(h) pixels; Cairo draws at most 32767 on a side")
@@ -60,7 +64,7 @@ public enum SceneRenderer {
             throw RenderError("cannot allocate a \(w)×\(h) image")
         }
         do {
-            _ = try draw(scene, on: surface, scale: scale, format: .png)
+            _ = try draw(scene, on: surface, scale: scale, format: .png, budget: budget)
         } catch {
             cairo_surface_destroy(surface)
             throw error
@@ -71,7 +75,7 @@ public enum SceneRenderer {
     /// Paints the scene; returns the text to add to SVG output.
     @discardableResult
     private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double,
-                             format: OutputFormat) throws -> [SVGTextOverlay] {
+                             format: OutputFormat, budget limit: Double) throws -> [SVGTextOverlay] {
         guard let cr = cairo_create(surface) else { throw RenderError("cannot create a Cairo context") }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
@@ -80,8 +84,13 @@ public enum SceneRenderer {
             cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
             cairo_paint(cr)
         }
-        let painter = Painter(context: cr, format: format)
+        let budget = PaintBudget(limit: limit)
+        let painter = Painter(context: cr, format: format, budget: budget)
         painter.paint(scene.nodes)
+        if budget.remaining < 0 {
+            let at = budget.exceededAt.map { "\($0): " } ?? ""
+            throw RenderError("\(at)error: painting this scene covers more than \(budget.limit.wholeNumberText) pixels in all (raise the limit with --max-paint)")
+        }
         if !painter.failures.isEmpty { throw RenderError(painter.failures.joined(separator: "\n")) }
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }

@@ -53,6 +53,8 @@ struct SafetyOptions: ParsableArguments {
     var maxDepth: Int = Limits().maxDepth
     @Option(name: .customLong("max-file-size"), help: "Largest input file, in bytes.")
     var maxFileSize: Int = Limits().maxFileSize
+    @Option(name: .customLong("max-paint"), help: "Most pixels painted in all (each fill, stroke, text, image and group counted by the pixels it covers).")
+    var maxPaint: Double = Limits().maxPaintedPixels
     @Option(name: .customLong("allow-read"), help: "A folder outside the scene's that href/src may read (repeatable).")
     var allowRead: [String] = []
 
@@ -61,6 +63,7 @@ struct SafetyOptions: ParsableArguments {
                           ("--max-file-size", maxFileSize)] where v <= 0 {
             throw ValidationError("\(name) must be greater than 0")
         }
+        if !(maxPaint > 0) { throw ValidationError("--max-paint must be greater than 0") }
     }
 
     func options(scale: Double? = nil) -> Easel.Options {
@@ -69,6 +72,7 @@ struct SafetyOptions: ParsableArguments {
         limits.maxNodes = maxNodes
         limits.maxDepth = maxDepth
         limits.maxFileSize = maxFileSize
+        limits.maxPaintedPixels = maxPaint
         return Easel.Options(limits: limits,
                              allowedDirectories: allowRead.map { URL(fileURLWithPath: $0) },
                              scale: scale)

@@ -46,7 +46,10 @@ struct Render: ParsableCommand {
             do {
                 try compiled.write(to: url, format: fmt)
             } catch {
-                FileHandle.standardError.write(Data("\(input): error: \(error)\n".utf8))
+                // Render errors that know their node are already located.
+                let text = "\(error)"
+                let line = text.contains(": error: ") ? text : "\(input): error: \(text)"
+                FileHandle.standardError.write(Data((line + "\n").utf8))
                 failed = true
             }
         }

@@ -97,6 +97,8 @@ for name, body, attrs, fragment in [
 
 # Limits
 case("canvas-huge.scene.xml", '<scene width="1000000000" height="1000000000"/>', "more than the limit of 64000000")
+case("side-too-long.scene.xml", '<scene width="1e20" height="1e-20"/>', "Cairo draws at most 32767 pixels on a side")
+case("huge-finite-height.scene.xml", '<scene width="320" height="1' + "1" * 75 + '"/>', "more than the limit of 64000000")
 case("pixels-at-scale.scene.xml", '<scene width="4000" height="4000" scale="16"/>', "more than the limit of 64000000")
 case("repeat-billion.scene.xml", scene('<repeat count="1000000000"><rect/></repeat>'), "'count' is 1000000000 but must be a whole number from 0 to 1000000")
 case("nested-repeats.scene.xml", scene('<repeat count="1000"><repeat count="1000"><repeat count="1000"><rect/></repeat></repeat></repeat>'), "nodes after expanding repeats")
@@ -105,6 +107,10 @@ hundred = lambda fill: "".join(f'<rect fill="{fill}"/>' for _ in range(100))
 case("pattern-explosion.scene.xml", scene('<defs><pattern id="a" width="4" height="4">' + hundred("red") + '</pattern><pattern id="b" width="4" height="4">' + hundred("url(#a)") + '</pattern><pattern id="c" width="4" height="4">' + hundred("url(#b)") + '</pattern></defs><rect fill="url(#c)"/>'), "nodes after expanding repeats")
 case("file-too-large.scene.xml", scene("<!-- " + "x" * 4000 + " -->"), "more than the limit of 1000 bytes", args="--max-file-size 1000")
 case("depth-flag.scene.xml", scene("<group>" * 20 + "</group>" * 20), "nested more than 10 deep", args="--max-depth 10")
+case("paint-budget.scene.xml", scene('<repeat count="999999"><rect width="100" height="100" fill="red" opacity="0.5"/></repeat>'), "painting this scene covers more than 1024000000 pixels in all")
+case("paint-flag.scene.xml", scene('<rect/><rect/><rect/>'), "raise the limit with --max-paint", args="--max-paint 20000")
+case("font-size-huge.scene.xml", scene('<text font-size="100000">W</text>'), "'font-size' is 100000 but must be greater than 0 and at most 4096")
+case("font-description-huge.scene.xml", scene('<text font="DejaVu Sans 100000">W</text>'), "a description whose size is at most 4096")
 case("nodes-flag.scene.xml", scene('<repeat count="5"><rect/><rect/><rect/></repeat>'), "more than the limit of 10", args="--max-nodes 10")
 
 # Path data
