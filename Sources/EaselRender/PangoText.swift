@@ -115,17 +115,21 @@ final class PangoEnvironment: @unchecked Sendable {
 /// clash here). Recursive because text can be drawn while drawing text: a
 /// label filled with a pattern whose tile holds a label.
 final class NSLockLike: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
+    // On the heap: a pthread mutex must not move, and `&property` gives no
+    // stable address.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t> = .allocate(capacity: 1)
+
     init() {
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
         pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(&mutex, &attributes)
+        pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
     }
+
     func run<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return body()
     }
 }
