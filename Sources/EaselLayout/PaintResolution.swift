@@ -23,13 +23,13 @@ struct PaintResolver {
     private func resolve(_ server: PaintServer, id: String, box: Rect) -> ResolvedPaint.Kind? {
         switch server {
         case .linear(let g):
-            let stops = StopResolution.shadingStops(g.stops, interpolation: g.interpolation)
+            let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
             return stops.count == 1 ? .solid(stops[0].color) : linear(g, stops: stops, box: box)
         case .radial(let g):
-            let stops = StopResolution.shadingStops(g.stops, interpolation: g.interpolation)
+            let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
             return stops.count == 1 ? .solid(stops[0].color) : radial(g, stops: stops, box: box)
         case .conic(let g):
-            let stops = StopResolution.shadingStops(g.stops, interpolation: g.interpolation)
+            let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
             return stops.count == 1 ? .solid(stops[0].color) : conic(g, stops: stops, box: box)
         case .pattern(let tile):
             let size = tile.units == .userSpace ? Size(tile.width, tile.height)
@@ -55,48 +55,48 @@ struct PaintResolver {
         // the unit square as SVG's objectBoundingBox would have them.
         let unit = unitToBox(box)
         let start: Point, end: Point
-        var matrix = g.transform
-        switch (g.geometry, g.units) {
+        var matrix = g.base.transform
+        switch (g.geometry, g.base.units) {
         case (.angle(let a), _):
             let e = GradientMath.unitEndpoints(angle: a)
             (start, end) = (unit.apply(e.start), unit.apply(e.end))
-            if g.units == .objectBoundingBox { matrix = conjugate(g.transform, by: unit) }
+            if g.base.units == .objectBoundingBox { matrix = conjugate(g.base.transform, by: unit) }
         case (.points(let s, let e), .objectBoundingBox):
             (start, end) = (unit.apply(s), unit.apply(e))
-            matrix = conjugate(g.transform, by: unit)
+            matrix = conjugate(g.base.transform, by: unit)
         case (.points(let s, let e), .userSpace):
             (start, end) = (s, e)
         }
-        return .linear(LinearShading(start: start, end: end, stops: stops, spread: g.spread, matrix: matrix))
+        return .linear(LinearShading(start: start, end: end, stops: stops, spread: g.base.spread, matrix: matrix))
     }
 
     /// Radial gradients stretch with the box (CAGradientLayer's radial type):
     /// in unit space the geometry is a circle that the box maps to an ellipse.
     private func radial(_ g: RadialGradient, stops: [ShadingStop], box: Rect) -> ResolvedPaint.Kind? {
-        switch g.units {
+        switch g.base.units {
         case .objectBoundingBox:
             guard box.width > 0, box.height > 0 else { return nil }
             let c = g.center ?? Point(0.5, 0.5)
             return .radial(RadialShading(center: c, radius: g.radius ?? 0.5, focus: g.focus ?? c, stops: stops,
-                                         spread: g.spread, matrix: unitToBox(box).concatenating(g.transform)))
+                                         spread: g.base.spread, matrix: unitToBox(box).concatenating(g.base.transform)))
         case .userSpace:
             let c = g.center ?? box.center
             return .radial(RadialShading(center: c, radius: g.radius ?? min(box.width, box.height) / 2,
-                                         focus: g.focus ?? c, stops: stops, spread: g.spread, matrix: g.transform))
+                                         focus: g.focus ?? c, stops: stops, spread: g.base.spread, matrix: g.base.transform))
         }
     }
 
     /// Conic angles are measured in points, unstretched: only the centre
     /// maps through the unit box.
     private func conic(_ g: ConicGradient, stops: [ShadingStop], box: Rect) -> ResolvedPaint.Kind {
-        let sectors = ConicSectors.sectors(stops: stops, spread: g.spread, from: g.from)
-        switch g.units {
+        let sectors = ConicSectors.sectors(stops: stops, spread: g.base.spread, from: g.from)
+        switch g.base.units {
         case .objectBoundingBox:
             let unit = unitToBox(box)
             return .conic(ConicShading(center: unit.apply(g.center ?? Point(0.5, 0.5)), sectors: sectors,
-                                       matrix: conjugate(g.transform, by: unit)))
+                                       matrix: conjugate(g.base.transform, by: unit)))
         case .userSpace:
-            return .conic(ConicShading(center: g.center ?? box.center, sectors: sectors, matrix: g.transform))
+            return .conic(ConicShading(center: g.center ?? box.center, sectors: sectors, matrix: g.base.transform))
         }
     }
 

@@ -28,13 +28,20 @@ public enum LinearGeometry: Hashable, Sendable {
     case points(start: Point, end: Point)
 }
 
-public struct LinearGradient: Hashable, Sendable {
-    public var geometry: LinearGeometry = .angle(270)
+/// What every gradient kind has: its stops and how they are painted.
+public struct GradientBase: Hashable, Sendable {
     public var stops: [GradientStop] = []
     public var spread: SpreadMethod = .pad
     public var units: GradientUnits = .objectBoundingBox
     public var interpolation: ColorInterpolation = .srgb
     public var transform: AffineTransform = .identity
+    public init() {}
+}
+
+public struct LinearGradient: Hashable, Sendable {
+    public var geometry: LinearGeometry = .angle(270)
+    /// Stops, spread, units, interpolation and transform.
+    public var base = GradientBase()
     public init() {}
 }
 
@@ -46,11 +53,8 @@ public struct RadialGradient: Hashable, Sendable {
     /// `nil`: 0.5 in unit space; half the box's smaller side in user space.
     public var radius: Double?
     public var focus: Point?
-    public var stops: [GradientStop] = []
-    public var spread: SpreadMethod = .pad
-    public var units: GradientUnits = .objectBoundingBox
-    public var interpolation: ColorInterpolation = .srgb
-    public var transform: AffineTransform = .identity
+    /// Stops, spread, units, interpolation and transform.
+    public var base = GradientBase()
     public init() {}
 }
 
@@ -60,11 +64,8 @@ public struct RadialGradient: Hashable, Sendable {
 public struct ConicGradient: Hashable, Sendable {
     public var center: Point?
     public var from: Double = 90
-    public var stops: [GradientStop] = []
-    public var spread: SpreadMethod = .pad
-    public var units: GradientUnits = .objectBoundingBox
-    public var interpolation: ColorInterpolation = .srgb
-    public var transform: AffineTransform = .identity
+    /// Stops, spread, units, interpolation and transform.
+    public var base = GradientBase()
     public init() {}
 }
 

@@ -116,15 +116,13 @@ final class SceneBuilder {
             g.center = unitPoint(el, "center")
             if let r = number(el, "radius") { if r >= 0 { g.radius = r } else { rangeError(el, "radius", "0 or more") } }
             g.focus = unitPoint(el, "focus")
-            readGradientCommon(el, spread: &g.spread, units: &g.units, interpolation: &g.interpolation, transform: &g.transform)
-            g.stops = stops(of: el, id: id)
+            g.base = gradientBase(el, id: id)
             server = .radial(g)
         case "conicGradient":
             var g = ConicGradient()
             g.center = unitPoint(el, "center")
             if let f = number(el, "from") { g.from = f }
-            readGradientCommon(el, spread: &g.spread, units: &g.units, interpolation: &g.interpolation, transform: &g.transform)
-            g.stops = stops(of: el, id: id)
+            g.base = gradientBase(el, id: id)
             server = .conic(g)
         case "pattern":
             checkNoText(el)
@@ -183,17 +181,18 @@ final class SceneBuilder {
                 diagnostics.error(.startNeedsEnd, at: el.location)
             }
         }
-        readGradientCommon(el, spread: &g.spread, units: &g.units, interpolation: &g.interpolation, transform: &g.transform)
-        g.stops = stops(of: el, id: id)
+        g.base = gradientBase(el, id: id)
         return g
     }
 
-    private func readGradientCommon(_ el: XMLElement, spread: inout SpreadMethod, units: inout GradientUnits,
-                                    interpolation: inout ColorInterpolation, transform: inout AffineTransform) {
-        if let s = keyword(el, "spread", SpreadMethod.self) { spread = s }
-        if let i = keyword(el, "interpolation", ColorInterpolation.self) { interpolation = i }
-        if let u = keyword(el, "units", UnitsKeyword.self) { units = u.units }
-        if let t = transformValue(el, "transform") { transform = t }
+    private func gradientBase(_ el: XMLElement, id: String) -> GradientBase {
+        var base = GradientBase()
+        if let s = keyword(el, "spread", SpreadMethod.self) { base.spread = s }
+        if let i = keyword(el, "interpolation", ColorInterpolation.self) { base.interpolation = i }
+        if let u = keyword(el, "units", UnitsKeyword.self) { base.units = u.units }
+        if let t = transformValue(el, "transform") { base.transform = t }
+        base.stops = stops(of: el, id: id)
+        return base
     }
 
     private func buildStops(_ el: XMLElement) -> [GradientStop] {
@@ -232,7 +231,7 @@ final class SceneBuilder {
             }
             if let n = buildNode(child, parent: "clipPath", depth: 3) { shapes.append(n) }
         }
-        let clip = reference(el, "clip-path", kind: .clip)
+        let clip = clipReference(el, "clip-path")
         return ClipPathDefinition(id: id, shapes: shapes, clipPath: clip, location: el.location)
     }
 
@@ -341,7 +340,7 @@ final class SceneBuilder {
                 }
             }
         }
-        c.clipPath = reference(el, "clip-path", kind: .clip)
+        c.clipPath = clipReference(el, "clip-path")
         c.hidden = bool(el, "hidden") ?? false
         if let g = number(el, "grow") { if g >= 0 { c.grow = g } else { rangeError(el, "grow", "0 or more") } }
         return c
@@ -693,9 +692,8 @@ final class SceneBuilder {
 
     // MARK: References
 
-    enum ReferenceKind { case paint, clip }
-
-    private func reference(_ el: XMLElement, _ name: String, kind: ReferenceKind) -> String? {
+    /// A `url(#id)` naming a clip path (paints go through `paint`).
+    private func clipReference(_ el: XMLElement, _ name: String) -> String? {
         guard let a = el.attribute(name) else { return nil }
         let t = a.value.trimmingSpaces
         guard let id = urlReference(t) else {

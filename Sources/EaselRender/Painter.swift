@@ -206,8 +206,9 @@ final class Painter {
     private func draw(_ shape: ShapeDrawing) {
         if let fill = shape.fill {
             cairo_set_fill_rule(cr, fillRule(shape.fillRule))
-            guard charge(extents(of: shape.path, stroke: false)) else { return }
-            paint(with: fill, extents: { self.extents(of: shape.path, stroke: false) }) {
+            let area = extents(of: shape.path, stroke: false)
+            guard charge(area) else { return }
+            paint(with: fill, extents: { area }) {
                 self.append(shape.path)
                 cairo_fill(self.cr)
             }
@@ -220,8 +221,9 @@ final class Painter {
             stroke.dash.withUnsafeBufferPointer {
                 cairo_set_dash(cr, $0.baseAddress, Int32($0.count), stroke.dashOffset)
             }
-            guard charge(extents(of: shape.path, stroke: true)) else { return }
-            paint(with: stroke.paint, extents: { self.extents(of: shape.path, stroke: true) }) {
+            let area = extents(of: shape.path, stroke: true)
+            guard charge(area) else { return }
+            paint(with: stroke.paint, extents: { area }) {
                 self.append(shape.path)
                 cairo_stroke(self.cr)
             }
@@ -265,7 +267,7 @@ final class Painter {
     }
 
     /// Sets `paint` as the source and runs `operation` (which fills or
-    /// strokes). Paints that carry their own alpha take the opacity into
+    /// strokes); `extents` (user space) is what the operation covers. Paints that carry their own alpha take the opacity into
     /// their colours; patterns and stripes are drawn as a group instead.
     private func paint(with paint: ResolvedPaint, extents: () -> Rect, _ operation: () -> Void) {
         let source: OpaquePointer?
