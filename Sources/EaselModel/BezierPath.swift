@@ -18,7 +18,6 @@ public struct BezierPath: Hashable, Sendable {
     public init() {}
 
     public var isEmpty: Bool { elements.isEmpty }
-    public var currentPoint: Point { current }
 
     public mutating func move(to p: Point) {
         elements.append(.move(p)); subpathStart = p; current = p

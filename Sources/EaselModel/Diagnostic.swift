@@ -51,12 +51,6 @@ public struct Diagnostics: Sendable {
         all.append(Diagnostic(.error, message, at: location))
     }
 
-    public mutating func warning(_ message: Diagnostic.Message, at location: SourceLocation?) {
-        all.append(Diagnostic(.warning, message, at: location))
-    }
-
-    public mutating func append(contentsOf other: Diagnostics) { all.append(contentsOf: other.all) }
-    public mutating func append(_ diagnostic: Diagnostic) { all.append(diagnostic) }
 }
 
 /// Thrown by a stage that cannot go on; carries everything found so far.

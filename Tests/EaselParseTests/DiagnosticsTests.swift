@@ -10,12 +10,7 @@ import XCTest
 final class DiagnosticsTests: XCTestCase {
     func check(_ marked: String, _ expectations: [(String, String)], count: Int? = nil,
                file: StaticString = #filePath, line: UInt = #line) {
-        let source = MarkedSource(marked)
-        let found = diagnostics(of: source.text)
-        for (marker, fragment) in expectations {
-            assertDiagnostic(found, at: marker, in: source, contains: fragment, file: file, line: line)
-        }
-        if let count { XCTAssertEqual(found.count, count, found.map(\.description).joined(separator: "\n"), file: file, line: line) }
+        assertDiagnostics(marked, expectations, count: count, file: file, line: line)
     }
 
     func testUnknownElementSuggestsNearestName() {
@@ -148,11 +143,7 @@ final class DiagnosticsTests: XCTestCase {
 
 final class PaintServerDiagnosticsTests: XCTestCase {
     func check(_ marked: String, _ expectations: [(String, String)], file: StaticString = #filePath, line: UInt = #line) {
-        let source = MarkedSource(marked)
-        let found = diagnostics(of: source.text)
-        for (marker, fragment) in expectations {
-            assertDiagnostic(found, at: marker, in: source, contains: fragment, file: file, line: line)
-        }
+        assertDiagnostics(marked, expectations, file: file, line: line)
     }
 
     func testPatternThatPaintsItself() {

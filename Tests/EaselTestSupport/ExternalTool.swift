@@ -74,6 +74,19 @@ public enum ExternalTool {
         return products.appendingPathComponent("easel").path
     }
 
+    /// Renders `scene` with the built `easel` and asserts what every bad
+    /// scene must give: exit 1, `expected` in the message, no output, and
+    /// nothing of /etc/passwd shown.
+    public static func assertRejected(_ scene: URL, expected: String, name: String,
+                                      file: StaticString = #filePath, line: UInt = #line) throws {
+        let out = scene.deletingPathExtension().appendingPathExtension("png")
+        let r = try run(easelExecutable, ["render", scene.path, "-o", out.path], file: file, line: line)
+        XCTAssertEqual(r.status, 1, "\(name): \(r.stderr)", file: file, line: line)
+        XCTAssertTrue(r.stderr.contains(expected), "\(name): expected '\(expected)' in:\n\(r.stderr)", file: file, line: line)
+        XCTAssertFalse(r.stderr.contains("root:x:0"), "\(name) leaked /etc/passwd", file: file, line: line)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "\(name) wrote an output", file: file, line: line)
+    }
+
     /// A fresh temporary folder for one test.
     public static func temporaryDirectory(_ name: String = #function) -> URL {
         let safe = name.filter { $0.isLetter || $0.isNumber }

@@ -51,6 +51,20 @@ public struct MarkedSource {
     }
 }
 
+/// Compiles marked scene text and asserts each (marker, fragment) pair;
+/// with `count`, also how many diagnostics there are in all.
+public func assertDiagnostics(_ marked: String, _ expectations: [(String, String)], count: Int? = nil,
+                              file: StaticString = #filePath, line: UInt = #line) {
+    let source = MarkedSource(marked)
+    let found = diagnostics(of: source.text)
+    for (marker, fragment) in expectations {
+        assertDiagnostic(found, at: marker, in: source, contains: fragment, file: file, line: line)
+    }
+    if let count {
+        XCTAssertEqual(found.count, count, found.map(\.description).joined(separator: "\n"), file: file, line: line)
+    }
+}
+
 /// Asserts that a diagnostic containing `fragment` points at `marker`.
 public func assertDiagnostic(_ diagnostics: [Diagnostic], at marker: String, in source: MarkedSource,
                              contains fragment: String, file: StaticString = #filePath, line: UInt = #line) {
