@@ -24,8 +24,12 @@ let package = Package(
         .systemLibrary(
             name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"])]),
+        // SHA-256 of the files a compile reads (GChecksum); GLib comes with Pango.
+        .systemLibrary(
+            name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]),
         .target(name: "EaselModel"),
-        .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2", .product(name: "CSV", package: "CSV.swift")]),
+        .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2", "CGLib", .product(name: "CSV", package: "CSV.swift")]),
         .target(name: "EaselLayout", dependencies: ["EaselModel"]),
         .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo"]),
         .target(name: "Easel", dependencies: ["EaselModel", "EaselParse", "EaselLayout", "EaselRender"]),

@@ -3,41 +3,67 @@ import Foundation
 import Glibc
 #endif
 
-/// Writes a whole file or nothing: the bytes go to a temporary file in the
-/// same folder, are flushed to disk, then renamed over the target, which
-/// POSIX makes atomic. A crash at any point leaves the old file or the new.
-public enum AtomicFile {
-    /// The temporary file being written, as a C string, so that a signal
-    /// handler can remove it without allocating (`removeInFlightFile`).
-    private static let inFlight: UnsafeMutablePointer<CChar> = {
-        let p = UnsafeMutablePointer<CChar>.allocate(capacity: 4096)
-        p.initialize(repeating: 0, count: 4096)
-        return p
-    }()
+extension Diagnostic.Message {
+    static func cannotWrite(_ path: String, _ reason: String) -> Self { .init("cannot write '\(path)': \(reason)") }
+    static func cannotReplace(_ path: String, _ reason: String) -> Self { .init("cannot replace '\(path)': \(reason)") }
+}
 
-    /// Async-signal-safe: unlinks the temporary file of a write in progress.
-    /// The CLI calls it from its SIGINT/SIGTERM handler; after SIGKILL the
-    /// hidden temporary file may stay, but the target is never torn.
-    public static func removeInFlightFile() {
-        if inFlight.pointee != 0 { unlink(inFlight) }
-    }
+/// Writes a whole file or nothing, from any number of threads at once, with
+/// no state shared between writes.
+///
+/// The bytes go to an unnamed file in the target's folder (Linux
+/// `O_TMPFILE`), which the kernel removes by itself if the process dies
+/// however it dies, SIGKILL included. Once complete and flushed, it gets a
+/// hidden name and is renamed over the target, which POSIX makes atomic: a
+/// reader sees the old file or the new one, never a torn one. Where the
+/// file system has no `O_TMPFILE`, a named hidden temporary file
+/// (`.NAME.easel-XXXXXX`) is used instead and removed on any failure.
+public enum AtomicFile {
+    /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), which Glibc's Swift
+    /// overlay does not import.
+    private static let tmpFileFlag: Int32 = 0o20_000_000 | O_DIRECTORY
 
     public static func write(_ bytes: [UInt8], to url: URL) throws {
         let directory = url.deletingLastPathComponent().path
-        var template = Array((directory + "/.\(url.lastPathComponent).easel-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw RenderError("cannot write in '\(directory)': \(String(cString: strerror(errno)))") }
+        let hidden = directory + "/.\(url.lastPathComponent).easel-"
+        let fd = open(directory, tmpFileFlag | O_WRONLY | O_CLOEXEC, 0o644)
+        if fd >= 0 {
+            do { try writeAll(bytes, fd: fd, path: url.path) } catch { close(fd); throw error }
+            // Give the finished file a name, then move it over the target.
+            let procPath = "/proc/self/fd/\(fd)"
+            var linked: String?
+            for _ in 0..<16 {
+                let candidate = hidden + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
+                if linkat(AT_FDCWD, procPath, AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 { linked = candidate; break }
+                if errno != EEXIST { break }
+            }
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            guard let linked else { throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, reason), at: nil)]) }
+            try replace(url.path, with: linked)
+            return
+        }
+        // No O_TMPFILE here: a named temporary file.
+        var template = Array((hidden + "XXXXXX").utf8CString)
+        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard named >= 0 else {
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, String(cString: strerror(errno))), at: nil)])
+        }
         let tempPath = String(cString: template)
-        template.withUnsafeBufferPointer { buf in
-            let n = min(buf.count, 4095)
-            for i in 0..<n { inFlight[i] = buf[i] }
-            inFlight[n] = 0
+        do {
+            fchmod(named, 0o644)
+            try writeAll(bytes, fd: named, path: url.path)
+            close(named)
+            try replace(url.path, with: tempPath)
+        } catch {
+            close(named)
+            unlink(tempPath)
+            throw error
         }
-        var ok = false
-        defer {
-            if !ok { unlink(tempPath) }
-            inFlight.pointee = 0
-        }
+    }
+
+    /// Writes every byte and flushes it to disk; the caller closes `fd`.
+    private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws {
         var written = 0
         let failure: String? = bytes.withUnsafeBytes { buf -> String? in
             while written < buf.count {
@@ -48,17 +74,18 @@ public enum AtomicFile {
                 }
                 written += n
             }
-            return nil
+            return fsync(fd) == 0 ? nil : String(cString: strerror(errno))
         }
         if let failure {
-            close(fd)
-            throw RenderError("cannot write '\(url.path)': \(failure)")
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(path, failure), at: nil)])
         }
-        fchmod(fd, 0o644)
-        guard fsync(fd) == 0, close(fd) == 0 else { throw RenderError("cannot write '\(url.path)'") }
-        guard rename(tempPath, url.path) == 0 else {
-            throw RenderError("cannot replace '\(url.path)': \(String(cString: strerror(errno)))")
+    }
+
+    private static func replace(_ target: String, with temp: String) throws {
+        guard rename(temp, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temp)
+            throw DiagnosticsError([Diagnostic(.error, .cannotReplace(target, reason), at: nil)])
         }
-        ok = true
     }
 }

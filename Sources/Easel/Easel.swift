@@ -4,89 +4,82 @@
 import EaselParse
 import Foundation
 
-/// Compile scenes in-process: parse a file or a string, lay it out, then
-/// render to bytes or write a file atomically.
+/// Compile scenes in-process: parse a file or a string, lay it out once,
+/// then render it at any scale, format and time, or write files atomically.
 ///
 /// ```swift
 /// let scene = try Easel.compile(fileAt: URL(fileURLWithPath: "card.scene.xml")).get()
 /// try scene.write(to: URL(fileURLWithPath: "card.png"))
+/// try scene.write(to: URL(fileURLWithPath: "card@2x.png"), scale: 2)
 /// ```
 public enum Easel {
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     public struct Options: Sendable {
         public var limits = Limits()
         /// Folders outside the scene's own that `href`/`src` may read.
         public var allowedDirectories: [URL] = []
-        /// Overrides the scene's `scale` for PNG output.
+        /// Overrides the scene's `scale` (the default scale of PNG renders).
         public var scale: Double?
-        /// Draw long straight graph lines from their per-pixel-column
-        /// reduction (identical pixels); off only to compare or measure.
+        /// Every scale this compile will be painted at, when known (`--scales`):
+        /// each is held to the pixel limit, and long graph lines are reduced
+        /// for the largest. Empty: the scene's scale is checked and the
+        /// layout serves every scale up to `limits.maxScale`.
+        public var scales: [Double] = []
+        /// Draw long straight graph lines from their M4 reduction (identical
+        /// pixels); off only to compare or measure.
         public var reduceSeries = true
-        public init(limits: Limits = Limits(), allowedDirectories: [URL] = [], scale: Double? = nil) {
+        public init(limits: Limits = Limits(), allowedDirectories: [URL] = [], scale: Double? = nil, scales: [Double] = []) {
             self.limits = limits
             self.allowedDirectories = allowedDirectories
             self.scale = scale
+            self.scales = scales
         }
     }
 
+    /// One scene in its own session; the diagnostics of a failure, or the
+    /// compiled scene (whose `warnings` and `filesRead` the session recorded).
     public static func compile(fileAt url: URL, options: Options = Options()) -> Result<CompiledScene, DiagnosticsError> {
-        let (scene, diagnostics) = SceneParser.parse(fileAt: url, options: parseOptions(options))
-        return finish(scene, diagnostics, options)
+        var session = CompileSession(options: options)
+        return session.compile(fileAt: url).map { .success($0) } ?? .failure(DiagnosticsError(session.diagnostics))
     }
 
     public static func compile(source: String, file: String = "<string>", baseDirectory: URL,
                                options: Options = Options()) -> Result<CompiledScene, DiagnosticsError> {
-        let (scene, diagnostics) = SceneParser.parse(source: source, file: file, baseDirectory: baseDirectory,
-                                                     options: parseOptions(options))
-        return finish(scene, diagnostics, options)
-    }
-
-    private static func parseOptions(_ o: Options) -> ParseOptions {
-        ParseOptions(limits: o.limits, allowedDirectories: o.allowedDirectories)
-    }
-
-    private static func finish(_ scene: Scene?, _ diagnostics: [Diagnostic], _ options: Options)
-        -> Result<CompiledScene, DiagnosticsError> {
-        guard var scene, !diagnostics.contains(where: { $0.severity == .error }) else {
-            return .failure(DiagnosticsError(diagnostics))
-        }
-        if let s = options.scale {
-            let pixels = scene.width * s * scene.height * s
-            if pixels > Double(options.limits.maxPixels) {
-                return .failure(DiagnosticsError(diagnostics + [Diagnostic(.error, .init(
-                    "--scale \(s) would make \((scene.width * s).wholeNumberText)×\((scene.height * s).wholeNumberText) pixels, more than the limit of \(options.limits.maxPixels) (raise it with --max-pixels)"),
-                    at: scene.location)]))
-            }
-            scene.scale = s
-        }
-        let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(), reduceSeries: options.reduceSeries)
-        return .success(CompiledScene(scene: scene, layout: layout, warnings: diagnostics, limits: options.limits))
+        var session = CompileSession(options: options)
+        return session.compile(source: source, file: file, baseDirectory: baseDirectory).map { .success($0) }
+            ?? .failure(DiagnosticsError(session.diagnostics))
     }
 }
 
-/// A scene that parsed and laid out without errors.
+/// A scene that parsed and laid out without errors. Immutable and
+/// `Sendable`: render it from several threads at once.
 public struct CompiledScene: Sendable {
     public var scene: Scene
     public var layout: LaidOutScene
     public var warnings: [Diagnostic]
     public var limits: Limits
+    /// The scene file and every file it read, with content hashes.
+    public var filesRead: [FileRecord]
 
-    public func render(format: OutputFormat) throws -> [UInt8] {
-        try SceneRenderer.render(layout, format: format, scale: scene.scale, maxPaintedPixels: limits.maxPaintedPixels)
+    /// `scale` defaults to the scene's (PNG only); `time` is seconds into
+    /// its animations. Throws `DiagnosticsError`.
+    public func render(format: OutputFormat, scale: Double? = nil, time: Double = 0) throws -> [UInt8] {
+        try SceneRenderer.render(layout, format: format, scale: scale ?? scene.scale, time: time,
+                                 maxPaintedPixels: limits.maxPaintedPixels)
     }
 
-    public func renderImage() throws -> RasterImage {
-        try SceneRenderer.renderImage(layout, scale: scene.scale, maxPaintedPixels: limits.maxPaintedPixels)
+    public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
+        try SceneRenderer.renderImage(layout, scale: scale ?? scene.scale, time: time, maxPaintedPixels: limits.maxPaintedPixels)
     }
 
     /// Renders, then replaces `url` atomically: on any failure the previous
     /// file is left as it was. The format defaults to the file's extension.
-    public func write(to url: URL, format: OutputFormat? = nil) throws {
+    public func write(to url: URL, format: OutputFormat? = nil, scale: Double? = nil, time: Double = 0) throws {
         guard let format = format ?? OutputFormat(fileExtension: url.pathExtension) else {
-            throw RenderError("cannot tell the output format of '\(url.path)'; use --format png|pdf|svg")
+            throw DiagnosticsError([Diagnostic(.error, .noFormatForPath(url.path), at: nil)])
         }
-        try AtomicFile.write(try render(format: format), to: url)
+        try AtomicFile.write(try render(format: format, scale: scale, time: time), to: url)
     }
 
     /// `easel layout`'s JSON: every node with its element, id, line and

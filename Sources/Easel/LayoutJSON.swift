@@ -18,7 +18,7 @@ enum LayoutJSON {
         let f = n.absoluteFrame
         return Entry(element: n.element, id: n.id, line: n.location.line, column: n.location.column,
                      frame: Frame(x: f.x, y: f.y, width: f.width, height: f.height),
-                     count: n.repetition?.count, children: n.children.map(entry))
+                     count: n.copies?.count, children: n.children.map(entry))
     }
 
     static func encode(_ scene: LaidOutScene) -> String {

@@ -1,13 +1,24 @@
 import EaselModel
 
-/// The resolved scene: absolute sizes, paints with their geometry placed,
-/// shapes reduced to paths. `EaselRender` paints this tree and makes no
-/// decisions of its own (the usvg/resvg split).
+/// The resolved scene, the one tree the painter walks (the usvg/resvg
+/// split): absolute sizes, shapes reduced to paths, text shaped and broken
+/// into lines, repeats resolved to their copies' transforms, paints placed
+/// in a shared table. It depends on nothing the painter is asked for —
+/// output scale, format or time — so one layout serves @1x, @2x and @3x,
+/// PNG, PDF and SVG, and every frame of an animation.
 public struct LaidOutScene: Sendable {
+    /// The `<scene>` element, for diagnostics that belong to no node.
+    public var location: SourceLocation
     public var size: Size
+    /// The scene's own `scale` (what a render uses unless told otherwise).
     public var scale: Double
     public var background: Color
     public var nodes: [LayoutNode]
+    /// Every paint the tree uses; drawings name them by `PaintID`.
+    public var paints: PaintTable
+    /// The largest scale this tree paints exactly: long graph lines were
+    /// reduced to what that many pixels per point can show.
+    public var maxScale: Double
 }
 
 public struct LayoutNode: Sendable {
@@ -24,48 +35,81 @@ public struct LayoutNode: Sendable {
     public var opacity: Double
     /// Clips the node and its subtree; in the node's own space.
     public var clip: ResolvedClip?
+    /// Painted before the children (a view's fill, a shape, text, an image).
     public var drawing: Drawing?
+    /// A view's or stack's inset stroke, painted after the children, as a
+    /// CALayer's border is drawn above its sublayers.
+    public var border: ShapeDrawing?
     /// Where the children's space starts in the node's own space (padding).
     public var childOffset: Point
     /// `clip="true"` on a view: its rounded box, in the node's own space.
     public var childClip: BezierPath?
     public var children: [LayoutNode]
-    /// For `<repeat>`: children are painted `count` times, copy `i` under
-    /// `step` applied `i` times.
-    public var repetition: Repetition?
-}
+    /// For `<repeat>`: the children are painted once under each transform
+    /// (copy `i` under the step applied `i` times; collapsed copies dropped).
+    public var copies: [AffineTransform]?
 
-public struct Repetition: Sendable, Hashable {
-    public var count: Int
-    public var step: AffineTransform
+    public init(element: String, id: String? = nil, location: SourceLocation, frame: Rect, absoluteFrame: Rect,
+                transform: AffineTransform = .identity, opacity: Double = 1) {
+        self.element = element; self.id = id; self.location = location; self.frame = frame
+        self.absoluteFrame = absoluteFrame; self.transform = transform; self.opacity = opacity
+        clip = nil; drawing = nil; border = nil; childOffset = .zero; childClip = nil; children = []; copies = nil
+    }
 }
 
 public enum Drawing: Sendable {
-    /// Painted in order; a view has a fill pass and an inset stroke pass.
+    /// Painted in order.
     case shapes([ShapeDrawing])
     case image(ImageDrawing)
     case text(TextDrawing)
 }
 
-/// Text laid out by `TextMeasuring`; the renderer lays out `request` with
-/// `displayText` again, the same way, and draws it at (0, 0).
+/// Text already shaped by the text engine: the painter draws it as it is.
 public struct TextDrawing: Sendable {
-    public var request: TextRequest
-    public var displayText: String
-    public var fill: ResolvedPaint?
+    public var shaped: ShapedText
+    public var fill: PaintID?
     /// What the fill's gradient spans: the lines' extents, or the frame.
     public var paintBox: Rect
 }
 
+/// An index into the scene's `PaintTable`.
+public struct PaintID: Hashable, Sendable {
+    public var index: Int
+}
+
+/// The paints of one laid-out scene, shared by every drawing that uses
+/// them. An entry is a function of time: static paints ignore it; an
+/// animated gradient (see the contract's Animation section) is resolved at
+/// the painted time without laying the scene out again.
+public struct PaintTable: Sendable {
+    public enum Entry: Sendable {
+        case fixed(ResolvedPaint)
+    }
+    public private(set) var entries: [Entry] = []
+    public init() {}
+
+    public mutating func add(_ paint: ResolvedPaint) -> PaintID {
+        entries.append(.fixed(paint))
+        return PaintID(index: entries.count - 1)
+    }
+
+    /// The paint as it is at `time` seconds.
+    public func paint(_ id: PaintID, at time: Double) -> ResolvedPaint {
+        switch entries[id.index] {
+        case .fixed(let p): return p
+        }
+    }
+}
+
 public struct ShapeDrawing: Sendable {
     public var path: BezierPath
-    public var fill: ResolvedPaint?
+    public var fill: PaintID?
     public var fillRule: FillRule
     public var stroke: StrokeDrawing?
 }
 
 public struct StrokeDrawing: Sendable {
-    public var paint: ResolvedPaint
+    public var paint: PaintID
     public var width: Double
     public var cap: LineCap
     public var join: LineJoin

@@ -1,42 +1,62 @@
 import EaselModel
 
-/// The layout pass: gives every node a frame and a transform, sizes stacks
-/// and text, reduces shapes to paths and places paints, producing the tree
-/// `EaselRender` paints.
-public enum LayoutEngine {
-    /// `reduceSeries`: draw straight graph lines through more points than
-    /// pixel columns from their M4 reduction (the same pixels, far faster).
-    public static func resolveFrames(_ scene: Scene, text: TextMeasuring, reduceSeries: Bool = true) -> LaidOutScene {
-        let resolver = Resolver(definitions: scene.definitions, measurer: text, tiles: TileCache(), scale: scene.scale,
-                                reduceSeries: reduceSeries)
-        let content = Size(scene.width, scene.height)
-        let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
-        return LaidOutScene(size: content, scale: scene.scale, background: scene.background, nodes: nodes)
+/// What a layout is for, beyond the scene itself.
+public struct LayoutOptions: Sendable {
+    /// The largest scale the tree will be painted at: graph lines through
+    /// far more points than pixel columns are reduced to what that many
+    /// pixels per point can show (16, the largest scale a scene may ask
+    /// for, serves every scale).
+    public var maxScale: Double
+    /// Draw long straight graph lines from their M4 reduction (the same
+    /// pixels, far faster); off only to compare or measure.
+    public var reduceSeries: Bool
+    public init(maxScale: Double = Limits().maxScale, reduceSeries: Bool = true) {
+        self.maxScale = maxScale; self.reduceSeries = reduceSeries
     }
 }
 
-/// Laid-out pattern tiles by pattern and tile size: a tile's content does
-/// not depend on where it is used, so each is resolved once.
-private final class TileCache {
-    var entries: [String: [LayoutNode]] = [:]
+/// The layout pass: gives every node a frame and a transform, sizes stacks
+/// and shapes text, reduces shapes to paths and places paints, producing
+/// the tree `EaselRender` paints.
+public enum LayoutEngine {
+    public static func resolveFrames(_ scene: Scene, text: TextMeasuring, options: LayoutOptions = LayoutOptions()) -> LaidOutScene {
+        let context = LayoutContext()
+        let resolver = Resolver(definitions: scene.definitions, measurer: text, context: context, options: options)
+        let content = Size(scene.width, scene.height)
+        let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
+        return LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background, nodes: nodes,
+                            paints: context.paints, maxScale: options.maxScale)
+    }
+}
+
+/// What one layout accumulates: the paint table, and laid-out pattern tiles
+/// by pattern and tile size (a tile's content does not depend on where it
+/// is used, so each is resolved once). Lives for one `resolveFrames` call.
+private final class LayoutContext {
+    var paints = PaintTable()
+    var tiles: [String: [LayoutNode]] = [:]
 }
 
 private struct Resolver {
     let definitions: Definitions
     let measurer: TextMeasuring
-    let tiles: TileCache
-    /// Output pixels per point, for reducing series to what pixels can show.
-    let scale: Double
-    let reduceSeries: Bool
+    let context: LayoutContext
+    let options: LayoutOptions
 
     var paints: PaintResolver {
         PaintResolver(definitions: definitions) { id, nodes, tile in
             let key = "\(id)|\(tile.width)|\(tile.height)"
-            if let hit = tiles.entries[key] { return hit }
+            if let hit = context.tiles[key] { return hit }
             let laid = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero, placed: nil) }
-            tiles.entries[key] = laid
+            context.tiles[key] = laid
             return laid
         }
+    }
+
+    /// A paint placed on `box` and entered in the scene's table.
+    private func paint(_ paint: Paint, opacity: Double, box: Rect) -> PaintID? {
+        guard let resolved = paints.resolve(paint, opacity: opacity, box: box) else { return nil }
+        return context.paints.add(resolved)
     }
 
     /// `content` is the parent's content box size; `absoluteOrigin` is where
@@ -81,26 +101,23 @@ private struct Resolver {
         var transform = AffineTransform.translation(ownOrigin.x, ownOrigin.y)
         if case .repeat = node.kind {} else { transform = transform.concatenating(c.transform.about(origin)) }
 
-        var out = LayoutNode(
-            element: node.element, id: c.id, location: node.location, frame: frame,
-            absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y),
-            transform: transform, opacity: c.hidden ? 0 : c.opacity,
-            clip: c.clipPath.flatMap { clip(named: $0, box: ownBox.size, visited: []) },
-            drawing: nil, childOffset: .zero, childClip: nil, children: [], repetition: nil)
+        var out = LayoutNode(element: node.element, id: c.id, location: node.location, frame: frame,
+                             absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y),
+                             transform: transform, opacity: c.hidden ? 0 : c.opacity)
+        out.clip = c.clipPath.flatMap { clip(named: $0, box: ownBox.size, visited: []) }
 
         let inset: EdgeInsets
         switch node.kind {
         case .view(let style, let corners, let padding, let clipChildren):
-            out.drawing = boxDrawing(geometry, style: style, corners: corners, size: frame.size)
+            (out.drawing, out.border) = boxDrawing(geometry, style: style, corners: corners, size: frame.size)
             inset = padding
             if clipChildren {
                 out.childClip = .roundedRect(Rect(x: 0, y: 0, width: frame.width, height: frame.height), radii: corners)
             }
         case .stack(let style):
-            out.drawing = boxDrawing(geometry, style: style.paint, corners: style.corners, size: frame.size)
+            (out.drawing, out.border) = boxDrawing(geometry, style: style.paint, corners: style.corners, size: frame.size)
             inset = style.padding
-        case .rect(let style, _), .ellipse(let style), .circle(_, _, _, let style), .line(_, _, _, _, let style),
-             .polyline(_, let style), .polygon(_, let style), .path(_, let style):
+        case .rect(let style, _), .ellipse(let style), .shape(_, let style):
             if let geometry { out.drawing = shapeDrawing(geometry, style: style, box: ownBox) }
             inset = .zero
         case .image(let source, let fit):
@@ -116,7 +133,7 @@ private struct Resolver {
         case .group:
             inset = .zero
         case .repeat(let count, let step):
-            out.repetition = Repetition(count: count, step: step)
+            out.copies = copies(count: count, step: step)
             inset = .zero
         }
 
@@ -160,7 +177,7 @@ private struct Resolver {
         switch node.kind {
         case .text(let style):
             let m = measurer.measure(textRequest(style, wrapWidth: width))
-            return Size(width ?? m.size.width, height ?? m.size.height)
+            return Size(width ?? m.width, height ?? m.height)
         case .image(let source, _):
             let iw = Double(source.pixelWidth), ih = Double(source.pixelHeight)
             switch (width, height) {
@@ -175,10 +192,10 @@ private struct Resolver {
                 node.children, style: style,
                 content: (width.map { max(0, $0 - p.left - p.right) }, height.map { max(0, $0 - p.top - p.bottom) }))
             return Size(width ?? inner.fitted.width + p.left + p.right, height ?? inner.fitted.height + p.top + p.bottom)
-        case .circle, .line, .polyline, .polygon, .path:
-            let box = ShapeGeometry.path(for: node.kind, frame: .zero, content: .zero)?.boundingBox ?? .zero
+        case .shape(let shape, _):
+            let box = ShapeGeometry.path(for: shape, content: .zero).boundingBox ?? .zero
             return Size(width ?? box.width, height ?? box.height)
-        default:
+        case .view, .rect, .ellipse, .group, .repeat, .lineGraph:
             return Size(width ?? 0, height ?? 0)
         }
     }
@@ -205,23 +222,26 @@ private struct Resolver {
         // drawn from the M4 reduction over eighth-of-a-pixel slices: the
         // same pixels to within 8/255 on 99.7% of them (M4 is exact for
         // aliased lines; anti-aliased ones need the finer slices).
-        let slices = (plot.width * scale * 8).rounded(.up)
+        // The slices are those of the largest scale the tree serves, so the
+        // tree does not depend on the scale it is painted at.
+        let slices = (plot.width * options.maxScale * 8).rounded(.up)
         let columns = slices.isFinite && slices < 1e7 ? Int(slices) : 0   // 0: no reduction
-        let drawn = curveKind == .linear && reduceSeries ? GraphGeometry.decimated(points, plot: plot, columns: columns) : points
+        let drawn = curveKind == .linear && options.reduceSeries ? GraphGeometry.decimated(points, plot: plot, columns: columns) : points
         let curve = GraphGeometry.curve(drawn, curveKind)
 
         func layer(_ element: String, _ location: SourceLocation, opacity: Double, frame: Rect,
                    drawing: Drawing?, children: [LayoutNode] = []) -> LayoutNode {
-            LayoutNode(element: element, id: nil, location: location, frame: frame,
-                       absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y), transform: .identity,
-                       opacity: opacity, clip: nil, drawing: drawing, childOffset: .zero, childClip: nil,
-                       children: children, repetition: nil)
+            var n = LayoutNode(element: element, location: location, frame: frame,
+                               absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y), opacity: opacity)
+            n.drawing = drawing
+            n.children = children
+            return n
         }
         func label(_ text: String, font: FontSpec, fill: Paint, place: (Size) -> Point, location: SourceLocation) -> LayoutNode {
             var style = TextStyle(text: text)
             style.font = font
             style.fill = fill
-            let size = measurer.measure(textRequest(style, wrapWidth: nil)).size
+            let size = measurer.measure(textRequest(style, wrapWidth: nil))
             let frame = Rect(x: place(size).x, y: place(size).y, width: size.width, height: size.height)
             var n = layer("text", location, opacity: 1, frame: frame, drawing: .text(textDrawing(style, frame: frame)))
             n.transform = .translation(frame.x, frame.y)
@@ -289,43 +309,54 @@ private struct Resolver {
                     lineSpacing: style.lineSpacing, maxLines: style.maxLines)
     }
 
-    /// Text is laid out at its frame's width, so alignment works inside the
+    /// Text is shaped at its frame's width, so alignment works inside the
     /// frame; a frame as wide as the text's natural width wraps nothing.
     private func textDrawing(_ style: TextStyle, frame: Rect) -> TextDrawing {
-        let request = textRequest(style, wrapWidth: frame.width)
-        let m = measurer.measure(request)
-        let box = style.paintsFrame ? Rect(x: 0, y: 0, width: frame.width, height: frame.height) : m.lineBounds
-        return TextDrawing(request: request, displayText: m.displayText,
-                           fill: paints.resolve(style.fill, opacity: style.fillOpacity, box: box), paintBox: box)
+        let shaped = measurer.shape(textRequest(style, wrapWidth: frame.width))
+        let box = style.paintsFrame ? Rect(x: 0, y: 0, width: frame.width, height: frame.height) : shaped.lineBounds
+        return TextDrawing(shaped: shaped, fill: paint(style.fill, opacity: style.fillOpacity, box: box), paintBox: box)
     }
 
-    /// A view's stroke lies inside its box, like a CALayer border: the fill
-    /// covers the box, the stroke follows an outline inset by half its width.
-    private func boxDrawing(_ geometry: BezierPath?, style: PaintStyle, corners: CornerRadii, size: Size) -> Drawing? {
-        guard let geometry else { return nil }
+    /// A view's fill covers its box and is painted before the children; its
+    /// stroke lies inside the box, like a CALayer border, along an outline
+    /// inset by half its width, and is painted after them.
+    private func boxDrawing(_ geometry: BezierPath?, style: PaintStyle, corners: CornerRadii,
+                            size: Size) -> (Drawing?, ShapeDrawing?) {
+        guard let geometry else { return (nil, nil) }
         let box = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        var passes: [ShapeDrawing] = []
-        if let fill = paints.resolve(style.fill, opacity: style.fillOpacity, box: box) {
-            passes.append(ShapeDrawing(path: geometry, fill: fill, fillRule: style.fillRule, stroke: nil))
+        let fill = paint(style.fill, opacity: style.fillOpacity, box: box).map {
+            Drawing.shapes([ShapeDrawing(path: geometry, fill: $0, fillRule: style.fillRule, stroke: nil)])
         }
         // A stroke inside a box with no area has nowhere to go.
-        if size.width > 0, size.height > 0, let stroke = strokeDrawing(style, box: box) {
-            let half = style.strokeWidth / 2
-            let outline = BezierPath.roundedRect(box.insetBy(EdgeInsets(top: half, right: half, bottom: half, left: half)),
-                                                 radii: corners.fitted(to: size).inset(by: half))
-            passes.append(ShapeDrawing(path: outline, fill: nil, fillRule: style.fillRule, stroke: stroke))
+        guard size.width > 0, size.height > 0, let stroke = strokeDrawing(style, box: box) else { return (fill, nil) }
+        let half = style.strokeWidth / 2
+        let outline = BezierPath.roundedRect(box.insetBy(EdgeInsets(top: half, right: half, bottom: half, left: half)),
+                                             radii: corners.fitted(to: size).inset(by: half))
+        return (fill, ShapeDrawing(path: outline, fill: nil, fillRule: style.fillRule, stroke: stroke))
+    }
+
+    /// Copy `i` of a repeat is painted under `step` applied `i` times; a
+    /// collapsed step paints nothing from then on, as in SVG.
+    private func copies(count: Int, step: AffineTransform) -> [AffineTransform] {
+        var out: [AffineTransform] = []
+        out.reserveCapacity(count)
+        var t = AffineTransform.identity
+        for _ in 0..<count {
+            guard t.inverted != nil else { break }
+            out.append(t)
+            t = t.concatenating(step)
         }
-        return passes.isEmpty ? nil : .shapes(passes)
+        return out
     }
 
     private func shapeDrawing(_ geometry: BezierPath, style: PaintStyle, box: Rect) -> Drawing {
         let bbox = geometry.boundingBox ?? box
-        return .shapes([ShapeDrawing(path: geometry, fill: paints.resolve(style.fill, opacity: style.fillOpacity, box: bbox),
+        return .shapes([ShapeDrawing(path: geometry, fill: paint(style.fill, opacity: style.fillOpacity, box: bbox),
                                      fillRule: style.fillRule, stroke: strokeDrawing(style, box: bbox))])
     }
 
     private func strokeDrawing(_ style: PaintStyle, box: Rect) -> StrokeDrawing? {
-        guard style.strokeWidth > 0, let p = paints.resolve(style.stroke, opacity: style.strokeOpacity, box: box) else { return nil }
+        guard style.strokeWidth > 0, let p = paint(style.stroke, opacity: style.strokeOpacity, box: box) else { return nil }
         return StrokeDrawing(paint: p, width: style.strokeWidth, cap: style.lineCap, join: style.lineJoin,
                              miterLimit: style.miterLimit, dash: style.dash, dashOffset: style.dashOffset)
     }
@@ -353,12 +384,7 @@ private struct Resolver {
         for shape in def.shapes where !shape.common.hidden {
             let laid = resolve(shape, content: box, absoluteOrigin: .zero, placed: nil)
             guard case .shapes(let passes)? = laid.drawing, let d = passes.first else { continue }
-            let rule: FillRule
-            switch shape.kind {
-            case .rect(let s, _), .ellipse(let s), .circle(_, _, _, let s), .line(_, _, _, _, let s),
-                 .polyline(_, let s), .polygon(_, let s), .path(_, let s): rule = s.clipRule
-            default: rule = .nonzero
-            }
+            let rule = shape.kind.paintStyle?.clipRule ?? .nonzero
             let inner = shape.common.clipPath.flatMap { clip(named: $0, box: laid.frame.size, visited: seen) }
             shapes.append(ResolvedClip.Shape(path: d.path.applying(laid.transform), rule: rule,
                                              clip: inner.map { [$0.applying(laid.transform)] } ?? []))

@@ -29,4 +29,15 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
         }
         return "#" + h(red) + h(green) + h(blue) + (alpha < 1 ? h(alpha) : "")
     }
+
+    /// The largest difference of any premultiplied channel between four
+    /// colours (a pixel's corners): how far apart they look.
+    public static func spread(_ a: Color, _ b: Color, _ c: Color, _ d: Color) -> Double {
+        func range(_ f: (Color) -> Double) -> Double {
+            let (p, q, r, s) = (f(a), f(b), f(c), f(d))
+            return max(p, q, r, s) - min(p, q, r, s)
+        }
+        return max(range { $0.red * $0.alpha }, range { $0.green * $0.alpha }, range { $0.blue * $0.alpha },
+                   range { $0.alpha })
+    }
 }

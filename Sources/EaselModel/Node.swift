@@ -36,17 +36,25 @@ public struct ImageSource: Hashable, Sendable {
     }
 }
 
+/// Shapes given by coordinates in their own space (their `x`/`y` translate
+/// them). A new coordinate shape is a case here, its geometry in
+/// `ShapeGeometry`, its builder, its vocabulary entry and its test.
+public enum CoordinateShape: Hashable, Sendable {
+    case circle(cx: Length, cy: Length, r: Length)
+    case line(x1: Length, y1: Length, x2: Length, y2: Length)
+    case polyline([Point])
+    case polygon([Point])
+    case path(BezierPath)
+}
+
 /// What a node is. Each case carries only what that element means; common
-/// attributes live in `Node.common`.
+/// attributes live in `Node.common`. Switches over it list every case (no
+/// `default:`), so a new kind is a compile error wherever it needs handling.
 public enum NodeKind: Hashable, Sendable {
     case view(PaintStyle, corners: CornerRadii, padding: EdgeInsets, clip: Bool)
     case rect(PaintStyle, corners: CornerRadii)
     case ellipse(PaintStyle)
-    case circle(cx: Length, cy: Length, r: Length, PaintStyle)
-    case line(x1: Length, y1: Length, x2: Length, y2: Length, PaintStyle)
-    case polyline([Point], PaintStyle)
-    case polygon([Point], PaintStyle)
-    case path(BezierPath, PaintStyle)
+    case shape(CoordinateShape, PaintStyle)
     case group
     case `repeat`(count: Int, step: AffineTransform)
     case image(ImageSource, fit: ImageFit)
@@ -54,11 +62,20 @@ public enum NodeKind: Hashable, Sendable {
     case stack(StackStyle)
     case lineGraph(LineGraph)
 
+    /// Fill and stroke of the kinds that have them (text's fill is its own).
+    public var paintStyle: PaintStyle? {
+        switch self {
+        case .view(let s, _, _, _), .rect(let s, _), .ellipse(let s), .shape(_, let s): return s
+        case .stack(let style): return style.paint
+        case .group, .repeat, .image, .text, .lineGraph: return nil
+        }
+    }
+
     /// Coordinate shapes use their own space directly; their x/y translate them.
     public var isCoordinateShape: Bool {
         switch self {
-        case .circle, .line, .polyline, .polygon, .path: return true
-        default: return false
+        case .shape: return true
+        case .view, .rect, .ellipse, .group, .repeat, .image, .text, .stack, .lineGraph: return false
         }
     }
 
@@ -66,7 +83,7 @@ public enum NodeKind: Hashable, Sendable {
     public var isMeasured: Bool {
         switch self {
         case .text, .image, .stack: return true
-        default: return false
+        case .view, .rect, .ellipse, .shape, .group, .repeat, .lineGraph: return false
         }
     }
 
@@ -74,7 +91,7 @@ public enum NodeKind: Hashable, Sendable {
     public var hasBox: Bool {
         switch self {
         case .group, .repeat: return false
-        default: return true
+        case .view, .rect, .ellipse, .shape, .image, .text, .stack, .lineGraph: return true
         }
     }
 }

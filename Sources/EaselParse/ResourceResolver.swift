@@ -19,11 +19,14 @@ public struct ResourceResolver: Sendable {
     public var sceneDirectory: URL
     public var allowedDirectories: [URL]
     public var limits: Limits
+    /// Every file read through this resolver is recorded here.
+    let recorder: FileRecorder
 
-    public init(sceneDirectory: URL, allowedDirectories: [URL] = [], limits: Limits = Limits()) {
+    init(sceneDirectory: URL, allowedDirectories: [URL] = [], limits: Limits = Limits(), recorder: FileRecorder) {
         self.sceneDirectory = sceneDirectory
         self.allowedDirectories = allowedDirectories
         self.limits = limits
+        self.recorder = recorder
     }
 
     public func resolve(_ reference: String) -> Result<URL, Diagnostic.Message> {
@@ -48,7 +51,9 @@ public struct ResourceResolver: Sendable {
                   let size = (attrs[.size] as? NSNumber)?.intValue else { return .failure(.fileUnreadable(reference)) }
             guard size <= limits.maxFileSize else { return .failure(.fileTooLarge(size, limits.maxFileSize)) }
             guard let data = FileManager.default.contents(atPath: url.path) else { return .failure(.fileUnreadable(reference)) }
-            return .success([UInt8](data))
+            let bytes = [UInt8](data)
+            recorder.record(path: url.path, bytes: bytes)
+            return .success(bytes)
         }
     }
 

@@ -259,21 +259,8 @@ final class SceneBuilder {
             kind = .rect(paintStyle(el, defaultFill: .color(.black)), corners: corners(el))
         case "ellipse":
             kind = .ellipse(paintStyle(el, defaultFill: .color(.black)))
-        case "circle":
-            let r = length(el, "r") ?? .points(0)
-            if case .points(let v) = r, v < 0 { rangeError(el, "r", "0 or more") }
-            kind = .circle(cx: length(el, "cx") ?? .points(0), cy: length(el, "cy") ?? .points(0), r: r,
-                           paintStyle(el, defaultFill: .color(.black)))
-        case "line":
-            kind = .line(x1: length(el, "x1") ?? .points(0), y1: length(el, "y1") ?? .points(0),
-                         x2: length(el, "x2") ?? .points(0), y2: length(el, "y2") ?? .points(0),
-                         paintStyle(el, defaultFill: .color(.black)))
-        case "polyline":
-            kind = .polyline(points(el), paintStyle(el, defaultFill: .color(.black)))
-        case "polygon":
-            kind = .polygon(points(el), paintStyle(el, defaultFill: .color(.black)))
-        case "path":
-            kind = .path(pathData(el), paintStyle(el, defaultFill: .color(.black)))
+        case "circle", "line", "polyline", "polygon", "path":
+            kind = .shape(coordinateShape(el), paintStyle(el, defaultFill: .color(.black)))
         case "group":
             kind = .group
         case "repeat":
@@ -314,6 +301,22 @@ final class SceneBuilder {
             checkNoChildren(el)
         }
         return Node(element: el.name, kind: kind, common: common, children: children, location: el.location)
+    }
+
+    /// The geometry of `<circle>`, `<line>`, `<polyline>`, `<polygon>`, `<path>`.
+    private func coordinateShape(_ el: XMLElement) -> CoordinateShape {
+        switch el.name {
+        case "circle":
+            let r = length(el, "r") ?? .points(0)
+            if case .points(let v) = r, v < 0 { rangeError(el, "r", "0 or more") }
+            return .circle(cx: length(el, "cx") ?? .points(0), cy: length(el, "cy") ?? .points(0), r: r)
+        case "line":
+            return .line(x1: length(el, "x1") ?? .points(0), y1: length(el, "y1") ?? .points(0),
+                         x2: length(el, "x2") ?? .points(0), y2: length(el, "y2") ?? .points(0))
+        case "polyline": return .polyline(points(el))
+        case "polygon": return .polygon(points(el))
+        default: return .path(pathData(el))
+        }
     }
 
     private func commonAttributes(_ el: XMLElement) -> CommonAttributes {
@@ -751,14 +754,10 @@ final class SceneBuilder {
 
     private func referencedPaintIDs(in node: Node) -> [String] {
         var ids: [String] = []
-        let style: PaintStyle?
+        var style = node.kind.paintStyle
         switch node.kind {
-        case .view(let s, _, _, _), .rect(let s, _), .ellipse(let s), .circle(_, _, _, let s),
-             .line(_, _, _, _, let s), .polyline(_, let s), .polygon(_, let s), .path(_, let s): style = s
-        case .stack(let st): style = st.paint
         case .text(let t): style = PaintStyle(fill: t.fill)
         case .lineGraph(let g):
-            style = nil
             for entry in g.items {
                 switch entry.item {
                 case .area(let s, _), .line(let s, _, _), .points(_, let s, _), .grid(_, let s, _):
@@ -769,7 +768,7 @@ final class SceneBuilder {
                     ids += referencedPaintIDs(in: node)
                 }
             }
-        case .group, .repeat, .image: style = nil
+        case .view, .rect, .ellipse, .shape, .stack, .group, .repeat, .image: break
         }
         for paint in [style?.fill, style?.stroke] {
             if case .reference(let id)? = paint { ids.append(id) }

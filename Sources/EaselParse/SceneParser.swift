@@ -1,5 +1,6 @@
 import EaselModel
 import Foundation
+import Synchronization
 
 public struct ParseOptions: Sendable {
     public var limits = Limits()
@@ -11,38 +12,68 @@ public struct ParseOptions: Sendable {
     }
 }
 
+/// The files one parse read, in the order it read them. Shared by the
+/// resolver copies of one parse.
+final class FileRecorder: Sendable {
+    private let records = Mutex<[FileRecord]>([])
+    func record(path: String, bytes: [UInt8]) {
+        let entry = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count)
+        records.withLock { list in
+            if !list.contains(where: { $0.path == path }) { list.append(entry) }
+        }
+    }
+    var all: [FileRecord] { records.withLock { $0 } }
+}
+
+/// What a parse produced: the scene (when it has no errors), every
+/// diagnostic in file order, and the files it read (the scene's own first).
+public struct ParseResult: Sendable {
+    public var scene: Scene?
+    public var diagnostics: [Diagnostic]
+    public var filesRead: [FileRecord]
+}
+
 /// Scene file → typed `Scene`, with every problem located.
 public enum SceneParser {
-    public static func parse(fileAt url: URL, options: ParseOptions = ParseOptions()) -> (Scene?, [Diagnostic]) {
+    public static func parse(fileAt url: URL, options: ParseOptions = ParseOptions()) -> ParseResult {
         let path = url.path
         let start = SourceLocation(file: path, line: 1, column: 1)
         let attrs = try? FileManager.default.attributesOfItem(atPath: path)
         if let size = (attrs?[.size] as? NSNumber)?.intValue, size > options.limits.maxFileSize {
-            return (nil, [Diagnostic(.error, .fileTooLarge(size, options.limits.maxFileSize), at: start)])
+            return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileTooLarge(size, options.limits.maxFileSize), at: start)],
+                               filesRead: [])
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return (nil, [Diagnostic(.error, .fileUnreadable(path), at: nil)])
+            return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileUnreadable(path), at: nil)], filesRead: [])
         }
-        return parse(bytes: [UInt8](data), file: path,
-                     baseDirectory: url.deletingLastPathComponent(), options: options)
+        let recorder = FileRecorder()
+        let bytes = [UInt8](data)
+        recorder.record(path: url.standardizedFileURL.resolvingSymlinksInPath().path, bytes: bytes)
+        return parse(bytes: bytes, file: path, baseDirectory: url.deletingLastPathComponent(), options: options,
+                     recorder: recorder)
     }
 
     public static func parse(source: String, file: String = "<string>", baseDirectory: URL,
-                             options: ParseOptions = ParseOptions()) -> (Scene?, [Diagnostic]) {
+                             options: ParseOptions = ParseOptions()) -> ParseResult {
         parse(bytes: Array(source.utf8), file: file, baseDirectory: baseDirectory, options: options)
     }
 
-    public static func parse(bytes: [UInt8], file: String, baseDirectory: URL,
-                             options: ParseOptions) -> (Scene?, [Diagnostic]) {
+    public static func parse(bytes: [UInt8], file: String, baseDirectory: URL, options: ParseOptions) -> ParseResult {
+        parse(bytes: bytes, file: file, baseDirectory: baseDirectory, options: options, recorder: FileRecorder())
+    }
+
+    private static func parse(bytes: [UInt8], file: String, baseDirectory: URL, options: ParseOptions,
+                              recorder: FileRecorder) -> ParseResult {
         if bytes.count > options.limits.maxFileSize {
-            return (nil, [Diagnostic(.error, .fileTooLarge(bytes.count, options.limits.maxFileSize),
-                                     at: SourceLocation(file: file, line: 1, column: 1))])
+            return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileTooLarge(bytes.count, options.limits.maxFileSize),
+                                                                    at: SourceLocation(file: file, line: 1, column: 1))],
+                               filesRead: recorder.all)
         }
         let (root, xmlDiagnostics) = XMLReader.read(bytes: bytes, file: file)
-        guard let root else { return (nil, xmlDiagnostics.all) }
+        guard let root else { return ParseResult(scene: nil, diagnostics: xmlDiagnostics.all, filesRead: recorder.all) }
         let resolver = ResourceResolver(sceneDirectory: baseDirectory,
                                         allowedDirectories: options.allowedDirectories,
-                                        limits: options.limits)
+                                        limits: options.limits, recorder: recorder)
         let builder = SceneBuilder(resolver: resolver, limits: options.limits)
         let scene = builder.build(root)
         let diagnostics = builder.diagnostics
@@ -52,6 +83,6 @@ public enum SceneParser {
             let ka = (la?.line ?? 0, la?.column ?? 0, a.offset), kb = (lb?.line ?? 0, lb?.column ?? 0, b.offset)
             return ka < kb
         }.map(\.element)
-        return (diagnostics.hasErrors ? nil : scene, sorted)
+        return ParseResult(scene: diagnostics.hasErrors ? nil : scene, diagnostics: sorted, filesRead: recorder.all)
     }
 }

@@ -14,10 +14,33 @@ final class ByteSink {
     }
 
     var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Runs `body` with a `cairo_write_func_t` closure argument that stays
+    /// valid for the whole call.
+    static func collect(_ body: (UnsafeMutableRawPointer) -> cairo_status_t) -> (cairo_status_t, [UInt8]) {
+        let sink = ByteSink()
+        let status = withExtendedLifetime(sink) { body(sink.opaque) }
+        return (status, sink.bytes)
+    }
 }
 
 /// Feeds bytes to Cairo's PNG reader.
 final class ByteSource {
+    /// Decodes PNG bytes into an image surface (the caller destroys it);
+    /// `nil` when Cairo cannot. The source outlives the C call that reads it.
+    static func decodePNG(_ bytes: [UInt8]) -> OpaquePointer? {
+        let source = ByteSource(bytes)
+        let surface = withExtendedLifetime(source) {
+            cairo_image_surface_create_from_png_stream(ByteSource.read, source.opaque)
+        }
+        guard let surface else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        return surface
+    }
+
     let bytes: [UInt8]
     var position = 0
     init(_ bytes: [UInt8]) { self.bytes = bytes }

@@ -78,14 +78,37 @@ enum ConicMesh {
         let stride = Int(cairo_image_surface_get_stride(image))
         let pixelToGradient = toGradient.concatenating(toUser)
         if let data = cairo_image_surface_get_data(image) {
+            func sample(_ x: Double, _ y: Double) -> Color { g.color(at: pixelToGradient.apply(Point(x0 + x, y0 + y))) }
+            func q(_ v: Double) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
+            // The sweep at pixel corners: where a pixel's corners disagree by
+            // more than `edge`, a hard stop or the centre crosses it, and the
+            // pixel gets the mean of 4×4 samples (premultiplied) instead of
+            // its centre's colour, so sector edges are anti-aliased as a
+            // shape's outline is.
+            let edge = 16.0 / 255
+            var above = (0...w).map { sample(Double($0), 0) }
             for j in 0..<h {
-                let row = (data + j * stride).withMemoryRebound(to: UInt32.self, capacity: w) { $0 }
+                let below = (0...w).map { sample(Double($0), Double(j + 1)) }
+                let row = UnsafeMutableRawPointer(data + j * stride)
                 for i in 0..<w {
-                    let c = g.color(at: pixelToGradient.apply(Point(x0 + Double(i) + 0.5, y0 + Double(j) + 0.5)))
-                    let a = c.alpha * opacity
-                    func q(_ v: Double) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
-                    row[i] = q(a) << 24 | q(c.red * a) << 16 | q(c.green * a) << 8 | q(c.blue * a)
+                    var r: Double, gr: Double, b: Double, a: Double
+                    if Color.spread(above[i], above[i + 1], below[i], below[i + 1]) > edge {
+                        (r, gr, b, a) = (0, 0, 0, 0)
+                        for sy in 0..<4 {
+                            for sx in 0..<4 {
+                                let c = sample(Double(i) + (Double(sx) + 0.5) / 4, Double(j) + (Double(sy) + 0.5) / 4)
+                                r += c.red * c.alpha; gr += c.green * c.alpha; b += c.blue * c.alpha; a += c.alpha
+                            }
+                        }
+                        (r, gr, b, a) = (r / 16 * opacity, gr / 16 * opacity, b / 16 * opacity, a / 16 * opacity)
+                    } else {
+                        let c = sample(Double(i) + 0.5, Double(j) + 0.5)
+                        a = c.alpha * opacity
+                        (r, gr, b) = (c.red * a, c.green * a, c.blue * a)
+                    }
+                    row.storeBytes(of: q(a) << 24 | q(r) << 16 | q(gr) << 8 | q(b), toByteOffset: 4 * i, as: UInt32.self)
                 }
+                above = below
             }
         }
         cairo_surface_mark_dirty(image)

@@ -8,9 +8,3 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         self.init(rawValue: fileExtension.lowercased())
     }
 }
-
-public struct RenderError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

@@ -17,18 +17,23 @@ final class PaintBudget {
 final class Painter {
     private let cr: OpaquePointer
     private let budget: PaintBudget
+    private let paints: PaintTable
+    /// Seconds into the scene's animations.
+    private let time: Double
     /// The node being painted, for the message when the budget runs out.
     private var current: SourceLocation?
     /// Vector outputs keep pattern tiles as vectors; raster output draws them
     /// at the device resolution.
     let format: OutputFormat
-    private(set) var failures: [String] = []
+    private(set) var failures: [Diagnostic] = []
     /// SVG output only: labels to add as real (invisible) text.
     private(set) var textOverlays: [SVGTextOverlay] = []
 
-    init(context: OpaquePointer, format: OutputFormat, budget: PaintBudget) {
+    init(context: OpaquePointer, format: OutputFormat, paints: PaintTable, time: Double, budget: PaintBudget) {
         cr = context
         self.format = format
+        self.paints = paints
+        self.time = time
         self.budget = budget
     }
 
@@ -96,21 +101,19 @@ final class Painter {
                 cairo_clip(cr)
             }
             cairo_translate(cr, node.childOffset.x, node.childOffset.y)
-            if let r = node.repetition {
-                var step = AffineTransform.identity
-                for _ in 0..<r.count {
-                    guard step.inverted != nil else { break }
+            if let copies = node.copies {
+                for step in copies {
                     cairo_save(cr)
                     concat(step)
                     paint(node.children)
                     cairo_restore(cr)
-                    step = step.concatenating(r.step)
                 }
             } else {
                 paint(node.children)
             }
             cairo_restore(cr)
         }
+        if let border = node.border { draw(border) }
         if grouped {
             cairo_pop_group_to_source(cr)
             // Compositing the group covers the frame (for a group, what is clipped).
@@ -179,27 +182,23 @@ final class Painter {
         }
     }
 
-    /// Text is drawn with Pango as glyphs (real text in PDF), filled with
-    /// its paint, whose box is the lines' extents or the frame.
+    /// Text is drawn as Pango shaped it during layout (glyphs, real text in
+    /// PDF), filled with its paint, whose box is the lines' extents or the frame.
     private func draw(_ text: TextDrawing) {
-        guard let fill = text.fill, charge(text.paintBox) else { return }
-        let env = PangoEnvironment.shared
-        env.lock.run {
-            let layout = env.layout(text.displayText, text.request)
-            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-            paint(with: fill, extents: { text.paintBox }) {
+        guard let fillID = text.fill, let glyphs = text.shaped.glyphs as? PangoShapedLayout,
+              charge(text.paintBox) else { return }
+        PangoEnvironment.shared.lock.run {
+            paint(with: paints.paint(fillID, at: time), extents: { text.paintBox }) {
                 cairo_move_to(self.cr, 0, 0)
-                pango_cairo_show_layout(self.cr, layout)
+                pango_cairo_show_layout(self.cr, glyphs.layout)
             }
-            if format == .svg {
-                var m = cairo_matrix_t()
-                cairo_get_matrix(cr, &m)
-                let font = PangoEnvironment.resolvedFont(text.request.font)
-                textOverlays.append(SVGTextOverlay(
-                    transform: AffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0),
-                    family: font.family, size: font.size, weight: font.weight, italic: font.italic,
-                    lines: PangoEnvironment.lines(of: layout, text: text.displayText)))
-            }
+        }
+        if format == .svg {
+            var m = cairo_matrix_t()
+            cairo_get_matrix(cr, &m)
+            textOverlays.append(SVGTextOverlay(
+                transform: AffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0),
+                font: text.shaped.font, lines: text.shaped.lines))
         }
     }
 
@@ -208,7 +207,7 @@ final class Painter {
             cairo_set_fill_rule(cr, fillRule(shape.fillRule))
             let area = extents(of: shape.path, stroke: false)
             guard charge(area) else { return }
-            paint(with: fill, extents: { area }) {
+            paint(with: paints.paint(fill, at: time), extents: { area }) {
                 self.append(shape.path)
                 cairo_fill(self.cr)
             }
@@ -223,7 +222,7 @@ final class Painter {
             }
             let area = extents(of: shape.path, stroke: true)
             guard charge(area) else { return }
-            paint(with: stroke.paint, extents: { area }) {
+            paint(with: paints.paint(stroke.paint, at: time), extents: { area }) {
                 self.append(shape.path)
                 cairo_stroke(self.cr)
             }
@@ -241,13 +240,11 @@ final class Painter {
     }
 
     private func draw(_ image: ImageDrawing, _ node: LayoutNode) {
-        let source = ByteSource(image.source.data)
-        guard let surface = cairo_image_surface_create_from_png_stream(ByteSource.read, source.opaque) else { return }
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            failures.append("\(node.location): error: cannot decode the PNG '\(image.source.path)'")
+        guard let surface = ByteSource.decodePNG(image.source.data) else {
+            failures.append(Diagnostic(.error, .cannotDecodePNG(image.source.path), at: node.location))
             return
         }
+        defer { cairo_surface_destroy(surface) }
         let iw = Double(cairo_image_surface_get_width(surface)), ih = Double(cairo_image_surface_get_height(surface))
         guard charge(image.clipRect) else { return }
         cairo_save(cr)
@@ -386,7 +383,7 @@ final class Painter {
         guard let surface else { return nil }
         defer { cairo_surface_destroy(surface) }
         if let tileContext = cairo_create(surface) {
-            let painter = Painter(context: tileContext, format: format, budget: budget)
+            let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget)
             painter.paint(p.content)
             failures += painter.failures
             // Text inside a tile repeats as outlines; one invisible copy per

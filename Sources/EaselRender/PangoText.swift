@@ -74,9 +74,9 @@ final class PangoEnvironment: @unchecked Sendable {
     }
 
     /// Each line's text, left edge, baseline and width, in the layout's space.
-    static func lines(of layout: OpaquePointer, text: String) -> [SVGTextOverlay.Line] {
+    static func lines(of layout: OpaquePointer, text: String) -> [ShapedLine] {
         let bytes = Array(text.utf8)
-        var out: [SVGTextOverlay.Line] = []
+        var out: [ShapedLine] = []
         guard let iter = pango_layout_get_iter(layout) else { return out }
         defer { pango_layout_iter_free(iter) }
         repeat {
@@ -85,7 +85,7 @@ final class PangoEnvironment: @unchecked Sendable {
             let slice = start >= 0 && start + length <= bytes.count ? bytes[start..<start + length] : []
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iter, nil, &logical)
-            out.append(SVGTextOverlay.Line(
+            out.append(ShapedLine(
                 text: String(decoding: slice, as: UTF8.self).trimmingTrailingWhitespace(),
                 x: Double(logical.x) / scale, baseline: Double(pango_layout_iter_get_baseline(iter)) / scale,
                 width: Double(logical.width) / scale))
@@ -94,13 +94,13 @@ final class PangoEnvironment: @unchecked Sendable {
     }
 
     /// The family, size, weight and slant Pango resolved for `spec`.
-    static func resolvedFont(_ spec: FontSpec) -> (family: String, size: Double, weight: Int, italic: Bool) {
+    static func resolvedFont(_ spec: FontSpec) -> ResolvedFont {
         let d = fontDescription(spec)
         defer { pango_font_description_free(d) }
         let family = pango_font_description_get_family(d).map { String(cString: $0) } ?? FontSpec.defaultFamily
         let style = pango_font_description_get_style(d)
-        return (family, Double(pango_font_description_get_size(d)) / scale,
-                Int(pango_font_description_get_weight(d).rawValue), style != PANGO_STYLE_NORMAL)
+        return ResolvedFont(family: family, size: Double(pango_font_description_get_size(d)) / scale,
+                            weight: Int(pango_font_description_get_weight(d).rawValue), italic: style != PANGO_STYLE_NORMAL)
     }
 
     static func logicalExtents(_ layout: OpaquePointer) -> Rect {
@@ -134,22 +134,46 @@ final class NSLockLike: @unchecked Sendable {
     }
 }
 
-/// Measures text with Pango, for the layout pass.
+/// A Pango layout already laid out (its lines broken and shaped into
+/// glyph strings, which Pango caches): what the painter draws. Never
+/// changed after `shape` makes it; touched only under the Pango lock.
+final class PangoShapedLayout: ShapedGlyphs, @unchecked Sendable {
+    let layout: OpaquePointer
+    init(_ layout: OpaquePointer) { self.layout = layout }
+    deinit {
+        PangoEnvironment.shared.lock.run { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    }
+}
+
+/// Shapes and measures text with Pango, for the layout pass.
 public struct PangoTextMeasurer: TextMeasuring {
     public init() {}
 
-    public func measure(_ request: TextRequest) -> TextMeasurement {
+    public func measure(_ request: TextRequest) -> Size {
+        let env = PangoEnvironment.shared
+        return env.lock.run {
+            let layout = env.layout(displayText(request, env), request)
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            return size(of: layout, request)
+        }
+    }
+
+    public func shape(_ request: TextRequest) -> ShapedText {
         let env = PangoEnvironment.shared
         return env.lock.run {
             let display = displayText(request, env)
             let layout = env.layout(display, request)
-            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-            let logical = PangoEnvironment.logicalExtents(layout)
-            // Without a wrap width the layout's own width is the text's;
-            // with one, lines are placed inside that width.
-            let width = request.wrapWidth ?? logical.maxX
-            return TextMeasurement(size: Size(width, logical.maxY), lineBounds: logical, displayText: display)
+            return ShapedText(text: display, size: size(of: layout, request), lineBounds: PangoEnvironment.logicalExtents(layout),
+                              lines: PangoEnvironment.lines(of: layout, text: display),
+                              font: PangoEnvironment.resolvedFont(request.font), glyphs: PangoShapedLayout(layout))
         }
+    }
+
+    /// Without a wrap width the layout's own width is the text's; with one,
+    /// lines are placed inside that width.
+    private func size(of layout: OpaquePointer, _ request: TextRequest) -> Size {
+        let logical = PangoEnvironment.logicalExtents(layout)
+        return Size(request.wrapWidth ?? logical.maxX, logical.maxY)
     }
 
     /// With `maxLines`, the text cut after that many lines (wrapped or

@@ -1,4 +1,5 @@
 import CCairo
+import EaselModel
 
 /// Straight-alpha RGBA8 pixels, row by row: a decoded PNG or a raster
 /// render. Tests read pixels from it; library users can too.
@@ -21,12 +22,10 @@ public struct RasterImage: Sendable {
 
     /// Decodes PNG bytes with Cairo.
     public init(png bytes: [UInt8]) throws {
-        let source = ByteSource(bytes)
-        guard let surface = cairo_image_surface_create_from_png_stream(ByteSource.read, source.opaque) else {
-            throw RenderError("cannot decode PNG")
+        guard let surface = ByteSource.decodePNG(bytes) else {
+            throw DiagnosticsError([Diagnostic(.error, .cannotDecodePNG("<bytes>"), at: nil)])
         }
         defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { throw RenderError("cannot decode PNG") }
         self.init(surface: surface)
     }
 
@@ -40,9 +39,10 @@ public struct RasterImage: Sendable {
         var out = [UInt8](repeating: 0, count: width * height * 4)
         if let data = cairo_image_surface_get_data(surface) {
             for y in 0..<height {
-                let row = (data + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0 }
+                // Cairo's rows are 4-byte aligned native-endian 32-bit pixels.
+                let row = UnsafeRawPointer(data + y * stride)
                 for x in 0..<width {
-                    let v = row[x]
+                    let v = row.load(fromByteOffset: 4 * x, as: UInt32.self)
                     let a = hasAlpha ? UInt32(v >> 24) : 255
                     var r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff
                     if a > 0 && a < 255 {
@@ -63,27 +63,28 @@ extension RasterImage {
     /// Encodes as PNG (through Cairo), e.g. to save a failed comparison.
     public func pngData() throws -> [UInt8] {
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
-            throw RenderError("cannot allocate an image")
+            throw DiagnosticsError([Diagnostic(.error, .cannotAllocateImage(width, height), at: nil)])
         }
         defer { cairo_surface_destroy(surface) }
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         if let data = cairo_image_surface_get_data(surface) {
             for y in 0..<height {
-                let row = (data + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0 }
+                let row = UnsafeMutableRawPointer(data + y * stride)
                 for x in 0..<width {
                     let i = (y * width + x) * 4
                     let a = UInt32(rgba[i + 3])
                     func pre(_ v: UInt8) -> UInt32 { (UInt32(v) * a + 127) / 255 }
-                    row[x] = a << 24 | pre(rgba[i]) << 16 | pre(rgba[i + 1]) << 8 | pre(rgba[i + 2])
+                    row.storeBytes(of: a << 24 | pre(rgba[i]) << 16 | pre(rgba[i + 1]) << 8 | pre(rgba[i + 2]),
+                                   toByteOffset: 4 * x, as: UInt32.self)
                 }
             }
         }
         cairo_surface_mark_dirty(surface)
-        let sink = ByteSink()
-        guard cairo_surface_write_to_png_stream(surface, ByteSink.write, sink.opaque) == CAIRO_STATUS_SUCCESS else {
-            throw RenderError("cannot encode PNG")
+        let (status, bytes) = ByteSink.collect { cairo_surface_write_to_png_stream(surface, ByteSink.write, $0) }
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw DiagnosticsError([Diagnostic(.error, .cairoFailed(String(cString: cairo_status_to_string(status))), at: nil)])
         }
-        return sink.bytes
+        return bytes
     }
 }

@@ -1,3 +1,4 @@
+import EaselLayout
 import EaselModel
 
 /// Real text for SVG output. Cairo writes glyphs as outlines, which look
@@ -6,19 +7,10 @@ import EaselModel
 /// baseline and width), so SVG text can be selected, searched and read by
 /// assistive tools, as a PDF's text layer can.
 struct SVGTextOverlay {
-    struct Line {
-        var text: String
-        var x: Double
-        var baseline: Double
-        var width: Double
-    }
     /// The label's space → SVG user space (Cairo's CTM when it was drawn).
     var transform: AffineTransform
-    var family: String
-    var size: Double
-    var weight: Int
-    var italic: Bool
-    var lines: [Line]
+    var font: ResolvedFont
+    var lines: [ShapedLine]
 }
 
 enum SVGTextLayer {
@@ -28,8 +20,8 @@ enum SVGTextLayer {
         for o in overlays {
             let t = o.transform
             layer += "<text transform=\"matrix(\(n(t.a)),\(n(t.b)),\(n(t.c)),\(n(t.d)),\(n(t.tx)),\(n(t.ty)))\""
-            layer += " font-family=\"\(escape(o.family))\" font-size=\"\(n(o.size))\" font-weight=\"\(o.weight)\""
-            if o.italic { layer += " font-style=\"italic\"" }
+            layer += " font-family=\"\(escape(o.font.family))\" font-size=\"\(n(o.font.size))\" font-weight=\"\(o.font.weight)\""
+            if o.font.italic { layer += " font-style=\"italic\"" }
             layer += " xml:space=\"preserve\">"
             for line in o.lines where !line.text.isEmpty {
                 layer += "<tspan x=\"\(n(line.x))\" y=\"\(n(line.baseline))\" textLength=\"\(n(line.width))\""

@@ -1,9 +1,10 @@
 import CCairo
 import EaselLayout
 import EaselModel
-import Foundation
 
-/// Paints a laid-out scene into PNG, PDF or SVG bytes, in memory.
+/// Paints a laid-out scene into PNG, PDF or SVG bytes, in memory. The
+/// scale, the format and the time are arguments of painting: one laid-out
+/// scene serves them all, from any number of threads at once.
 public enum SceneRenderer {
     /// Pixel size of a raster render: points × scale, rounded up.
     public static func pixelSize(of scene: LaidOutScene, scale: Double) -> (width: Int, height: Int) {
@@ -11,60 +12,75 @@ public enum SceneRenderer {
         return (side(scene.size.width * scale), side(scene.size.height * scale))
     }
 
-    /// `maxPaintedPixels` bounds the painting work (see `Limits`).
-    public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double? = nil,
+    /// `scale` applies to PNG only (PDF and SVG are at point size); `time`
+    /// is seconds into the scene's animations; `maxPaintedPixels` bounds
+    /// the painting work (see `Limits`). Failures are located diagnostics.
+    public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double, time: Double = 0,
                               maxPaintedPixels: Double = .infinity) throws -> [UInt8] {
         switch format {
         case .png:
-            let surface = try rasterSurface(scene, scale: scale ?? scene.scale, budget: maxPaintedPixels)
+            let surface = try rasterSurface(scene, scale: scale, time: time, budget: maxPaintedPixels)
             defer { cairo_surface_destroy(surface) }
-            let sink = ByteSink()
-            let status = cairo_surface_write_to_png_stream(surface, ByteSink.write, sink.opaque)
-            guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }
-            return sink.bytes
+            let (status, bytes) = ByteSink.collect { cairo_surface_write_to_png_stream(surface, ByteSink.write, $0) }
+            try check(status, scene)
+            return bytes
         case .pdf, .svg:
-            let sink = ByteSink()
-            let w = scene.size.width, h = scene.size.height
-            guard let surface = format == .pdf
-                ? cairo_pdf_surface_create_for_stream(ByteSink.write, sink.opaque, w, h)
-                : cairo_svg_surface_create_for_stream(ByteSink.write, sink.opaque, w, h) else {
-                throw RenderError("cannot create a \(format.rawValue) surface")
+            var overlays: [SVGTextOverlay] = []
+            var failure: Error?
+            let (status, bytes) = ByteSink.collect { sink -> cairo_status_t in
+                let w = scene.size.width, h = scene.size.height
+                guard let surface = format == .pdf
+                    ? cairo_pdf_surface_create_for_stream(ByteSink.write, sink, w, h)
+                    : cairo_svg_surface_create_for_stream(ByteSink.write, sink, w, h) else { return CAIRO_STATUS_NO_MEMORY }
+                defer { cairo_surface_destroy(surface) }
+                if format == .pdf {
+                    // Fixed metadata: the same scene gives byte-identical files.
+                    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Easel")
+                    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, "")
+                } else {
+                    cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_USER)
+                }
+                do {
+                    overlays = try draw(scene, on: surface, scale: 1, time: time, format: format, budget: maxPaintedPixels)
+                } catch {
+                    failure = error
+                }
+                cairo_surface_finish(surface)
+                return cairo_surface_status(surface)
             }
-            defer { cairo_surface_destroy(surface) }
-            if format == .pdf {
-                // Fixed metadata: the same scene gives byte-identical files.
-                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Easel")
-                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, "")
-            } else {
-                cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_USER)
-            }
-            let overlays = try draw(scene, on: surface, scale: 1, format: format, budget: maxPaintedPixels)
-            cairo_surface_finish(surface)
-            let status = cairo_surface_status(surface)
-            guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }
-            return format == .svg ? SVGTextLayer.insert(overlays, into: SVGIdentifiers.normalize(sink.bytes)) : sink.bytes
+            if let failure { throw failure }
+            try check(status, scene)
+            return format == .svg ? SVGTextLayer.insert(overlays, into: SVGIdentifiers.normalize(bytes)) : bytes
         }
     }
 
     /// A raster render without PNG encoding.
-    public static func renderImage(_ scene: LaidOutScene, scale: Double? = nil,
+    public static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0,
                                    maxPaintedPixels: Double = .infinity) throws -> RasterImage {
-        let surface = try rasterSurface(scene, scale: scale ?? scene.scale, budget: maxPaintedPixels)
+        let surface = try rasterSurface(scene, scale: scale, time: time, budget: maxPaintedPixels)
         defer { cairo_surface_destroy(surface) }
         return RasterImage(surface: surface)
     }
 
-    private static func rasterSurface(_ scene: LaidOutScene, scale: Double, budget: Double) throws -> OpaquePointer {
-        let (w, h) = pixelSize(of: scene, scale: scale)
-        guard w > 0, h > 0, w <= 32767, h <= 32767 else {
-            throw RenderError("the output would be \(w)×\(h) pixels; Cairo draws at most 32767 on a side")
+    private static func failure(_ message: Diagnostic.Message, _ location: SourceLocation?) -> DiagnosticsError {
+        DiagnosticsError([Diagnostic(.error, message, at: location)])
+    }
+
+    private static func check(_ status: cairo_status_t, _ scene: LaidOutScene) throws {
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw failure(.cairoFailed(String(cString: cairo_status_to_string(status))), scene.location)
         }
+    }
+
+    private static func rasterSurface(_ scene: LaidOutScene, scale: Double, time: Double, budget: Double) throws -> OpaquePointer {
+        let (w, h) = pixelSize(of: scene, scale: scale)
+        guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw RenderError("cannot allocate a \(w)×\(h) image")
+            throw failure(.cannotAllocateImage(w, h), scene.location)
         }
         do {
-            _ = try draw(scene, on: surface, scale: scale, format: .png, budget: budget)
+            _ = try draw(scene, on: surface, scale: scale, time: time, format: .png, budget: budget)
         } catch {
             cairo_surface_destroy(surface)
             throw error
@@ -73,10 +89,9 @@ public enum SceneRenderer {
     }
 
     /// Paints the scene; returns the text to add to SVG output.
-    @discardableResult
-    private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double,
+    private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double, time: Double,
                              format: OutputFormat, budget limit: Double) throws -> [SVGTextOverlay] {
-        guard let cr = cairo_create(surface) else { throw RenderError("cannot create a Cairo context") }
+        guard let cr = cairo_create(surface) else { throw failure(.cairoFailed("no context"), scene.location) }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
         let bg = scene.background
@@ -85,15 +100,13 @@ public enum SceneRenderer {
             cairo_paint(cr)
         }
         let budget = PaintBudget(limit: limit)
-        let painter = Painter(context: cr, format: format, budget: budget)
+        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget)
         painter.paint(scene.nodes)
         if budget.remaining < 0 {
-            let at = budget.exceededAt.map { "\($0): " } ?? ""
-            throw RenderError("\(at)error: painting this scene covers more than \(budget.limit.wholeNumberText) pixels in all (raise the limit with --max-paint)")
+            throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
         }
-        if !painter.failures.isEmpty { throw RenderError(painter.failures.joined(separator: "\n")) }
-        let status = cairo_status(cr)
-        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError(String(cString: cairo_status_to_string(status))) }
+        if !painter.failures.isEmpty { throw DiagnosticsError(painter.failures) }
+        try check(cairo_status(cr), scene)
         return painter.textOverlays
     }
 }

@@ -13,13 +13,10 @@ struct EaselCommand: ParsableCommand {
         subcommands: [Render.self, Check.self, Layout.self])
 
     static func main() {
-        // Interrupted mid-write: remove the temporary file, keep the target
-        // as it was, exit as a shell expects (128 + signal).
+        // Interrupted mid-write: the target stays as it was (writes go to an
+        // unnamed file until complete); exit as a shell expects (128 + signal).
         for sig in [SIGINT, SIGTERM] {
-            signal(sig) { received in
-                AtomicFile.removeInFlightFile()
-                _exit(128 + received)
-            }
+            signal(sig) { received in _exit(128 + received) }
         }
         let code: Int32
         do {
@@ -66,7 +63,7 @@ struct SafetyOptions: ParsableArguments {
         if !(maxPaint > 0) { throw ValidationError("--max-paint must be greater than 0") }
     }
 
-    func options(scale: Double? = nil) -> Easel.Options {
+    func options(scale: Double? = nil, scales: [Double] = []) -> Easel.Options {
         var limits = Limits()
         limits.maxPixels = maxPixels
         limits.maxNodes = maxNodes
@@ -75,28 +72,25 @@ struct SafetyOptions: ParsableArguments {
         limits.maxPaintedPixels = maxPaint
         return Easel.Options(limits: limits,
                              allowedDirectories: allowRead.map { URL(fileURLWithPath: $0) },
-                             scale: scale)
+                             scale: scale, scales: scales)
     }
 }
 
-/// Compiles one scene, printing its diagnostics to stderr.
-func compileReporting(_ path: String, _ options: Easel.Options) -> CompiledScene? {
-    let url = URL(fileURLWithPath: path)
-    guard FileManager.default.fileExists(atPath: url.path) else {
-        FileHandle.standardError.write(Data("\(path): error: no such file\n".utf8))
-        return nil
+/// Compiles one scene in its own session; the session holds what it found.
+func compile(_ path: String, _ options: Easel.Options) -> (CompileSession, CompiledScene?) {
+    var session = CompileSession(options: options)
+    guard FileManager.default.fileExists(atPath: path) else {
+        session.report([Diagnostic(.error, .init("no such file"), at: nil)])
+        return (session, nil)
     }
-    switch Easel.compile(fileAt: url, options: options) {
-    case .success(let compiled):
-        report(compiled.warnings)
-        return compiled
-    case .failure(let error):
-        report(error.diagnostics)
-        return nil
-    }
+    let compiled = session.compile(fileAt: URL(fileURLWithPath: path))
+    return (session, compiled)
 }
 
-func report(_ diagnostics: [Diagnostic]) {
+/// Prints diagnostics as `file:line:col: error: message`; one that belongs
+/// to no place in a scene (a write failure) is prefixed with the scene's path.
+func report(_ diagnostics: [Diagnostic], input: String) {
     guard !diagnostics.isEmpty else { return }
-    FileHandle.standardError.write(Data(diagnostics.map { $0.description + "\n" }.joined().utf8))
+    let lines = diagnostics.map { d in d.location == nil ? "\(input): \(d)\n" : "\(d)\n" }
+    FileHandle.standardError.write(Data(lines.joined().utf8))
 }

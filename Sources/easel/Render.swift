@@ -5,7 +5,11 @@ import Foundation
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render scenes to PNG, PDF or SVG.",
-        discussion: "The output is written atomically: if anything fails, a previous file at that path is left as it was.")
+        discussion: """
+            Each output is written atomically: if anything fails, a previous file at that path is left as it was. \
+            With --out-dir, scenes render on -j threads; with --scales, every scale comes from one compile and is \
+            named as in asset catalogs (card.png, card@2x.png, card@3x.png).
+            """)
 
     @Argument(help: "Scene files.")
     var inputs: [String]
@@ -13,16 +17,27 @@ struct Render: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output file (one input).")
     var output: String?
 
-    @Option(name: .customLong("out-dir"), help: "Output folder (any number of inputs).")
+    @Option(name: .customLong("out-dir"), help: "Output folder (any number of inputs); created if missing.")
     var outDir: String?
 
     @Option(help: "Pixels per point for PNG output (overrides the scene's scale).")
     var scale: Double?
 
+    @Option(help: "Comma-separated scales for PNG output with --out-dir, e.g. 1,2,3: NAME.png, NAME@2x.png, NAME@3x.png.")
+    var scales: String?
+
     @Option(help: "png, pdf or svg (default: the output's extension; png with --out-dir).")
     var format: String?
 
+    @Option(name: .shortAndLong, help: "Scenes rendered at once with --out-dir (default: the number of cores).")
+    var jobs: Int?
+
     @OptionGroup var safety: SafetyOptions
+
+    /// `--scales` parsed; empty without it.
+    private var scaleList: [Double] {
+        (scales ?? "").split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    }
 
     func validate() throws {
         if output == nil && outDir == nil { throw ValidationError("give an output with -o FILE or --out-dir DIR") }
@@ -35,39 +50,72 @@ struct Render: ParsableCommand {
             throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg")
         }
         if let scale, !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
+        if let scales {
+            if outDir == nil { throw ValidationError("--scales needs --out-dir DIR") }
+            if scale != nil { throw ValidationError("give either --scale or --scales, not both") }
+            let parts = scales.split(separator: ",", omittingEmptySubsequences: false)
+            guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy({ $0 > 0 && $0 <= 16 }) else {
+                throw ValidationError("--scales takes numbers greater than 0 and at most 16, separated by commas (1,2,3), not '\(scales)'")
+            }
+        }
+        if let jobs, jobs < 1 { throw ValidationError("-j must be 1 or more") }
     }
 
     func run() throws {
-        let options = safety.options(scale: scale)
-        var failed = false
-        for input in inputs {
-            guard let compiled = compileReporting(input, options) else { failed = true; continue }
-            let (url, fmt) = destination(for: input)
+        let fmt = format.flatMap(OutputFormat.init(rawValue:))
+            ?? output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
+        if let outDir {
             do {
-                try compiled.write(to: url, format: fmt)
+                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
             } catch {
-                // Render errors that know their node are already located.
-                let text = "\(error)"
-                let line = text.contains(": error: ") ? text : "\(input): error: \(text)"
-                FileHandle.standardError.write(Data((line + "\n").utf8))
-                failed = true
+                FileHandle.standardError.write(Data("\(outDir): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
+                throw ExitCode(1)
             }
         }
-        if failed { throw ExitCode(1) }
-    }
-
-    private func destination(for input: String) -> (URL, OutputFormat) {
-        if let output {
-            let url = URL(fileURLWithPath: output)
-            return (url, format.flatMap(OutputFormat.init(rawValue:)) ?? OutputFormat(fileExtension: url.pathExtension)!)
+        let options = safety.options(scale: scale, scales: scaleList)
+        let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList)
+        // Every scene in its own session, on up to -j threads; diagnostics
+        // are printed in input order, whatever finished first.
+        let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
+            var (session, compiled) = compile(input, options)
+            guard let compiled else { return session }
+            for (url, scale) in plan.outputs(for: input) {
+                session.run { try compiled.write(to: url, format: fmt, scale: scale) }
+            }
+            return session
         }
-        let fmt = format.flatMap(OutputFormat.init(rawValue:)) ?? .png
+        for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
+        if sessions.contains(where: \.hasErrors) { throw ExitCode(1) }
+    }
+}
+
+/// Where a scene's outputs go: `-o FILE`, or `DIR/NAME.EXT`, or with
+/// scales `DIR/NAME.png`, `DIR/NAME@2x.png`… (PDF and SVG have no scale
+/// suffix: they are vectors, one file whatever the scales).
+struct OutputPlan: Sendable {
+    var output: String?
+    var outDir: String?
+    var format: OutputFormat
+    var scales: [Double]
+
+    func outputs(for input: String) -> [(URL, Double?)] {
+        if let output { return [(URL(fileURLWithPath: output), nil)] }
         var name = URL(fileURLWithPath: input).lastPathComponent
         for suffix in [".scene.xml", ".xml"] where name.hasSuffix(suffix) {
             name.removeLast(suffix.count)
             break
         }
-        return (URL(fileURLWithPath: outDir!).appendingPathComponent(name + "." + fmt.rawValue), fmt)
+        let dir = URL(fileURLWithPath: outDir ?? ".")
+        guard format == .png, !scales.isEmpty else { return [(dir.appendingPathComponent(name + "." + format.rawValue), nil)] }
+        return scales.map { s in
+            (dir.appendingPathComponent(name + OutputPlan.scaleSuffix(s) + ".png"), s)
+        }
+    }
+
+    /// `""` at scale 1, `@2x` at 2, `@1.5x` at 1.5 (the asset-catalog names).
+    static func scaleSuffix(_ s: Double) -> String {
+        if s == 1 { return "" }
+        return s == s.rounded() ? "@\(Int(s))x" : "@\(s)x"
     }
 }
 
@@ -82,8 +130,13 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let options = safety.options()
-        let failures = inputs.filter { compileReporting($0, options) == nil }
-        if !failures.isEmpty { throw ExitCode(1) }
+        var failed = false
+        for input in inputs {
+            let (session, _) = compile(input, options)
+            report(session.diagnostics, input: input)
+            failed = failed || session.hasErrors
+        }
+        if failed { throw ExitCode(1) }
     }
 }
 
@@ -97,7 +150,9 @@ struct Layout: ParsableCommand {
     @OptionGroup var safety: SafetyOptions
 
     func run() throws {
-        guard let compiled = compileReporting(input, safety.options()) else { throw ExitCode(1) }
+        let (session, compiled) = compile(input, safety.options())
+        report(session.diagnostics, input: input)
+        guard let compiled else { throw ExitCode(1) }
         print(compiled.layoutJSON())
     }
 }

@@ -8,7 +8,9 @@ import XCTest
 /// breaks lines after floor(width / 10) characters. Frames in these tests
 /// are worked out by hand from that and the contract's stack rules.
 struct FixedAdvanceMeasurer: TextMeasuring {
-    func measure(_ r: TextRequest) -> TextMeasurement {
+    func measure(_ r: TextRequest) -> Size { shape(r).size }
+
+    func shape(_ r: TextRequest) -> ShapedText {
         var lines: [String] = []
         for source in r.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             guard let w = r.wrapWidth else { lines.append(source); continue }
@@ -17,15 +19,17 @@ struct FixedAdvanceMeasurer: TextMeasuring {
             repeat { lines.append(String(rest.prefix(perLine))); rest = rest.dropFirst(perLine) } while !rest.isEmpty
         }
         let width = Double(lines.map(\.count).max() ?? 0) * 10, height = Double(lines.count) * 20
-        return TextMeasurement(size: Size(r.wrapWidth ?? width, height),
-                               lineBounds: Rect(x: 0, y: 0, width: width, height: height), displayText: r.text)
+        return ShapedText(text: r.text, size: Size(r.wrapWidth ?? width, height),
+                          lineBounds: Rect(x: 0, y: 0, width: width, height: height),
+                          lines: lines.enumerated().map { ShapedLine(text: $1, x: 0, baseline: Double($0 + 1) * 20, width: Double($1.count) * 10) },
+                          font: ResolvedFont(family: "Fixed", size: 20, weight: 400, italic: false), glyphs: nil)
     }
 }
 
 final class StackLayoutTests: XCTestCase {
     func layout(_ source: String, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Rect] {
-        let (scene, diags) = SceneParser.parse(source: source, baseDirectory: URL(fileURLWithPath: "/tmp"))
-        let parsed = try XCTUnwrap(scene, diags.map(\.description).joined(separator: "\n"), file: file, line: line)
+        let result = SceneParser.parse(source: source, baseDirectory: URL(fileURLWithPath: "/tmp"))
+        let parsed = try XCTUnwrap(result.scene, result.diagnostics.map(\.description).joined(separator: "\n"), file: file, line: line)
         var frames: [String: Rect] = [:]
         func collect(_ nodes: [LayoutNode]) {
             for n in nodes {

@@ -130,9 +130,9 @@ final class TextTests: XCTestCase {
         guard case .text(let t)? = s.layout.nodes[0].drawing, case .text(let u)? = s.layout.nodes[1].drawing else {
             return XCTFail("expected text drawings")
         }
-        XCTAssertTrue(t.displayText.hasSuffix("…"), t.displayText)
-        XCTAssertTrue(t.displayText.hasPrefix("one two"))
-        XCTAssertEqual(u.displayText, "first line…")
+        XCTAssertTrue(t.shaped.text.hasSuffix("…"), t.shaped.text)
+        XCTAssertTrue(t.shaped.text.hasPrefix("one two"))
+        XCTAssertEqual(u.shaped.text, "first line…")
         let twoLines = s.layout.nodes[0].frame.height
         let one = try compileScene("<scene width=\"200\" height=\"50\"><text>one</text></scene>").layout.nodes[0].frame.height
         XCTAssertEqual(twoLines, 2 * one, accuracy: 0.5)

@@ -1,0 +1,83 @@
+import EaselParse
+import Foundation
+
+extension Diagnostic.Message {
+    static func scaledTooLarge(_ scale: Double, _ w: Double, _ h: Double, _ limit: Int) -> Self {
+        .init("scale \(scale) would make \(w.wholeNumberText)×\(h.wholeNumberText) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
+    }
+    static func noFormatForPath(_ path: String) -> Self {
+        .init("cannot tell the output format of '\(path)'; use --format png|pdf|svg")
+    }
+}
+
+/// One compile, as clang's `CompilerInstance` is one: it carries the
+/// options and limits, collects every diagnostic (parse, layout, render,
+/// write), and records every file the compile read with its content hash —
+/// what `easel build` and `--depfile` are made from. A session holds no
+/// state outside itself, so any number run at once on any threads.
+///
+/// ```swift
+/// var session = CompileSession(options: .init())
+/// if let scene = session.compile(fileAt: URL(fileURLWithPath: "card.scene.xml")) {
+///     for scale in [1.0, 2, 3] { try scene.write(to: URL(fileURLWithPath: "card@\(Int(scale))x.png"), scale: scale) }
+/// }
+/// print(session.filesRead.map(\.path))
+/// ```
+public struct CompileSession: Sendable {
+    public let options: Easel.Options
+    public private(set) var diagnostics: [Diagnostic] = []
+    /// The scene file first, then every file it read, in reading order.
+    public private(set) var filesRead: [FileRecord] = []
+
+    public init(options: Easel.Options = Easel.Options()) { self.options = options }
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    public mutating func compile(fileAt url: URL) -> CompiledScene? {
+        finish(SceneParser.parse(fileAt: url, options: parseOptions))
+    }
+
+    public mutating func compile(source: String, file: String = "<string>", baseDirectory: URL) -> CompiledScene? {
+        finish(SceneParser.parse(source: source, file: file, baseDirectory: baseDirectory, options: parseOptions))
+    }
+
+    /// Adds diagnostics from a later stage (rendering, writing).
+    public mutating func report(_ more: [Diagnostic]) { diagnostics += more }
+
+    /// Runs `body`, recording the diagnostics it throws; false if it threw.
+    @discardableResult
+    public mutating func run(_ body: () throws -> Void) -> Bool {
+        do {
+            try body()
+            return true
+        } catch let error as DiagnosticsError {
+            diagnostics += error.diagnostics
+        } catch {
+            diagnostics.append(Diagnostic(.error, .init("\(error)"), at: nil))
+        }
+        return false
+    }
+
+    private var parseOptions: ParseOptions {
+        ParseOptions(limits: options.limits, allowedDirectories: options.allowedDirectories)
+    }
+
+    private mutating func finish(_ parsed: ParseResult) -> CompiledScene? {
+        diagnostics += parsed.diagnostics
+        filesRead += parsed.filesRead
+        guard var scene = parsed.scene, !hasErrors else { return nil }
+        if let s = options.scale { scene.scale = s }
+        let scales = options.scales.isEmpty ? [scene.scale] : options.scales
+        for s in scales where scene.width * s * scene.height * s > Double(options.limits.maxPixels) {
+            diagnostics.append(Diagnostic(.error, .scaledTooLarge(s, scene.width * s, scene.height * s, options.limits.maxPixels),
+                                          at: scene.location))
+        }
+        guard !hasErrors else { return nil }
+        let layoutOptions = LayoutOptions(maxScale: options.scales.isEmpty && options.scale == nil
+                                          ? options.limits.maxScale : scales.max() ?? scene.scale,
+                                          reduceSeries: options.reduceSeries)
+        let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(), options: layoutOptions)
+        return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics, limits: options.limits,
+                             filesRead: parsed.filesRead)
+    }
+}

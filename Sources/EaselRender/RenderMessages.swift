@@ -1,0 +1,16 @@
+import EaselModel
+
+/// What painting and encoding can report. Each is a located `Diagnostic`
+/// (the node being painted, or the scene) that the CLI formats.
+extension Diagnostic.Message {
+    static func paintBudgetExceeded(_ limit: Double) -> Self {
+        .init("painting this scene covers more than \(limit.wholeNumberText) pixels in all (raise the limit with --max-paint)")
+    }
+    static func cannotDecodePNG(_ path: String) -> Self { .init("cannot decode the PNG '\(path)'") }
+    static func outputSideTooLong(_ w: Int, _ h: Int) -> Self {
+        .init("the output would be \(w)×\(h) pixels; Cairo draws at most 32767 on a side")
+    }
+    static func cannotAllocateImage(_ w: Int, _ h: Int) -> Self { .init("cannot allocate a \(w)×\(h) image") }
+    static func cannotCreateSurface(_ format: OutputFormat) -> Self { .init("cannot create a \(format.rawValue) surface") }
+    static func cairoFailed(_ reason: String) -> Self { .init("Cairo failed: \(reason)") }
+}
