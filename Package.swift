@@ -47,5 +47,5 @@ let package = Package(
         .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselTestSupport"]),
         .testTarget(name: "EaselCLITests", dependencies: ["Easel", "EaselTestSupport"]),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

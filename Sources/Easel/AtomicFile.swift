@@ -49,7 +49,7 @@ public enum AtomicFile {
         guard named >= 0 else {
             throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, String(cString: strerror(errno))), at: nil)])
         }
-        let tempPath = String(cString: template)
+        let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         do {
             fchmod(named, 0o644)
             try writeAll(bytes, fd: named, path: url.path)

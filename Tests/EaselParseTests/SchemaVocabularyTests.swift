@@ -58,3 +58,23 @@ final class SchemaVocabularyTests: XCTestCase {
         }
     }
 }
+
+/// The fuzzer's dictionary is generated from the vocabulary; the committed
+/// file must be what the generator makes. `EASEL_RECORD=1` rewrites it (and
+/// still fails, so a new baseline is never accepted silently).
+final class FuzzDictionaryTests: XCTestCase {
+    func testFuzzDictionaryIsGeneratedFromTheVocabulary() throws {
+        let url = ExternalTool.repositoryRoot.appendingPathComponent("fuzz/scene.dict")
+        let committed = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        let expected = FuzzDictionary.text
+        if committed != expected, ProcessInfo.processInfo.environment["EASEL_RECORD"] == "1" {
+            try expected.write(to: url, atomically: true, encoding: .utf8)
+            XCTFail("recorded fuzz/scene.dict; run again without EASEL_RECORD")
+            return
+        }
+        XCTAssertEqual(committed, expected, "fuzz/scene.dict is out of date: run the tests with EASEL_RECORD=1")
+        for element in Vocabulary.attributes.keys {
+            XCTAssertTrue(committed.contains("\"<\(element)\""), element)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// The one walk over the AST that every check shares: a new node kind is
+/// handled here once (the switches list every case), not in each pass.
+extension Node {
+    /// Nodes painted as part of this one that are not among `children`:
+    /// the `<text>` layers of a line graph.
+    public var embeddedNodes: [Node] {
+        switch kind {
+        case .lineGraph(let g):
+            return g.items.compactMap { entry in
+                if case .text(let node) = entry.item { return node }
+                return nil
+            }
+        case .view, .rect, .ellipse, .shape, .group, .repeat, .image, .text, .stack:
+            return []
+        }
+    }
+
+    /// The paints this node itself uses (fills and strokes, its graph
+    /// layers' included), not those of the nodes below it.
+    public var ownPaints: [Paint] {
+        switch kind {
+        case .view, .rect, .ellipse, .shape, .stack:
+            let style = kind.paintStyle
+            return [style?.fill, style?.stroke].compactMap { $0 }
+        case .text(let t):
+            return [t.fill]
+        case .lineGraph(let g):
+            return g.items.flatMap { entry -> [Paint] in
+                switch entry.item {
+                case .area(let s, _), .line(let s, _, _), .points(_, let s, _), .grid(_, let s, _): return [s.fill, s.stroke]
+                case .xLabels(_, let fill, _, _), .yLabels(_, let fill, _, _): return [fill]
+                case .text: return []   // an embedded node, visited on its own
+                }
+            }
+        case .group, .repeat, .image:
+            return []
+        }
+    }
+
+    /// Visits this node, then everything below it (children and embedded
+    /// nodes), depth first, parents before children.
+    public func walk(_ visit: (Node) -> Void) {
+        visit(self)
+        for child in children { child.walk(visit) }
+        for inner in embeddedNodes { inner.walk(visit) }
+    }
+
+    /// Folds the subtree bottom-up: `combine` gets a node and the folded
+    /// values of its children and embedded nodes.
+    public func fold<T>(_ combine: (Node, [T]) -> T) -> T {
+        combine(self, (children + embeddedNodes).map { $0.fold(combine) })
+    }
+}

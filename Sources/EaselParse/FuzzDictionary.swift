@@ -1,0 +1,33 @@
+/// libFuzzer's dictionary for `fuzz/run`, made from `Vocabulary` so that a
+/// new element or attribute reaches the fuzzer without anyone remembering
+/// to add it (a test fails when `fuzz/scene.dict` differs from this).
+public enum FuzzDictionary {
+    /// Every element and attribute name as `<name`, `name="` and `</name>`,
+    /// then tokens of the value syntaxes.
+    public static var text: String {
+        var names = Set(Vocabulary.attributes.keys).union(Vocabulary.graphChildren.keys).union(Vocabulary.planned)
+        for list in Vocabulary.attributes.values { names.formUnion(list) }
+        for list in Vocabulary.graphChildren.values { names.formUnion(list) }
+        var lines: [String] = []
+        for name in names.sorted() {
+            lines += ["\"<\(name)\"", "\"\(name)=\\\"\"", "\"</\(name)>\""]
+        }
+        lines += valueTokens.map { "\"" + $0.replacingQuotes + "\"" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Pieces of the value syntaxes that random mutation rarely builds.
+    static let valueTokens = [
+        "url(#", "#ff0000", "rgb(1,2,3)", "hsl(10,50%,50%)", "rotate(45)", "translate(1 2)", "scale(2)",
+        "matrix(1 0 0 1 0 0)", "M 0 0 L 10 10 Z", "A 5 5 0 1 1 10 10", "100%", "fill", "true", "false",
+        "<scene width=\"100\" height=\"100\">", "<defs>", "<stop offset=\"0.5\" color=\"red\"/>", "{average}", "%.1f",
+    ]
+}
+
+private extension String {
+    var replacingQuotes: String {
+        var out = ""
+        for c in self { out += c == "\"" ? "\\\"" : String(c) }
+        return out
+    }
+}

@@ -1,0 +1,166 @@
+import EaselModel
+
+/// `<lineGraph>`: its data (values, points, CSV) and its layers.
+extension SceneBuilder {
+    func buildGraph(_ el: XMLElement, depth: Int) -> LineGraph {
+        var values: [Double] = [], labels: [String] = []
+        let pointElements = el.children.filter { $0.name == "point" }
+        let sources = [el.attribute("values") != nil, !pointElements.isEmpty, el.attribute("src") != nil].filter { $0 }.count
+        if sources == 0 { diagnostics.error(.graphNeedsData, at: el.location) }
+        if sources > 1 { diagnostics.error(.graphTooManySources, at: el.location) }
+        var dataLocation = el.location
+        if let a = el.attribute("values") {
+            dataLocation = a.valueLocation
+            switch GraphData.numbers(a.value) {
+            case .success(let v): values = v
+            case .failure(let bad):
+                var loc = a.valueLocation
+                loc.column += bad.offset
+                diagnostics.error(.notANumberInList(bad.token, "values"), at: loc)
+            }
+        }
+        for p in pointElements {
+            checkGraphChild(p)
+            if required(p, "value") != nil, let v = number(p, "value") { values.append(v) }
+            labels.append(p.attribute("label")?.value ?? "")
+        }
+        if pointElements.allSatisfy({ $0.attribute("label") == nil }) { labels = [] }
+        if let src = el.attribute("src") {
+            dataLocation = src.valueLocation
+            if let column = required(el, "column") {
+                let (v, l) = readCSV(src, column: column, labelColumn: el.attribute("label-column"))
+                values = v
+                labels = l
+            }
+        } else if let c = el.attribute("column") ?? el.attribute("label-column") {
+            diagnostics.error(.init("'\(c.name)' goes with 'src'"), at: c.location)
+        }
+        if let a = el.attribute("labels") {
+            labels = a.value.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
+            if labels.count != values.count, !values.isEmpty {
+                diagnostics.error(.labelCount(labels.count, values.count), at: a.valueLocation)
+            }
+        }
+        if sources == 1, values.isEmpty, !diagnostics.hasErrors { diagnostics.error(.graphEmpty, at: dataLocation) }
+
+        var graph = LineGraph(values: values, labels: labels)
+        graph.min = number(el, "min")
+        graph.max = number(el, "max")
+        if !values.isEmpty {
+            let lo = graph.min ?? min(0, values.min()!), hi = graph.max ?? values.max()!
+            if lo > hi { diagnostics.error(.minAboveMax(lo, hi), at: (el.attribute("min") ?? el.attribute("max"))!.valueLocation) }
+        }
+        if el.attribute("padding") != nil { graph.padding = padding(el) }
+
+        for child in el.children where child.name != "point" {
+            if let entry = graphItem(child, values: values, depth: depth) { graph.items.append(entry) }
+        }
+        return graph
+    }
+
+    func readCSV(_ src: XMLAttribute, column: XMLAttribute, labelColumn: XMLAttribute?) -> ([Double], [String]) {
+        let bytes: [UInt8]
+        switch resolver.read(src.value) {
+        case .failure(let m):
+            diagnostics.error(m, at: src.valueLocation)
+            return ([], [])
+        case .success(let b): bytes = b
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            diagnostics.error(.init("'\(src.value)' is not UTF-8 text"), at: src.valueLocation)
+            return ([], [])
+        }
+        let result = GraphData.column(column.value.trimmingSpaces, labels: labelColumn?.value.trimmingSpaces, csv: text)
+        let csvFile = resolver.sceneDirectory.appendingPathComponent(src.value).path
+        for problem in result.problems {
+            diagnostics.error(problem.message, at: problem.row.map { SourceLocation(file: csvFile, line: $0, column: 1) } ?? src.valueLocation)
+        }
+        if !result.missing.isEmpty {
+            let header = GraphData.header(of: text)
+            for (name, attribute) in [(column.value.trimmingSpaces, column), (labelColumn?.value.trimmingSpaces ?? "", labelColumn)] {
+                guard let attribute, result.missing.contains(name) else { continue }
+                diagnostics.error(.csvMissingColumn(name, available: header, suggestion: Suggestion.nearest(to: name, in: header)),
+                                  at: attribute.valueLocation)
+            }
+        }
+        return (result.values, result.labels)
+    }
+
+    func checkGraphChild(_ el: XMLElement) {
+        let allowed = Vocabulary.graphChildren[el.name] ?? []
+        for a in el.attributes where !allowed.contains(a.name) {
+            diagnostics.error(.unknownAttribute(a.name, on: el.name, suggestion: Suggestion.nearest(to: a.name, in: allowed)), at: a.location)
+        }
+        if el.name != "text" { checkNoText(el); checkNoChildren(el) }
+    }
+
+    func graphItem(_ el: XMLElement, values: [Double], depth: Int) -> GraphEntry? {
+        guard Vocabulary.graphChildren[el.name] != nil else {
+            reportMisplaced(el, parent: "lineGraph", expected: Set(Vocabulary.graphChildren.keys))
+            return nil
+        }
+        let opacity: Double = {
+            guard let o = number(el, "opacity") else { return 1 }
+            if o >= 0, o <= 1 { return o }
+            rangeError(el, "opacity", "from 0 to 1")
+            return 1
+        }()
+        if el.name == "text" {
+            // `format` belongs to the graph's text only; the rest is a <text>.
+            let format = graphFormat(el)
+            var plain = el
+            plain.attributes.removeAll { $0.name == "format" }
+            guard var node = buildNode(plain, parent: "lineGraph", depth: depth + 1), case .text(var style) = node.kind else { return nil }
+            let (filled, unknown) = GraphData.fillPlaceholders(style.text, values: values, format: format)
+            for name in unknown {
+                diagnostics.error(.unknownPlaceholder(name, suggestion: Suggestion.nearest(to: name, in: GraphStatistics.names)), at: el.location)
+            }
+            style.text = filled
+            node.kind = .text(style)
+            return GraphEntry(.text(node), at: el.location)
+        }
+        checkGraphChild(el)
+        var style = paintStyle(el, defaultFill: .color(.black))
+        switch el.name {
+        case "area":
+            return GraphEntry(.area(style, opacity: opacity), at: el.location)
+        case "line":
+            if el.attribute("stroke") == nil { style.stroke = .color(.black) }
+            if el.attribute("stroke-width") == nil { style.strokeWidth = 2 }
+            if el.attribute("line-join") == nil { style.lineJoin = .round }
+            if el.attribute("line-cap") == nil { style.lineCap = .round }
+            return GraphEntry(.line(style, curve: keyword(el, "curve", GraphCurve.self) ?? .linear, opacity: opacity), at: el.location)
+        case "points":
+            var diameter = 5.0
+            if let d = number(el, "diameter") { if d >= 0 { diameter = d } else { rangeError(el, "diameter", "0 or more") } }
+            return GraphEntry(.points(diameter: diameter, style, opacity: opacity), at: el.location)
+        case "grid":
+            if el.attribute("stroke") == nil { style.stroke = .color(.black) }
+            var count = 3
+            if let a = el.attribute("count") {
+                if let v = ValueParser.number(a.value), v >= 1, v == v.rounded(), v <= 10_000 { count = Int(v) }
+                else { diagnostics.error(.outOfRange("count", a.value, "a whole number from 1 to 10000"), at: a.valueLocation) }
+            }
+            return GraphEntry(.grid(count: count, style, opacity: opacity), at: el.location)
+        case "xLabels", "yLabels":
+            let font = fontSpec(el)
+            let fill = paint(el, "fill") ?? .color(.black)
+            if el.name == "xLabels" {
+                return GraphEntry(.xLabels(font: font, fill: fill, offset: number(el, "offset") ?? 8, opacity: opacity), at: el.location)
+            }
+            return GraphEntry(.yLabels(font: font, fill: fill, format: graphFormat(el), opacity: opacity), at: el.location)
+        default:
+            return nil
+        }
+    }
+
+    /// A checked `format`: one printf number conversion, nothing else.
+    func graphFormat(_ el: XMLElement) -> String? {
+        guard let f = el.attribute("format") else { return nil }
+        guard GraphData.isSafeFormat(f.value) else {
+            diagnostics.error(.badFormat(f.value), at: f.valueLocation)
+            return nil
+        }
+        return f.value
+    }
+}
