@@ -79,24 +79,60 @@ final class InterpolationSpaceTests: XCTestCase {
     func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
     func gamma(_ c: Double) -> Double { c <= 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1 / 2.4) - 0.055 }
 
-    /// Björn Ottosson's OKLab reference matrices.
+    typealias Matrix = [[Double]]
+
+    /// Linear sRGB → CIE XYZ (D65), as CSS Color 4 gives it.
+    static let srgbToXYZ: Matrix = [[0.41239079926595934, 0.357584339383878, 0.1804807884018343],
+                                    [0.21263900587151027, 0.715168678767756, 0.07219231536073371],
+                                    [0.01933081871559182, 0.11919477979462598, 0.9505321522496607]]
+    /// Björn Ottosson's published OKLab matrices: XYZ → LMS (M1) and
+    /// cube-rooted LMS → Lab (M2). The code uses M1·(sRGB→XYZ) folded into
+    /// one matrix; the test derives that product (and the inverses) itself.
+    static let m1: Matrix = [[0.8189330101, 0.3618667424, -0.1288597137],
+                             [0.0329845436, 0.9293118715, 0.0361456387],
+                             [0.0482003018, 0.2643662691, 0.6338517070]]
+    static let m2: Matrix = [[0.2104542553, 0.7936177850, -0.0040720468],
+                             [1.9779984951, -2.4285922050, 0.4505937099],
+                             [0.0259040371, 0.7827717662, -0.8086757660]]
+
+    static func product(_ a: Matrix, _ b: Matrix) -> Matrix {
+        (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
+    }
+
+    static func apply(_ m: Matrix, _ v: [Double]) -> [Double] {
+        (0..<3).map { i in (0..<3).reduce(0) { $0 + m[i][$1] * v[$1] } }
+    }
+
+    /// The inverse by cofactors (the matrices here are well conditioned).
+    static func inverse(_ m: Matrix) -> Matrix {
+        func c(_ r: Int, _ k: Int) -> Double {
+            let r1 = (r + 1) % 3, r2 = (r + 2) % 3, k1 = (k + 1) % 3, k2 = (k + 2) % 3
+            return m[r1][k1] * m[r2][k2] - m[r1][k2] * m[r2][k1]
+        }
+        let det = (0..<3).reduce(0) { $0 + m[0][$1] * c(0, $1) }
+        return (0..<3).map { i in (0..<3).map { j in c(j, i) / det } }
+    }
+
+    static let srgbToLMS = product(m1, srgbToXYZ)
+
     func oklab(_ r: Double, _ g: Double, _ b: Double) -> [Double] {
-        let (lr, lg, lb) = (linear(r), linear(g), linear(b))
-        let l = cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb)
-        let m = cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb)
-        let s = cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb)
-        return [0.2104542553 * l + 0.7936177850 * m - 0.0040720468 * s,
-                1.9779984951 * l - 2.4285922050 * m + 0.4505937099 * s,
-                0.0259040371 * l + 0.7827717662 * m - 0.8086757660 * s]
+        let lms = Self.apply(Self.srgbToLMS, [linear(r), linear(g), linear(b)]).map { cbrt($0) }
+        return Self.apply(Self.m2, lms)
     }
 
     func srgb(fromOklab v: [Double]) -> [Double] {
-        let l = pow(v[0] + 0.3963377774 * v[1] + 0.2158037573 * v[2], 3)
-        let m = pow(v[0] - 0.1055613458 * v[1] - 0.0638541728 * v[2], 3)
-        let s = pow(v[0] - 0.0894841775 * v[1] - 1.2914855480 * v[2], 3)
-        return [4.0767416621 * l - 3.3077118276 * m + 0.2309699292 * s,
-                -1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s,
-                -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s].map { gamma(max(0, min(1, $0))) }
+        let lms = Self.apply(Self.inverse(Self.m2), v).map { $0 * $0 * $0 }
+        return Self.apply(Self.inverse(Self.srgbToLMS), lms).map { gamma(max(0, min(1, $0))) }
+    }
+
+    func testDerivedMatricesMapWhiteToTheNeutralAxis() {
+        // OKLab's defining property: D65 white is L = 1, a = b = 0 (to
+        // about 1e-4: M1 was fitted to a slightly different D65 white than
+        // CSS's sRGB matrix uses, as CSS Color 4 notes).
+        let white = oklab(1, 1, 1)
+        XCTAssertEqual(white[0], 1, accuracy: 5e-4)
+        XCTAssertEqual(white[1], 0, accuracy: 5e-4)
+        XCTAssertEqual(white[2], 0, accuracy: 5e-4)
     }
 
     func cairoColor(_ stops: [ShadingStop], at t: Double) -> [Double] {

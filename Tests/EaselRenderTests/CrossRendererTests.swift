@@ -67,7 +67,10 @@ final class CrossRendererTests: XCTestCase {
         let compiled = try compileScene(scene)
         let easel = try compiled.renderImage()
         let reference = try ReferenceRenderers.rsvg(equivalentSVG)
-        if let d = compare(easel, reference, tolerance: Self.tolerance), d.fractionOver > Self.maxFraction {
+        // Images of different sizes are a failure, not a pass.
+        let d = try XCTUnwrap(compare(easel, reference, tolerance: Self.tolerance),
+                              "sizes differ: \(easel.width)×\(easel.height) vs \(reference.width)×\(reference.height)")
+        if d.fractionOver > Self.maxFraction {
             let dir = saveArtifacts("rsvg-crosscheck", ["easel.png": try compiled.render(format: .png),
                                                         "reference.svg": Array(equivalentSVG.utf8)])
             XCTFail("\(d); artifacts in \(dir.path)")

@@ -57,6 +57,10 @@ public func assertDiagnostics(_ marked: String, _ expectations: [(String, String
                               file: StaticString = #filePath, line: UInt = #line) {
     let source = MarkedSource(marked)
     let found = diagnostics(of: source.text)
+    // A marker nobody checks is a test that claims more than it asserts.
+    for marker in Set(source.markers.keys).subtracting(expectations.map(\.0)).sorted() {
+        XCTFail("marker \(marker) has no expectation", file: file, line: line)
+    }
     for (marker, fragment) in expectations {
         assertDiagnostic(found, at: marker, in: source, contains: fragment, file: file, line: line)
     }
