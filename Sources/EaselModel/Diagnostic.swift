@@ -16,11 +16,15 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     public var severity: Severity
     public var message: Message
     public var location: SourceLocation?
+    /// What the message is about, where the parser knows its extent (an
+    /// attribute's value); starts at `location`.
+    public var range: SourceRange?
 
-    public init(_ severity: Severity = .error, _ message: Message, at location: SourceLocation?) {
+    public init(_ severity: Severity = .error, _ message: Message, at location: SourceLocation?, through end: SourceLocation? = nil) {
         self.severity = severity
         self.message = message
         self.location = location
+        if let location, let end { range = SourceRange(start: location, end: end) }
     }
 
     public var description: String {
@@ -47,8 +51,8 @@ public struct Diagnostics: Sendable {
 
     public var hasErrors: Bool { all.contains { $0.severity == .error } }
 
-    public mutating func error(_ message: Diagnostic.Message, at location: SourceLocation?) {
-        all.append(Diagnostic(.error, message, at: location))
+    public mutating func error(_ message: Diagnostic.Message, at location: SourceLocation?, through end: SourceLocation? = nil) {
+        all.append(Diagnostic(.error, message, at: location, through: end))
     }
 
 }

@@ -14,3 +14,11 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(file):\(line):\(column)" }
 }
+
+/// A span of a scene file: from `start` up to (not including) `end`, as
+/// swift-markdown's `Range<SourceLocation>`; editors underline it.
+public struct SourceRange: Hashable, Sendable {
+    public var start: SourceLocation
+    public var end: SourceLocation
+    public init(start: SourceLocation, end: SourceLocation) { self.start = start; self.end = end }
+}

@@ -39,7 +39,7 @@ extension SceneBuilder {
             return nil
         }
         if let first = ids[a.value] {
-            diagnostics.error(.duplicateID(a.value, first: first), at: a.valueLocation)
+            diagnostics.error(.duplicateID(a.value, first: first), on: a)
         } else {
             ids[a.value] = a.valueLocation
         }
@@ -56,13 +56,13 @@ extension SceneBuilder {
 
     func rangeError(_ el: XMLElement, _ name: String, _ range: String) {
         guard let a = el.attribute(name) else { return }
-        diagnostics.error(.outOfRange(name, a.value, range), at: a.valueLocation)
+        diagnostics.error(.outOfRange(name, a.value, range), on: a)
     }
 
     func number(_ el: XMLElement, _ name: String) -> Double? {
         guard let a = el.attribute(name) else { return nil }
         guard let v = ValueParser.number(a.value) else {
-            diagnostics.error(.badNumber(name, a.value), at: a.valueLocation)
+            diagnostics.error(.badNumber(name, a.value), on: a)
             return nil
         }
         return v
@@ -77,7 +77,7 @@ extension SceneBuilder {
     func length(_ el: XMLElement, _ name: String, allowFill: Bool = false) -> Length? {
         guard let a = el.attribute(name) else { return nil }
         guard let v = ValueParser.length(a.value, allowFill: allowFill) else {
-            diagnostics.error(.badLength(name, a.value, allowFill: allowFill), at: a.valueLocation)
+            diagnostics.error(.badLength(name, a.value, allowFill: allowFill), on: a)
             return nil
         }
         if ["width", "height"].contains(name) {
@@ -94,7 +94,7 @@ extension SceneBuilder {
     func bool(_ el: XMLElement, _ name: String) -> Bool? {
         guard let a = el.attribute(name) else { return nil }
         guard let v = ValueParser.bool(a.value) else {
-            diagnostics.error(.badBool(name, a.value), at: a.valueLocation)
+            diagnostics.error(.badBool(name, a.value), on: a)
             return nil
         }
         return v
@@ -103,7 +103,7 @@ extension SceneBuilder {
     func color(_ el: XMLElement, _ name: String) -> Color? {
         guard let a = el.attribute(name) else { return nil }
         guard let c = ColorParser.parse(a.value, palette: palette) else {
-            diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), at: a.valueLocation)
+            diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), on: a)
             return nil
         }
         return c
@@ -121,7 +121,7 @@ extension SceneBuilder {
         if let k = K(rawValue: a.value.trimmingSpaces) { return k }
         let choices = K.allCases.map(\.rawValue)
         diagnostics.error(.badKeyword(name, a.value, choices: choices, suggestion: Suggestion.nearest(to: a.value, in: choices)),
-                          at: a.valueLocation)
+                          on: a)
         return nil
     }
 
@@ -130,7 +130,7 @@ extension SceneBuilder {
         switch TransformParser.parse(a.value) {
         case .success(let t): return t
         case .failure(let m):
-            diagnostics.error(m, at: a.valueLocation)
+            diagnostics.error(m, on: a)
             return nil
         }
     }
@@ -138,7 +138,7 @@ extension SceneBuilder {
     func unitPoint(_ el: XMLElement, _ name: String) -> Point? {
         guard let a = el.attribute(name) else { return nil }
         guard let v = ValueParser.numberList(a.value), v.count == 2 else {
-            diagnostics.error(.badPoint(name, a.value), at: a.valueLocation)
+            diagnostics.error(.badPoint(name, a.value), on: a)
             return nil
         }
         return Point(v[0], v[1])

@@ -33,7 +33,7 @@ extension SceneBuilder {
                     checkNoChildren(el)
                     guard required(el, "name") != nil, let v = required(el, "value") else { continue }
                     if ColorParser.parse(v.value, palette: [:]) == nil {
-                        diagnostics.error(.badColor(v.value, suggestion: colorSuggestion(v.value)), at: v.valueLocation)
+                        diagnostics.error(.badColor(v.value, suggestion: colorSuggestion(v.value)), on: v)
                     }
                 case "linearGradient", "radialGradient", "conicGradient", "pattern", "stripes":
                     if let server = buildPaintServer(el) { out.paintServers[server.id] = server }
@@ -98,7 +98,7 @@ extension SceneBuilder {
         if needed, required(el, name) == nil { return nil }
         guard let v = number(el, name) else { return nil }
         guard v > 0 else {
-            diagnostics.error(.mustBePositive(name, el.attribute(name)!.value), at: el.attribute(name)!.valueLocation)
+            diagnostics.error(.mustBePositive(name, el.attribute(name)!.value), on: el.attribute(name)!)
             return nil
         }
         return v
@@ -151,7 +151,7 @@ extension SceneBuilder {
             var offset: Double? = nil
             if let a = s.attribute("offset") {
                 offset = ValueParser.unitInterval(a.value)
-                if offset == nil { diagnostics.error(.outOfRange("offset", a.value, "a number from 0 to 1 or a percentage from 0% to 100%"), at: a.valueLocation) }
+                if offset == nil { diagnostics.error(.outOfRange("offset", a.value, "a number from 0 to 1 or a percentage from 0% to 100%"), on: a) }
             }
             guard required(s, "color") != nil, var c = color(s, "color") else { continue }
             if let o = number(s, "opacity") {

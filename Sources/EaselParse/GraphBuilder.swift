@@ -38,7 +38,7 @@ extension SceneBuilder {
         if let a = el.attribute("labels") {
             labels = a.value.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
             if labels.count != values.count, !values.isEmpty {
-                diagnostics.error(.labelCount(labels.count, values.count), at: a.valueLocation)
+                diagnostics.error(.labelCount(labels.count, values.count), on: a)
             }
         }
         if sources == 1, values.isEmpty, !diagnostics.hasErrors { diagnostics.error(.graphEmpty, at: dataLocation) }
@@ -48,7 +48,7 @@ extension SceneBuilder {
         graph.max = number(el, "max")
         if !values.isEmpty {
             let lo = graph.min ?? min(0, values.min()!), hi = graph.max ?? values.max()!
-            if lo > hi { diagnostics.error(.minAboveMax(lo, hi), at: (el.attribute("min") ?? el.attribute("max"))!.valueLocation) }
+            if lo > hi { diagnostics.error(.minAboveMax(lo, hi), on: (el.attribute("min") ?? el.attribute("max"))!) }
         }
         if el.attribute("padding") != nil { graph.padding = padding(el) }
 
@@ -62,12 +62,12 @@ extension SceneBuilder {
         let bytes: [UInt8]
         switch resolver.read(src.value) {
         case .failure(let m):
-            diagnostics.error(m, at: src.valueLocation)
+            diagnostics.error(m, on: src)
             return ([], [])
         case .success(let b): bytes = b
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            diagnostics.error(.init("'\(src.value)' is not UTF-8 text"), at: src.valueLocation)
+            diagnostics.error(.init("'\(src.value)' is not UTF-8 text"), on: src)
             return ([], [])
         }
         let result = GraphData.column(column.value.trimmingSpaces, labels: labelColumn?.value.trimmingSpaces, csv: text)
@@ -80,7 +80,7 @@ extension SceneBuilder {
             for (name, attribute) in [(column.value.trimmingSpaces, column), (labelColumn?.value.trimmingSpaces ?? "", labelColumn)] {
                 guard let attribute, result.missing.contains(name) else { continue }
                 diagnostics.error(.csvMissingColumn(name, available: header, suggestion: Suggestion.nearest(to: name, in: header)),
-                                  at: attribute.valueLocation)
+                                  on: attribute)
             }
         }
         return (result.values, result.labels)
@@ -139,7 +139,7 @@ extension SceneBuilder {
             var count = 3
             if let a = el.attribute("count") {
                 if let v = ValueParser.number(a.value), v >= 1, v == v.rounded(), v <= 10_000 { count = Int(v) }
-                else { diagnostics.error(.outOfRange("count", a.value, "a whole number from 1 to 10000"), at: a.valueLocation) }
+                else { diagnostics.error(.outOfRange("count", a.value, "a whole number from 1 to 10000"), on: a) }
             }
             return GraphEntry(.grid(count: count, style, opacity: opacity), at: el.location)
         case "xLabels", "yLabels":
@@ -158,7 +158,7 @@ extension SceneBuilder {
     func graphFormat(_ el: XMLElement) -> String? {
         guard let f = el.attribute("format") else { return nil }
         guard GraphData.isSafeFormat(f.value) else {
-            diagnostics.error(.badFormat(f.value), at: f.valueLocation)
+            diagnostics.error(.badFormat(f.value), on: f)
             return nil
         }
         return f.value

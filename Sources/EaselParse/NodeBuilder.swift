@@ -35,7 +35,7 @@ extension SceneBuilder {
                 if let v = ValueParser.number(a.value), v >= 0, v == v.rounded(), v <= Double(limits.maxNodes) {
                     count = Int(v)
                 } else {
-                    diagnostics.error(.outOfRange("count", a.value, "a whole number from 0 to \(limits.maxNodes)"), at: a.valueLocation)
+                    diagnostics.error(.outOfRange("count", a.value, "a whole number from 0 to \(limits.maxNodes)"), on: a)
                 }
             }
             kind = .repeat(count: count, step: transformValue(el, "transform") ?? .identity)
@@ -44,7 +44,7 @@ extension SceneBuilder {
             if let href = required(el, "href") {
                 switch resolver.loadPNG(href.value) {
                 case .success(let s): source = s
-                case .failure(let m): diagnostics.error(m, at: href.valueLocation)
+                case .failure(let m): diagnostics.error(m, on: href)
                 }
             }
             kind = .image(source, fit: keyword(el, "fit", ImageFit.self) ?? .fill)
@@ -105,7 +105,7 @@ extension SceneBuilder {
                    let y = ValueParser.length(parts[1], allowFill: false) {
                     c.transformOrigin = .point(x, y)
                 } else {
-                    diagnostics.error(.badList("transform-origin", a.value, "'center' or two lengths 'x y'"), at: a.valueLocation)
+                    diagnostics.error(.badList("transform-origin", a.value, "'center' or two lengths 'x y'"), on: a)
                 }
             }
         }
@@ -131,7 +131,7 @@ extension SceneBuilder {
             } else if let list = ValueParser.numberList(a.value), list.allSatisfy({ $0 >= 0 }) {
                 s.dash = list.allSatisfy({ $0 == 0 }) ? [] : list
             } else {
-                diagnostics.error(.badList("dash", a.value, "a list of non-negative lengths"), at: a.valueLocation)
+                diagnostics.error(.badList("dash", a.value, "a list of non-negative lengths"), on: a)
             }
         }
         if let o = number(el, "dash-offset") { s.dashOffset = o }
@@ -143,7 +143,7 @@ extension SceneBuilder {
     func corners(_ el: XMLElement) -> CornerRadii {
         guard let a = el.attribute("corner-radius") else { return .zero }
         guard let v = ValueParser.numberList(a.value), v.count == 1 || v.count == 4, v.allSatisfy({ $0 >= 0 }) else {
-            diagnostics.error(.badList("corner-radius", a.value, "one or four non-negative lengths"), at: a.valueLocation)
+            diagnostics.error(.badList("corner-radius", a.value, "one or four non-negative lengths"), on: a)
             return .zero
         }
         return v.count == 1 ? CornerRadii(all: v[0])
@@ -153,7 +153,7 @@ extension SceneBuilder {
     func padding(_ el: XMLElement) -> EdgeInsets {
         guard let a = el.attribute("padding") else { return .zero }
         guard let v = ValueParser.numberList(a.value), [1, 2, 4].contains(v.count), v.allSatisfy({ $0 >= 0 }) else {
-            diagnostics.error(.badList("padding", a.value, "1, 2 or 4 non-negative lengths (CSS order)"), at: a.valueLocation)
+            diagnostics.error(.badList("padding", a.value, "1, 2 or 4 non-negative lengths (CSS order)"), on: a)
             return .zero
         }
         switch v.count {
@@ -166,7 +166,7 @@ extension SceneBuilder {
     func points(_ el: XMLElement) -> [Point] {
         guard let a = el.attribute("points") else { return [] }
         guard let v = ValueParser.numberList(a.value), v.count % 2 == 0 else {
-            diagnostics.error(.badList("points", a.value, "pairs of numbers 'x,y x,y …'"), at: a.valueLocation)
+            diagnostics.error(.badList("points", a.value, "pairs of numbers 'x,y x,y …'"), on: a)
             return []
         }
         return stride(from: 0, to: v.count, by: 2).map { Point(v[$0], v[$0 + 1]) }

@@ -8,7 +8,7 @@ extension SceneBuilder {
         guard let a = el.attribute(name) else { return nil }
         let t = a.value.trimmingSpaces
         guard let id = urlReference(t) else {
-            diagnostics.error(.badList(name, a.value, "url(#id)"), at: a.valueLocation)
+            diagnostics.error(.badList(name, a.value, "url(#id)"), on: a)
             return nil
         }
         clipReferences.append((id, a.valueLocation))
@@ -27,14 +27,14 @@ extension SceneBuilder {
         if t == "none" { return Paint.none }
         if t.hasPrefix("url(") {
             guard let id = urlReference(t) else {
-                diagnostics.error(.badPaint(a.value), at: a.valueLocation)
+                diagnostics.error(.badPaint(a.value), on: a)
                 return nil
             }
             paintReferences.append((id, a.valueLocation))
             return .reference(id)
         }
         if let c = ColorParser.parse(t, palette: palette) { return .color(c) }
-        diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(t)), at: a.valueLocation)
+        diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(t)), on: a)
         return nil
     }
 

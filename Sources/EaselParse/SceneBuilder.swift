@@ -37,7 +37,7 @@ final class SceneBuilder {
         if let s = number(root, "scale") {
             if s > 0, s <= limits.maxScale { scene.scale = s } else { rangeError(root, "scale", "greater than 0 and at most \(limits.maxScale)") }
         }
-        if let v = number(root, "version"), v != 1 { diagnostics.error(.badVersion, at: root.attribute("version")!.valueLocation) }
+        if let v = number(root, "version"), v != 1 { diagnostics.error(.badVersion, on: root.attribute("version")!) }
         if let d = number(root, "duration") {
             if d >= 0 { scene.duration = d } else { rangeError(root, "duration", "0 or more") }
         }

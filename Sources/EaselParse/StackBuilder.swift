@@ -28,7 +28,7 @@ extension SceneBuilder {
             if let c = choices[v] { s.alignment = c } else {
                 let names = choices.keys.sorted()
                 diagnostics.error(.badKeyword("alignment", a.value, choices: names, suggestion: Suggestion.nearest(to: v, in: names)),
-                                  at: a.valueLocation)
+                                  on: a)
             }
         }
         return s
@@ -41,7 +41,7 @@ extension SceneBuilder {
         for child in el.children {
             for (attr, axisSized) in [("width", sized("width")), ("height", sized("height"))] where !axisSized {
                 if let a = child.attribute(attr), a.value.trimmingSpaces.hasSuffix("%") {
-                    diagnostics.error(.percentInFittingStack(attr, stack: el.name), at: a.valueLocation)
+                    diagnostics.error(.percentInFittingStack(attr, stack: el.name), on: a)
                 }
             }
         }

@@ -21,7 +21,7 @@ extension SceneBuilder {
         if let v = number(el, "line-spacing") { if v > 0 { t.lineSpacing = v } else { rangeError(el, "line-spacing", "greater than 0") } }
         if let a = el.attribute("max-lines") {
             if let v = ValueParser.number(a.value), v >= 1, v == v.rounded(), v < 1e6 { t.maxLines = Int(v) }
-            else { diagnostics.error(.outOfRange("max-lines", a.value, "a whole number, 1 or more"), at: a.valueLocation) }
+            else { diagnostics.error(.outOfRange("max-lines", a.value, "a whole number, 1 or more"), on: a) }
         }
         if let a = el.attribute("paint-bounds") {
             switch a.value.trimmingSpaces {
@@ -29,7 +29,7 @@ extension SceneBuilder {
             case "text": t.paintsFrame = false
             default:
                 diagnostics.error(.badKeyword("paint-bounds", a.value, choices: ["text", "frame"],
-                                              suggestion: Suggestion.nearest(to: a.value, in: ["text", "frame"])), at: a.valueLocation)
+                                              suggestion: Suggestion.nearest(to: a.value, in: ["text", "frame"])), on: a)
             }
         }
         return t
@@ -40,7 +40,7 @@ extension SceneBuilder {
         font.description = el.attribute("font")?.value.trimmingSpaces
         if let a = el.attribute("font"), let last = a.value.split(separator: " ").last,
            let size = ValueParser.number(String(last)), size > FontSpec.maxSize {
-            diagnostics.error(.outOfRange("font", a.value, "a description whose size is at most \(Int(FontSpec.maxSize))"), at: a.valueLocation)
+            diagnostics.error(.outOfRange("font", a.value, "a description whose size is at most \(Int(FontSpec.maxSize))"), on: a)
         }
         font.family = el.attribute("font-family")?.value.trimmingSpaces
         if let v = number(el, "font-size") {
@@ -54,7 +54,7 @@ extension SceneBuilder {
                 font.weight = w.value
             } else {
                 diagnostics.error(.badFontWeight(v, suggestion: Suggestion.nearest(to: v, in: FontWeightName.allCases.map(\.rawValue))),
-                                  at: a.valueLocation)
+                                  on: a)
             }
         }
         if let s = keyword(el, "font-style", FontStyle.self) { font.style = s }

@@ -127,10 +127,11 @@ private final class ReaderState {
         let positions = scanStartTag(from: start, to: end)
         var attrs: [XMLAttribute] = []
         for (qname, value) in attributes {
-            let pos = positions[qname] ?? (start, start)
+            let pos = positions[qname] ?? (start, start, start)
             attrs.append(XMLAttribute(name: qname, value: value,
                                       location: lines.location(ofByte: pos.0),
-                                      valueLocation: lines.location(ofByte: pos.1)))
+                                      valueLocation: lines.location(ofByte: pos.1),
+                                      valueEnd: lines.location(ofByte: pos.2)))
         }
         stack.append(XMLElement(name: name, location: lines.location(ofByte: start),
                                 attributes: attrs, children: [], text: ""))
@@ -168,8 +169,9 @@ private final class ReaderState {
 
     /// Finds the byte offsets of each attribute's name and value inside a
     /// start tag that libxml2 has already checked to be well formed.
-    private func scanStartTag(from start: Int, to end: Int) -> [String: (Int, Int)] {
-        var result: [String: (Int, Int)] = [:]
+    /// Byte offsets of each attribute's name, value start and value end.
+    private func scanStartTag(from start: Int, to end: Int) -> [String: (Int, Int, Int)] {
+        var result: [String: (Int, Int, Int)] = [:]
         var i = start + 1
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
         while i < end, !isSpace(bytes[i]), bytes[i] != UInt8(ascii: ">"), bytes[i] != UInt8(ascii: "/") { i += 1 }
@@ -185,8 +187,8 @@ private final class ReaderState {
             i += 1
             let valueStart = i
             while i < end, bytes[i] != quote { i += 1 }
+            result[name] = (nameStart, valueStart, i)
             i += 1
-            result[name] = (nameStart, valueStart)
         }
         return result
     }

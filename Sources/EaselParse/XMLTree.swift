@@ -6,6 +6,15 @@ public struct XMLAttribute: Hashable, Sendable {
     public var value: String
     public var location: SourceLocation
     public var valueLocation: SourceLocation
+    /// Just past the value (where its closing quote stands).
+    public var valueEnd: SourceLocation
+}
+
+extension Diagnostics {
+    /// An error about an attribute's value, with the value's range.
+    mutating func error(_ message: Diagnostic.Message, on attribute: XMLAttribute) {
+        error(message, at: attribute.valueLocation, through: attribute.valueEnd)
+    }
 }
 
 /// The element tree libxml2 read, with a location on everything, before any

@@ -154,6 +154,53 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(allowed.status, 0, allowed.stderr)
     }
 
+    func testScalesFromOneCompileAreNamedAsInAssetCatalogs() throws {
+        let input = try write("card.scene.xml", good)
+        let out = dir.appendingPathComponent("missing/folder")   // created if missing
+        let r = try easel(["render", input, "--scales", "1,2,3", "--out-dir", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted(),
+                       ["card.png", "card@2x.png", "card@3x.png"])
+        for (name, width) in [("card.png", 40), ("card@2x.png", 80), ("card@3x.png", 120)] {
+            let image = try RasterImage(png: [UInt8](try Data(contentsOf: out.appendingPathComponent(name))))
+            XCTAssertEqual(image.width, width, name)
+        }
+        // Vectors have no scale suffix: one file whatever the scales.
+        XCTAssertEqual(try easel(["render", input, "--scales", "1,2", "--out-dir", out.path, "--format", "pdf"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("card.pdf").path))
+        for bad in [["--scales", "1,,2"], ["--scales", "0"], ["--scales", "two"], ["--scales", "1,2", "--scale", "2"]] {
+            XCTAssertEqual(try easel(["render", input, "--out-dir", out.path] + bad).status, 2, bad.joined(separator: " "))
+        }
+        XCTAssertEqual(try easel(["render", input, "-o", "x.png", "--scales", "1,2"]).status, 2, "--scales needs --out-dir")
+    }
+
+    func testParallelJobsWriteTheSameBytesAndReportInInputOrder() throws {
+        let examples = ExternalTool.repositoryRoot.appendingPathComponent("examples")
+        let inputs = try FileManager.default.contentsOfDirectory(atPath: examples.path)
+            .filter { $0.hasSuffix(".scene.xml") }.sorted().map { examples.appendingPathComponent($0).path }
+        let broken = [try write("b1.scene.xml", "<scene width=\"10\" height=\"10\"><rectt/></scene>"),
+                      try write("b2.scene.xml", "<scene width=\"10\" height=\"10\"><rect fill=\"blu\"/></scene>")]
+        var outputs: [[String: Data]] = []
+        var stderrs: [String] = []
+        for jobs in ["1", "4"] {
+            let out = dir.appendingPathComponent("j\(jobs)")
+            let r = try easel(["render"] + [broken[0]] + inputs + [broken[1], "--scales", "1,2,3", "--out-dir", out.path, "-j", jobs])
+            XCTAssertEqual(r.status, 1, "two scenes are broken")
+            stderrs.append(r.stderr)
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
+                files[name] = try Data(contentsOf: out.appendingPathComponent(name))
+            }
+            outputs.append(files)
+        }
+        XCTAssertEqual(outputs[0].count, inputs.count * 3, "every good scene at three scales")
+        XCTAssertEqual(outputs[0], outputs[1], "-j 4 writes the same bytes as -j 1")
+        XCTAssertEqual(stderrs[0], stderrs[1], "diagnostics in input order whatever finished first")
+        let lines = stderrs[0].split(separator: "\n")
+        XCTAssertTrue(lines.first?.contains("b1.scene.xml:1:") == true && lines.last?.contains("b2.scene.xml:1:") == true,
+                      stderrs[0])
+    }
+
     func testLimitsCanBeRaised() throws {
         let input = try write("big.scene.xml", "<scene width=\"3000\" height=\"3000\" scale=\"2\"><rect/></scene>")
         let r = try easel(["check", input, "--max-pixels", "1000000"])
@@ -253,7 +300,9 @@ final class InterruptedWriteTests: XCTestCase {
             XCTAssertTrue(now == oldBytes || now == newBytes, "signal \(sig), round \(round): a torn file of \(now.count) bytes")
             if now == oldBytes && p.terminationReason == .uncaughtSignal || p.terminationStatus == 128 + sig { interruptedMidway += 1 }
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".out.png.easel-") }
-            if sig != SIGKILL { XCTAssertEqual(leftovers, [], "signal \(sig) left a temporary file") }
+            // The output is written to an unnamed O_TMPFILE until complete:
+            // not even SIGKILL leaves a temporary file behind.
+            XCTAssertEqual(leftovers, [], "signal \(sig) left a temporary file")
             for l in leftovers { try? FileManager.default.removeItem(at: dir.appendingPathComponent(l)) }
         }
         XCTAssertGreaterThan(interruptedMidway, 3, "some runs were interrupted before finishing")

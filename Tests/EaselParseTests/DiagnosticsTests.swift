@@ -47,6 +47,25 @@ final class DiagnosticsTests: XCTestCase {
               ("6️⃣", "unknown attribute 'cx2'")], count: 6)
     }
 
+    func testAttributeValueErrorsCarryTheValuesRange() {
+        let source = MarkedSource("""
+        <scene width="10" height="10">
+          <rect fill="1️⃣blu2️⃣"/>
+          <rect transform="3️⃣rotate(
+            4) skew(1)4️⃣"/>
+        </scene>
+        """)
+        let found = diagnostics(of: source.text)
+        func range(_ a: String, _ b: String) -> (Int, Int, Int, Int) {
+            let s = source.markers[a]!, e = source.markers[b]!
+            return (s.line, s.column, e.line, e.column)
+        }
+        let ranges = found.compactMap { d in d.range.map { ($0.start.line, $0.start.column, $0.end.line, $0.end.column) } }
+        XCTAssertEqual(found.count, 2, found.map(\.description).joined(separator: "\n"))
+        XCTAssertTrue(ranges.contains { $0 == range("1️⃣", "2️⃣") }, "the colour's value, quotes excluded: \(ranges)")
+        XCTAssertTrue(ranges.contains { $0 == range("3️⃣", "4️⃣") }, "a value over two lines ends on the second: \(ranges)")
+    }
+
     func testPathDataErrorPointsInsideTheValue() {
         check("""
         <scene width="10" height="10">

@@ -1,0 +1,157 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// One laid-out tree serves every scale, format and thread: the foundation
+/// that `--scales`, `-j`, builds and animation stand on.
+final class RenderTreeTests: XCTestCase {
+    static var examples: [URL] {
+        let dir = ExternalTool.repositoryRoot.appendingPathComponent("examples")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
+            .filter { $0.hasSuffix(".scene.xml") }.sorted().map { dir.appendingPathComponent($0) }
+    }
+
+    func testOneCompilePaintedAtThreeScalesMatchesThreeCompiles() throws {
+        XCTAssertGreaterThanOrEqual(Self.examples.count, 8)
+        for url in Self.examples {
+            let once = try Easel.compile(fileAt: url).get()
+            for scale in [1.0, 2, 3] {
+                let separate = try Easel.compile(fileAt: url, options: Easel.Options(scale: scale)).get()
+                XCTAssertEqual(try once.render(format: .png, scale: scale), try separate.render(format: .png),
+                               "\(url.lastPathComponent) at \(scale)x")
+            }
+        }
+    }
+
+    /// The examples at several scales and in every format, 40 renders and
+    /// more, on 4 threads and on 1: the same bytes. (CI runs this class
+    /// under ThreadSanitizer too.)
+    func testParallelRendersAreByteIdenticalToSerialOnes() throws {
+        struct Job: Sendable { var url: URL; var scale: Double; var format: OutputFormat }
+        let formats: [OutputFormat] = [.png, .pdf, .svg]
+        var jobs: [Job] = []
+        for url in Self.examples {
+            for scale in [1.0, 2, 3] { jobs.append(Job(url: url, scale: scale, format: .png)) }
+            for format in formats.dropFirst() { jobs.append(Job(url: url, scale: 1, format: format)) }
+        }
+        XCTAssertGreaterThanOrEqual(jobs.count, 40)
+        let render: @Sendable (Job) -> [UInt8] = { job in
+            // Each job compiles in its own session, as `easel render -j` does.
+            guard let scene = try? Easel.compile(fileAt: job.url).get(),
+                  let bytes = try? scene.render(format: job.format, scale: job.scale) else { return [] }
+            return bytes
+        }
+        let serial = ParallelJobs.map(jobs, jobs: 1, render)
+        let parallel = ParallelJobs.map(jobs, jobs: 4, render)
+        for (i, job) in jobs.enumerated() {
+            XCTAssertFalse(serial[i].isEmpty, "\(job.url.lastPathComponent) \(job.format)")
+            XCTAssertEqual(serial[i], parallel[i], "\(job.url.lastPathComponent) \(job.format) at \(job.scale)x")
+        }
+        // One compiled scene shared by several threads at once.
+        let shared = try Easel.compile(fileAt: Self.examples[0]).get()
+        let copies = ParallelJobs.map(Array(repeating: 2.0, count: 8), jobs: 4) { (try? shared.render(format: .png, scale: $0)) ?? [] }
+        XCTAssertEqual(Set(copies).count, 1)
+    }
+
+    func testSessionRecordsEveryFileReadWithItsHash() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        let png = try compileScene("<scene width=\"3\" height=\"2\"><rect fill=\"red\"/></scene>").render(format: .png)
+        try Data(png).write(to: dir.appendingPathComponent("dot.png"))
+        try Data("day,glasses\nMon,4\nTue,2\n".utf8).write(to: dir.appendingPathComponent("water.csv"))
+        try Data("never read\n".utf8).write(to: dir.appendingPathComponent("unused.csv"))
+        let scene = dir.appendingPathComponent("card.scene.xml")
+        try Data("""
+        <scene width="100" height="60">
+          <image href="dot.png" width="10"/>
+          <lineGraph src="water.csv" column="glasses"/>
+          <image href="./dot.png" x="20" width="10"/>
+        </scene>
+        """.utf8).write(to: scene)
+        var session = CompileSession()
+        XCTAssertNotNil(session.compile(fileAt: scene), session.diagnostics.map(\.description).joined(separator: "\n"))
+        let real = { (name: String) in dir.appendingPathComponent(name).resolvingSymlinksInPath().path }
+        XCTAssertEqual(session.filesRead.map(\.path), [real("card.scene.xml"), real("dot.png"), real("water.csv")],
+                       "the scene, then each file once, in reading order; nothing it did not read")
+        // Hashes checked against coreutils' sha256sum, not Easel's own code.
+        for record in session.filesRead {
+            let r = try ExternalTool.run("sha256sum", [record.path])
+            XCTAssertEqual(String(r.stdout.prefix(64)), record.sha256, record.path)
+            XCTAssertEqual(record.size, try Data(contentsOf: URL(fileURLWithPath: record.path)).count)
+        }
+    }
+
+    func testTreeHoldsShapedTextAndRepeatCopies() throws {
+        let s = try compileScene("""
+        <scene width="100" height="100">
+          <text width="60">one two three four five six</text>
+          <repeat count="5" transform="rotate(30)"><rect width="4" height="4"/></repeat>
+          <repeat count="4" transform="scale(0)"><rect width="4" height="4"/></repeat>
+        </scene>
+        """)
+        guard case .text(let text)? = s.layout.nodes[0].drawing else { return XCTFail("no text drawing") }
+        XCTAssertGreaterThan(text.shaped.lines.count, 1, "wrapped during layout")
+        XCTAssertNotNil(text.shaped.glyphs, "shaped glyphs for the painter")
+        XCTAssertEqual(s.layout.nodes[1].copies?.count, 5)
+        // scale(0) collapses every copy after the first, as in SVG.
+        XCTAssertEqual(s.layout.nodes[2].copies?.count, 1)
+    }
+}
+
+/// The contract's two rendering corrections (SCENE-FORMAT.md, "Nodes" and
+/// conic gradients), each against a value computed here.
+final class RenderingCorrectionTests: XCTestCase {
+    func testViewStrokeIsPaintedAboveClippedChildren() throws {
+        let image = try compileScene("""
+        <scene width="100" height="60">
+          <view x="10" y="10" width="80" height="40" corner-radius="6" clip="true" stroke="#ff0000" stroke-width="4">
+            <rect width="80" height="40" fill="#0000ff"/>
+          </view>
+        </scene>
+        """).renderImage()
+        // Inside the 4-point border (away from the rounded corners): the
+        // stroke's red, though the clipped child covers the whole box.
+        for (x, y) in [(11, 30), (12, 30), (88, 30), (50, 11), (50, 48)] {
+            assertPixel(image, x, y, ExpectedColor(1, 0, 0), tolerance: 1, "border at (\(x), \(y))")
+        }
+        assertPixel(image, 50, 30, ExpectedColor(0, 0, 1), tolerance: 1, "the child inside the border")
+    }
+
+    /// A hard-stop pie at @1x: pixels along a sector edge are blends, each
+    /// within 4/255 of the mean of 16 samples of the exact sweep.
+    func testConicHardStopEdgesAreAntialiased() throws {
+        let size = 64
+        let image = try compileScene("""
+        <scene width="\(size)" height="\(size)" background="white">
+          <defs><conicGradient id="pie" from="90">
+            <stop color="#000000" offset="0"/><stop color="#000000" offset="0.3"/>
+            <stop color="#ffffff" offset="0.3"/><stop color="#ffffff" offset="1"/>
+          </conicGradient></defs>
+          <rect width="\(size)" height="\(size)" fill="url(#pie)"/>
+        </scene>
+        """).renderImage()
+        // The sweep: offset t clockwise on screen from north; black before
+        // 0.3 (north to 108°), white after.
+        func sweep(_ x: Double, _ y: Double) -> Double {
+            let angle = atan2(y - 32, x - 32) + .pi / 2            // 0 at north, clockwise on screen
+            let t = (angle / (2 * .pi)).truncatingRemainder(dividingBy: 1)
+            return (t < 0 ? t + 1 : t) < 0.3 ? 0 : 255
+        }
+        var blends = 0, worst = 0.0
+        for y in 0..<size {
+            for x in 0..<size {
+                var sum = 0.0
+                for sy in 0..<4 {
+                    for sx in 0..<4 { sum += sweep(Double(x) + (Double(sx) + 0.5) / 4, Double(y) + (Double(sy) + 0.5) / 4) }
+                }
+                let want = sum / 16, got = Double(image.pixel(x, y).r)
+                worst = max(worst, abs(got - want))
+                if got > 8 && got < 247 { blends += 1 }
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 4, "every pixel within 4/255 of the 16× supersampled sweep")
+        // The north edge runs along pixel boundaries (no blends); the edge at
+        // 108° crosses about 32 pixels, which must all be blends.
+        XCTAssertGreaterThan(blends, 24, "edge pixels are blends, not only black and white")
+    }
+}
