@@ -73,9 +73,7 @@ public struct CompileSession: Sendable {
                                           at: scene.location))
         }
         guard !hasErrors else { return nil }
-        let layoutOptions = LayoutOptions(maxScale: options.scales.isEmpty && options.scale == nil
-                                          ? options.limits.maxScale : scales.max() ?? scene.scale,
-                                          reduceSeries: options.reduceSeries)
+        let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries)
         let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(), options: layoutOptions)
         return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics, limits: options.limits,
                              filesRead: parsed.filesRead)

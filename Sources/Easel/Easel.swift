@@ -21,10 +21,11 @@ public enum Easel {
         public var allowedDirectories: [URL] = []
         /// Overrides the scene's `scale` (the default scale of PNG renders).
         public var scale: Double?
-        /// Every scale this compile will be painted at, when known (`--scales`):
-        /// each is held to the pixel limit, and long graph lines are reduced
-        /// for the largest. Empty: the scene's scale is checked and the
-        /// layout serves every scale up to `limits.maxScale`.
+        /// Every scale this compile will be painted at (`--scales`): each is
+        /// held to the pixel limit, and long graph lines are reduced for the
+        /// largest. Empty: the scene's own scale (or `scale`). Painting at a
+        /// larger scale still works: if a line was reduced, that render lays
+        /// the scene out again for its scale.
         public var scales: [Double] = []
         /// Draw long straight graph lines from their M4 reduction (identical
         /// pixels); off only to compare or measure.
@@ -65,12 +66,23 @@ public struct CompiledScene: Sendable {
     /// `scale` defaults to the scene's (PNG only); `time` is seconds into
     /// its animations. Throws `DiagnosticsError`.
     public func render(format: OutputFormat, scale: Double? = nil, time: Double = 0) throws -> [UInt8] {
-        try SceneRenderer.render(layout, format: format, scale: scale ?? scene.scale, time: time,
-                                 maxPaintedPixels: limits.maxPaintedPixels)
+        let s = scale ?? scene.scale
+        return try SceneRenderer.render(tree(for: format == .png ? s : 1), format: format, scale: s, time: time,
+                                        maxPaintedPixels: limits.maxPaintedPixels)
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
-        try SceneRenderer.renderImage(layout, scale: scale ?? scene.scale, time: time, maxPaintedPixels: limits.maxPaintedPixels)
+        let s = scale ?? scene.scale
+        return try SceneRenderer.renderImage(tree(for: s), scale: s, time: time, maxPaintedPixels: limits.maxPaintedPixels)
+    }
+
+    /// The laid-out tree, unless it reduced a graph line for a smaller
+    /// scale than `scale`: then a layout for that scale, so a render is
+    /// never coarser than asked (the compile's `scales` avoid this).
+    private func tree(for scale: Double) -> LaidOutScene {
+        guard layout.reducedSeries, scale > layout.maxScale else { return layout }
+        return LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(),
+                                          options: LayoutOptions(maxScale: scale, reduceSeries: true))
     }
 
     /// Renders, then replaces `url` atomically: on any failure the previous

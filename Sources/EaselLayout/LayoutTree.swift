@@ -19,6 +19,9 @@ public struct LaidOutScene: Sendable {
     /// The largest scale this tree paints exactly: long graph lines were
     /// reduced to what that many pixels per point can show.
     public var maxScale: Double
+    /// Whether any graph line was reduced, so that painting at a scale
+    /// above `maxScale` needs a layout for that scale.
+    public var reducedSeries: Bool
 }
 
 public struct LayoutNode: Sendable {

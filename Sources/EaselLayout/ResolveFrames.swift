@@ -5,7 +5,7 @@ public struct LayoutOptions: Sendable {
     /// The largest scale the tree will be painted at: graph lines through
     /// far more points than pixel columns are reduced to what that many
     /// pixels per point can show (16, the largest scale a scene may ask
-    /// for, serves every scale).
+    /// for, serves every scale; the tree says whether it reduced anything).
     public var maxScale: Double
     /// Draw long straight graph lines from their M4 reduction (the same
     /// pixels, far faster); off only to compare or measure.
@@ -25,7 +25,7 @@ public enum LayoutEngine {
         let content = Size(scene.width, scene.height)
         let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
         return LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background, nodes: nodes,
-                            paints: context.paints, maxScale: options.maxScale)
+                            paints: context.paints, maxScale: options.maxScale, reducedSeries: context.reducedSeries)
     }
 }
 
@@ -35,6 +35,7 @@ public enum LayoutEngine {
 private final class LayoutContext {
     var paints = PaintTable()
     var tiles: [String: [LayoutNode]] = [:]
+    var reducedSeries = false
 }
 
 private struct Resolver {
@@ -227,6 +228,7 @@ private struct Resolver {
         let slices = (plot.width * options.maxScale * 8).rounded(.up)
         let columns = slices.isFinite && slices < 1e7 ? Int(slices) : 0   // 0: no reduction
         let drawn = curveKind == .linear && options.reduceSeries ? GraphGeometry.decimated(points, plot: plot, columns: columns) : points
+        if drawn.count < points.count { context.reducedSeries = true }
         let curve = GraphGeometry.curve(drawn, curveKind)
 
         func layer(_ element: String, _ location: SourceLocation, opacity: Double, frame: Rect,

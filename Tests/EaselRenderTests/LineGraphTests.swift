@@ -162,8 +162,7 @@ final class LineGraphTests: XCTestCase {
         """
         var full = Easel.Options()
         full.reduceSeries = false
-        // A compile that will paint at scale 1 only reduces for scale 1 (by
-        // default a layout serves every scale up to 16 and reduces less).
+        // A compile reduces for the scales it will paint (here the scene's, 1).
         let atOne = Easel.Options(scales: [1])
         let reduced = try compileScene(source, options: atOne).renderImage()
         let complete = try compileScene(source, options: full).renderImage()

@@ -15,7 +15,7 @@ final class RenderTreeTests: XCTestCase {
     func testOneCompilePaintedAtThreeScalesMatchesThreeCompiles() throws {
         XCTAssertGreaterThanOrEqual(Self.examples.count, 8)
         for url in Self.examples {
-            let once = try Easel.compile(fileAt: url).get()
+            let once = try Easel.compile(fileAt: url, options: Easel.Options(scales: [1, 2, 3])).get()
             for scale in [1.0, 2, 3] {
                 let separate = try Easel.compile(fileAt: url, options: Easel.Options(scale: scale)).get()
                 XCTAssertEqual(try once.render(format: .png, scale: scale), try separate.render(format: .png),
@@ -52,6 +52,20 @@ final class RenderTreeTests: XCTestCase {
         let shared = try Easel.compile(fileAt: Self.examples[0]).get()
         let copies = ParallelJobs.map(Array(repeating: 2.0, count: 8), jobs: 4) { (try? shared.render(format: .png, scale: $0)) ?? [] }
         XCTAssertEqual(Set(copies).count, 1)
+    }
+
+    /// A line reduced for scale 1 and painted at 3 is laid out again for 3:
+    /// never coarser than a compile at 3.
+    func testReducedGraphPaintedAboveItsScaleMatchesACompileAtThatScale() throws {
+        let values = (0..<20_000).map { String(($0 * 7919) % 1000) }.joined(separator: " ")
+        let source = """
+        <scene width="120" height="60"><lineGraph values="\(values)" padding="5"><line stroke="black"/></lineGraph></scene>
+        """
+        let atOne = try compileScene(source)
+        XCTAssertTrue(atOne.layout.reducedSeries)
+        XCTAssertEqual(atOne.layout.maxScale, 1)
+        let atThree = try compileScene(source, options: Easel.Options(scale: 3))
+        XCTAssertEqual(try atOne.render(format: .png, scale: 3), try atThree.render(format: .png))
     }
 
     func testSessionRecordsEveryFileReadWithItsHash() throws {
