@@ -75,7 +75,7 @@ public enum ConicSectors {
         switch spread {
         case .repeat:
             return (s0 + (u - u.rounded(.down)) * period, 1)
-        default:
+        case .reflect, .pad:   // pad returned above
             let k = Int(u.rounded(.down))
             let frac = u - Double(k)
             return k % 2 == 0 ? (s0 + frac * period, 1) : (s1 - frac * period, -1)

@@ -25,7 +25,7 @@ extension SceneBuilder {
             kind = .rect(paintStyle(el, defaultFill: .color(.black)), corners: corners(el))
         case "ellipse":
             kind = .ellipse(paintStyle(el, defaultFill: .color(.black)))
-        case "circle", "line", "polyline", "polygon", "path":
+        case _ where Vocabulary.coordinateShapes.contains(el.name):
             kind = .shape(coordinateShape(el), paintStyle(el, defaultFill: .color(.black)))
         case "group":
             kind = .group
@@ -81,7 +81,12 @@ extension SceneBuilder {
                          x2: length(el, "x2") ?? .points(0), y2: length(el, "y2") ?? .points(0))
         case "polyline": return .polyline(points(el))
         case "polygon": return .polygon(points(el))
-        default: return .path(pathData(el))
+        case "path": return .path(pathData(el))
+        default:
+            // A name in `Vocabulary.coordinateShapes` without a case above:
+            // said loudly, so the first test of a new shape shows it.
+            diagnostics.error(.notYetSupported(el.name), at: el.location)
+            return .path(BezierPath())
         }
     }
 

@@ -40,7 +40,9 @@ public enum Vocabulary {
         "zstack": stack,
     ]
 
-    public static let shapes: Set<String> = ["rect", "ellipse", "circle", "line", "polyline", "polygon", "path"]
+    /// Shapes given by coordinates in their own space (`CoordinateShape`).
+    public static let coordinateShapes: Set<String> = ["circle", "line", "polyline", "polygon", "path"]
+    public static let shapes: Set<String> = coordinateShapes.union(["rect", "ellipse"])
     public static let stacks: Set<String> = ["vstack", "hstack", "zstack"]
     public static let nodes: Set<String> = shapes.union(["view", "group", "repeat", "image", "text", "lineGraph"]).union(stacks)
     public static let containers: Set<String> = Set(["view", "group", "repeat"]).union(stacks)
