@@ -33,8 +33,10 @@ public struct CompileSession: Sendable {
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
-    public mutating func compile(fileAt url: URL) -> CompiledScene? {
-        finish(SceneParser.parse(fileAt: url, options: parseOptions))
+    /// `displayPath`: how diagnostics name the file (default: its full path),
+    /// e.g. the path as the user typed it.
+    public mutating func compile(fileAt url: URL, displayPath: String? = nil) -> CompiledScene? {
+        finish(SceneParser.parse(fileAt: url, displayPath: displayPath, options: parseOptions))
     }
 
     public mutating func compile(source: String, file: String = "<string>", baseDirectory: URL) -> CompiledScene? {

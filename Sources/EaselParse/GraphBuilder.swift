@@ -71,7 +71,10 @@ extension SceneBuilder {
             return ([], [])
         }
         let result = GraphData.column(column.value.trimmingSpaces, labels: labelColumn?.value.trimmingSpaces, csv: text)
-        let csvFile = resolver.sceneDirectory.appendingPathComponent(src.value).path
+        // Named beside the scene as the user named the scene (relative stays relative).
+        let sceneFile = src.location.file
+        let folder = sceneFile.contains("/") ? String(sceneFile[..<sceneFile.lastIndex(of: "/")!]) : ""
+        let csvFile = src.value.hasPrefix("/") || folder.isEmpty ? src.value : folder + "/" + src.value
         for problem in result.problems {
             diagnostics.error(problem.message, at: problem.row.map { SourceLocation(file: csvFile, line: $0, column: 1) } ?? src.valueLocation)
         }

@@ -35,15 +35,16 @@ public struct ParseResult: Sendable {
 
 /// Scene file → typed `Scene`, with every problem located.
 public enum SceneParser {
-    public static func parse(fileAt url: URL, options: ParseOptions = ParseOptions()) -> ParseResult {
-        let path = url.path
+    /// `displayPath` names the file in diagnostics (default: its full path).
+    public static func parse(fileAt url: URL, displayPath: String? = nil, options: ParseOptions = ParseOptions()) -> ParseResult {
+        let path = displayPath ?? url.path
         let start = SourceLocation(file: path, line: 1, column: 1)
-        let attrs = try? FileManager.default.attributesOfItem(atPath: path)
+        let attrs = try? FileManager.default.attributesOfItem(atPath: url.path)
         if let size = (attrs?[.size] as? NSNumber)?.intValue, size > options.limits.maxFileSize {
             return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileTooLarge(size, options.limits.maxFileSize), at: start)],
                                filesRead: [])
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
             return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileUnreadable(path), at: nil)], filesRead: [])
         }
         let recorder = FileRecorder()

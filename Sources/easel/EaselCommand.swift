@@ -51,16 +51,15 @@ struct SafetyOptions: ParsableArguments {
     @Option(name: .customLong("max-file-size"), help: "Largest input file, in bytes.")
     var maxFileSize: Int = Limits().maxFileSize
     @Option(name: .customLong("max-paint"), help: "Most pixels painted in all (each fill, stroke, text, image and group counted by the pixels it covers).")
-    var maxPaint: Double = Limits().maxPaintedPixels
+    var maxPaint: Int = Int(Limits().maxPaintedPixels)
     @Option(name: .customLong("allow-read"), help: "A folder outside the scene's that href/src may read (repeatable).")
     var allowRead: [String] = []
 
     func validate() throws {
         for (name, v) in [("--max-pixels", maxPixels), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
-                          ("--max-file-size", maxFileSize)] where v <= 0 {
+                          ("--max-file-size", maxFileSize), ("--max-paint", maxPaint)] where v <= 0 {
             throw ValidationError("\(name) must be greater than 0")
         }
-        if !(maxPaint > 0) { throw ValidationError("--max-paint must be greater than 0") }
     }
 
     func options(scale: Double? = nil, scales: [Double] = []) -> Easel.Options {
@@ -69,7 +68,7 @@ struct SafetyOptions: ParsableArguments {
         limits.maxNodes = maxNodes
         limits.maxDepth = maxDepth
         limits.maxFileSize = maxFileSize
-        limits.maxPaintedPixels = maxPaint
+        limits.maxPaintedPixels = Double(maxPaint)
         return Easel.Options(limits: limits,
                              allowedDirectories: allowRead.map { URL(fileURLWithPath: $0) },
                              scale: scale, scales: scales)
@@ -83,7 +82,8 @@ func compile(_ path: String, _ options: Easel.Options) -> (CompileSession, Compi
         session.report([Diagnostic(.error, .init("no such file"), at: nil)])
         return (session, nil)
     }
-    let compiled = session.compile(fileAt: URL(fileURLWithPath: path))
+    // Messages name the file as it was typed, relative paths included.
+    let compiled = session.compile(fileAt: URL(fileURLWithPath: path), displayPath: path)
     return (session, compiled)
 }
 

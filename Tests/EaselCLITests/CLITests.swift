@@ -201,6 +201,32 @@ final class CLITests: XCTestCase {
                       stderrs[0])
     }
 
+    func testMessagesNameFilesAsTyped() throws {
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("d"), withIntermediateDirectories: true)
+        try Data("day,v\nMon,x\n".utf8).write(to: dir.appendingPathComponent("d/a.csv"))
+        try Data("<scene width=\"10\" height=\"10\"><lineGraph src=\"a.csv\" column=\"v\"/><rect fill=\"blu\"/></scene>".utf8)
+            .write(to: dir.appendingPathComponent("d/g.scene.xml"))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
+        p.arguments = ["check", "d/g.scene.xml"]
+        p.currentDirectoryURL = dir
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 1)
+        XCTAssertTrue(text.contains("\nd/a.csv:2:1: error:") || text.hasPrefix("d/a.csv:2:1: error:"), text)
+        XCTAssertTrue(text.contains("d/g.scene.xml:1:"), text)
+        XCTAssertFalse(text.contains(dir.path), "no absolute paths for relative arguments:\n\(text)")
+    }
+
+    func testHelpShowsIntegerDefaults() throws {
+        let help = try easel(["render", "--help"]).stdout
+        XCTAssertTrue(help.contains("(default: 1024000000)"), help)
+        XCTAssertFalse(help.contains("1024000000.0"))
+    }
+
     func testLimitsCanBeRaised() throws {
         let input = try write("big.scene.xml", "<scene width=\"3000\" height=\"3000\" scale=\"2\"><rect/></scene>")
         let r = try easel(["check", input, "--max-pixels", "1000000"])
