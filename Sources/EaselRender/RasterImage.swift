@@ -20,6 +20,11 @@ public struct RasterImage: Sendable {
         return Pixel(r: rgba[i], g: rgba[i + 1], b: rgba[i + 2], a: rgba[i + 3])
     }
 
+    public init(width: Int, height: Int, rgba: [UInt8]) {
+        precondition(rgba.count == width * height * 4, "width × height × 4 bytes")
+        self.width = width; self.height = height; self.rgba = rgba
+    }
+
     /// Decodes PNG bytes with Cairo.
     public init(png bytes: [UInt8]) throws {
         guard let surface = ByteSource.decodePNG(bytes) else {

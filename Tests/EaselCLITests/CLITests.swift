@@ -241,11 +241,14 @@ final class CLITests: XCTestCase {
 final class SchemaTests: XCTestCase {
     let schema = ExternalTool.repositoryRoot.appendingPathComponent("schemas/easel.xsd").path
 
-    func testEveryExampleValidates() throws {
-        let examples = ExternalTool.repositoryRoot.appendingPathComponent("examples")
-        let files = try FileManager.default.contentsOfDirectory(atPath: examples.path)
-            .filter { $0.hasSuffix(".scene.xml") }.map { examples.appendingPathComponent($0).path }
-        XCTAssertGreaterThanOrEqual(files.count, 3)
+    func testEveryExampleAndDocsSceneValidates() throws {
+        var files: [String] = []
+        for folder in ["examples", "docs/scenes", "docs/scenes/assets"] {
+            let dir = ExternalTool.repositoryRoot.appendingPathComponent(folder)
+            files += try FileManager.default.contentsOfDirectory(atPath: dir.path)
+                .filter { $0.hasSuffix(".scene.xml") }.map { dir.appendingPathComponent($0).path }
+        }
+        XCTAssertGreaterThanOrEqual(files.count, 30)
         let r = try ExternalTool.run("xmllint", ["--noout", "--nonet", "--schema", schema] + files)
         XCTAssertEqual(r.status, 0, r.stderr)
     }
