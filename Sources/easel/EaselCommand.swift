@@ -52,7 +52,7 @@ struct SafetyOptions: ParsableArguments {
     var maxFileSize: Int = Limits().maxFileSize
     @Option(name: .customLong("max-paint"), help: "Most pixels painted in all (each fill, stroke, text, image and group counted by the pixels it covers).")
     var maxPaint: Int = Int(Limits().maxPaintedPixels)
-    @Option(name: .customLong("allow-read"), help: "A folder outside the scene's that href/src may read (repeatable).")
+    @Option(name: .customLong("allow-read"), help: "A folder outside the scene's that href/src may read.")
     var allowRead: [String] = []
 
     func validate() throws {

@@ -221,6 +221,12 @@ final class CLITests: XCTestCase {
         XCTAssertFalse(text.contains(dir.path), "no absolute paths for relative arguments:\n\(text)")
     }
 
+    func testCLIDocsAreGeneratedFromTheParser() throws {
+        let script = ExternalTool.repositoryRoot.appendingPathComponent("scripts/cli-docs").path
+        let r = try ExternalTool.run("python3", [script, "--check", "--easel", ExternalTool.easelExecutable])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
     func testHelpShowsIntegerDefaults() throws {
         let help = try easel(["render", "--help"]).stdout
         XCTAssertTrue(help.contains("(default: 1024000000)"), help)
