@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // RFC 4180 CSV for <lineGraph src>: a maintained reader, not string splitting.
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // `swift package generate-documentation --target Easel` (the DocC catalog in Sources/Easel/Easel.docc).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
