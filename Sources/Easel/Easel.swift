@@ -63,6 +63,10 @@ public struct CompiledScene: Sendable {
     /// The scene file and every file it read, with content hashes.
     public var filesRead: [FileRecord]
 
+    /// How long the scene animates: its `duration`, or the longest pass
+    /// among its animations; nil when nothing animates.
+    public var duration: Double? { scene.duration ?? layout.paints.longestPass }
+
     /// `scale` defaults to the scene's (PNG only); `time` is seconds into
     /// its animations. Throws `DiagnosticsError`.
     public func render(format: OutputFormat, scale: Double? = nil, time: Double = 0) throws -> [UInt8] {

@@ -87,12 +87,13 @@ public struct PaintID: Hashable, Sendable {
 public struct PaintTable: Sendable {
     public enum Entry: Sendable {
         case fixed(ResolvedPaint)
+        case animated(AnimatedPaint)
     }
     public private(set) var entries: [Entry] = []
     public init() {}
 
-    public mutating func add(_ paint: ResolvedPaint) -> PaintID {
-        entries.append(.fixed(paint))
+    public mutating func add(_ entry: Entry) -> PaintID {
+        entries.append(entry)
         return PaintID(index: entries.count - 1)
     }
 
@@ -100,7 +101,16 @@ public struct PaintTable: Sendable {
     public func paint(_ id: PaintID, at time: Double) -> ResolvedPaint {
         switch entries[id.index] {
         case .fixed(let p): return p
+        case .animated(let a): return a.paint(at: time)
         }
+    }
+
+    /// The longest pass among the animated paints; nil when nothing animates.
+    public var longestPass: Double? {
+        entries.compactMap { entry -> Double? in
+            if case .animated(let a) = entry { return a.clock.passDuration }
+            return nil
+        }.max()
     }
 }
 
@@ -138,10 +148,13 @@ public struct ResolvedPaint: Sendable {
         case conic(ConicShading)
         case pattern(PatternFill)
         case stripes(StripesFill)
+        /// Two keyframes of different kinds at progress p: (1−p)·A + p·B.
+        indirect case crossFade(ResolvedPaint, ResolvedPaint, Double)
     }
     public var kind: Kind
     /// `fill-opacity`/`stroke-opacity`, applied on top of the paint.
     public var opacity: Double
+    public init(kind: Kind, opacity: Double) { self.kind = kind; self.opacity = opacity }
 }
 
 /// A linear gradient in the node's own points: `start`/`end` are in
@@ -175,6 +188,10 @@ public struct ConicShading: Sendable, Hashable {
     public var center: Point
     public var sectors: [ConicSector]
     public var matrix: AffineTransform
+    /// Where offset 0 is (degrees, the `angle` convention) and how stops
+    /// repeat: what `sectors` were made from, kept for animation.
+    public var from: Double
+    public var spread: SpreadMethod
 }
 
 /// Part of a turn: from `start` to `end` (fractions of a turn, clockwise on

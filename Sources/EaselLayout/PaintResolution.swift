@@ -8,16 +8,41 @@ struct PaintResolver {
 
     /// `box` is the bounding box in the node's own points: the frame for
     /// boxes, the geometry (without stroke) for shapes.
-    func resolve(_ paint: Paint, opacity: Double, box: Rect) -> ResolvedPaint? {
+    func resolve(_ paint: Paint, opacity: Double, box: Rect) -> PaintTable.Entry? {
         switch paint {
         case .none:
             return nil
         case .color(let c):
-            return ResolvedPaint(kind: .solid(c), opacity: opacity)
+            return .fixed(ResolvedPaint(kind: .solid(c), opacity: opacity))
         case .reference(let id):
-            guard let def = definitions.paintServers[id], let kind = resolve(def.server, id: id, box: box) else { return nil }
-            return ResolvedPaint(kind: kind, opacity: opacity)
+            guard let def = definitions.paintServers[id] else { return nil }
+            if case .animated(let animation) = def.server {
+                return animated(animation, id: id, opacity: opacity, box: box).map { .animated($0) }
+            }
+            return resolve(def.server, id: id, box: box).map { .fixed(ResolvedPaint(kind: $0, opacity: opacity)) }
         }
+    }
+
+    /// Each keyframe placed on the box as a static gradient would be, with
+    /// the stops it was written with, for interpolating between them.
+    private func animated(_ a: AnimatedGradient, id: String, opacity: Double, box: Rect) -> AnimatedPaint? {
+        var keyframes: [AnimatedPaint.Keyframe] = []
+        for server in a.keyframes {
+            guard let kind = resolve(server, id: id, box: box) else { return nil }
+            let base: GradientBase
+            switch server {
+            case .linear(let g): base = g.base
+            case .radial(let g): base = g.base
+            case .conic(let g): base = g.base
+            case .pattern, .stripes, .animated: return nil   // the parser allows gradients only
+            }
+            let offsets = GradientMath.resolvedOffsets(base.stops.map(\.offset))
+            keyframes.append(AnimatedPaint.Keyframe(
+                paint: ResolvedPaint(kind: kind, opacity: opacity),
+                stops: zip(offsets, base.stops).map { ShadingStop(offset: $0, color: $1.color) },
+                interpolation: base.interpolation))
+        }
+        return AnimatedPaint(clock: a.clock, keyframes: keyframes)
     }
 
     private func resolve(_ server: PaintServer, id: String, box: Rect) -> ResolvedPaint.Kind? {
@@ -38,6 +63,8 @@ struct PaintResolver {
             // The tile grid starts at the painted box's top-left corner.
             let matrix = AffineTransform.translation(box.x, box.y).concatenating(tile.transform)
             return .pattern(PatternFill(tile: size, matrix: matrix, content: layoutTile(id, tile.children, size)))
+        case .animated:
+            return nil   // resolved by `animated(_:id:opacity:box:)`; a keyframe cannot be animated
         case .stripes(let st):
             return .stripes(StripesFill(origin: box.origin, direction: GradientMath.screenDirection(angle: st.angle),
                                         spacing: st.spacing,
@@ -94,9 +121,10 @@ struct PaintResolver {
         case .objectBoundingBox:
             let unit = unitToBox(box)
             return .conic(ConicShading(center: unit.apply(g.center ?? Point(0.5, 0.5)), sectors: sectors,
-                                       matrix: conjugate(g.base.transform, by: unit)))
+                                       matrix: conjugate(g.base.transform, by: unit), from: g.from, spread: g.base.spread))
         case .userSpace:
-            return .conic(ConicShading(center: g.center ?? box.center, sectors: sectors, matrix: g.base.transform))
+            return .conic(ConicShading(center: g.center ?? box.center, sectors: sectors, matrix: g.base.transform,
+                                       from: g.from, spread: g.base.spread))
         }
     }
 

@@ -56,8 +56,8 @@ private struct Resolver {
 
     /// A paint placed on `box` and entered in the scene's table.
     private func paint(_ paint: Paint, opacity: Double, box: Rect) -> PaintID? {
-        guard let resolved = paints.resolve(paint, opacity: opacity, box: box) else { return nil }
-        return context.paints.add(resolved)
+        guard let entry = paints.resolve(paint, opacity: opacity, box: box) else { return nil }
+        return context.paints.add(entry)
     }
 
     /// `content` is the parent's content box size; `absoluteOrigin` is where

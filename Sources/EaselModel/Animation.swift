@@ -68,6 +68,7 @@ public struct AnimationPosition: Hashable, Sendable {
     public var from: Int
     public var to: Int
     public var progress: Double
+    public init(from: Int, to: Int, progress: Double) { self.from = from; self.to = to; self.progress = progress }
 }
 
 /// The timing of an `<animatedGradient>` (SCENE-FORMAT.md, "Animation"):

@@ -94,14 +94,22 @@ public struct Stripes: Hashable, Sendable {
     public init() {}
 }
 
-/// A reusable paint in `<defs>`; animated gradients join this enum when
-/// they land.
+/// `<animatedGradient>`: two or more keyframe gradients of any kind
+/// (`.linear`, `.radial` or `.conic`), played by `clock`.
+public struct AnimatedGradient: Hashable, Sendable {
+    public var keyframes: [PaintServer]
+    public var clock: AnimationClock
+    public init(keyframes: [PaintServer], clock: AnimationClock) { self.keyframes = keyframes; self.clock = clock }
+}
+
+/// A reusable paint in `<defs>`.
 public enum PaintServer: Hashable, Sendable {
     case linear(LinearGradient)
     case radial(RadialGradient)
     case conic(ConicGradient)
     case pattern(PatternTile)
     case stripes(Stripes)
+    case animated(AnimatedGradient)
 }
 
 public struct PaintServerDefinition: Hashable, Sendable {

@@ -35,7 +35,7 @@ extension SceneBuilder {
                     if ColorParser.parse(v.value, palette: [:]) == nil {
                         diagnostics.error(.badColor(v.value, suggestion: colorSuggestion(v.value)), on: v)
                     }
-                case "linearGradient", "radialGradient", "conicGradient", "pattern", "stripes":
+                case _ where Vocabulary.paintServers.contains(el.name):
                     if let server = buildPaintServer(el) { out.paintServers[server.id] = server }
                 case "clipPath":
                     if let c = buildClipPath(el) { out.clipPaths[c.id] = c }
@@ -48,9 +48,17 @@ extension SceneBuilder {
     }
 
     func buildPaintServer(_ el: XMLElement) -> PaintServerDefinition? {
+        guard let id = registerID(el, required: true) else {
+            checkAttributes(el)
+            return nil
+        }
+        return PaintServerDefinition(id: id, server: paintServer(el, id: id), location: el.location)
+    }
+
+    /// The server an element describes; `id` names it in messages.
+    func paintServer(_ el: XMLElement, id: String) -> PaintServer {
         checkAttributes(el)
         if el.name != "pattern" { checkNoText(el) }
-        guard let id = registerID(el, required: true) else { return nil }
         let server: PaintServer
         switch el.name {
         case "linearGradient": server = .linear(buildLinearGradient(el, id: id))
@@ -75,6 +83,8 @@ extension SceneBuilder {
             if let t = transformValue(el, "transform") { tile.transform = t }
             tile.children = el.children.compactMap { buildNode($0, parent: "pattern", depth: 3) }
             server = .pattern(tile)
+        case "animatedGradient":
+            server = .animated(buildAnimatedGradient(el, id: id))
         default:
             checkNoChildren(el)
             var st = Stripes()
@@ -85,7 +95,7 @@ extension SceneBuilder {
             st.background = color(el, "background")
             server = .stripes(st)
         }
-        return PaintServerDefinition(id: id, server: server, location: el.location)
+        return server
     }
 
     func stops(of el: XMLElement, id: String) -> [GradientStop] {

@@ -19,6 +19,7 @@ public enum Vocabulary {
         "conicGradient": gradient + ["center", "from"],
         "pattern": ["id", "width", "height", "units", "transform"],
         "stripes": ["id", "spacing", "line-width", "angle", "color", "background"],
+        "animatedGradient": ["id", "duration", "timing", "repeat"],
         "stop": ["offset", "color", "opacity"],
         "clipPath": ["id", "clip-path"],
         "view": box + paint + ["corner-radius", "padding", "clip"],
@@ -46,12 +47,13 @@ public enum Vocabulary {
     public static let stacks: Set<String> = ["vstack", "hstack", "zstack"]
     public static let nodes: Set<String> = shapes.union(["view", "group", "repeat", "image", "text", "lineGraph"]).union(stacks)
     public static let containers: Set<String> = Set(["view", "group", "repeat"]).union(stacks)
-    public static let paintServers: Set<String> = ["linearGradient", "radialGradient", "conicGradient", "pattern", "stripes"]
+    public static let gradients: Set<String> = ["linearGradient", "radialGradient", "conicGradient"]
+    public static let paintServers: Set<String> = gradients.union(["pattern", "stripes", "animatedGradient"])
     public static let definitions: Set<String> = paintServers.union(["color", "clipPath"])
 
     /// Elements the contract names that later releases add; they get a clear
     /// "not supported yet" message instead of a misleading suggestion.
-    public static let planned: Set<String> = ["animatedGradient"]
+    public static let planned: Set<String> = []
 
     /// Children of `<lineGraph>`: its data points and layers (a layer's
     /// `line` is not the shape `<line>`), and `<text>` with `format`.

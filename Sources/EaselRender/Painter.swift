@@ -274,6 +274,15 @@ final class Painter {
             cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * paint.opacity)
             operation()
             return
+        case .crossFade(let a, let b, let p):
+            // (1−p)·A + p·B, coverage included, composited as one layer.
+            cairo_push_group(cr)
+            self.paint(with: ResolvedPaint(kind: a.kind, opacity: a.opacity * (1 - p) * paint.opacity), extents: extents, operation)
+            cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
+            self.paint(with: ResolvedPaint(kind: b.kind, opacity: b.opacity * p * paint.opacity), extents: extents, operation)
+            cairo_pop_group_to_source(cr)
+            cairo_paint(cr)
+            return
         case .linear(let g):
             source = cairo_pattern_create_linear(g.start.x, g.start.y, g.end.x, g.end.y)
             configure(source, stops: g.stops, spread: g.spread, matrix: g.matrix, opacity: paint.opacity)

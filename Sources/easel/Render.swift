@@ -32,6 +32,9 @@ struct Render: ParsableCommand {
     @Option(name: .shortAndLong, help: "Scenes rendered at once with --out-dir (default: the number of cores).")
     var jobs: Int?
 
+    @Option(help: "Seconds into the scene's animations: one still frame, in any format (default 0).")
+    var time: Double?
+
     @OptionGroup var safety: SafetyOptions
 
     /// `--scales` parsed; empty without it.
@@ -59,6 +62,7 @@ struct Render: ParsableCommand {
             }
         }
         if let jobs, jobs < 1 { throw ValidationError("-j must be 1 or more") }
+        if let time, !time.isFinite { throw ValidationError("--time must be a number of seconds") }
     }
 
     func run() throws {
@@ -80,7 +84,7 @@ struct Render: ParsableCommand {
             var (session, compiled) = compile(input, options)
             guard let compiled else { return session }
             for (url, scale) in plan.outputs(for: input) {
-                session.run { try compiled.write(to: url, format: fmt, scale: scale) }
+                session.run { try compiled.write(to: url, format: fmt, scale: scale, time: time ?? 0) }
             }
             return session
         }

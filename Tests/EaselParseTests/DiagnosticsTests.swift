@@ -128,12 +128,13 @@ final class DiagnosticsTests: XCTestCase {
               ("3️⃣", "did you mean 'up'?"), ("4️⃣", "'offset' is 1.5"), ("5️⃣", "duplicate id 'empty'")])
     }
 
-    func testPlannedElementsSayNotYetSupported() {
+    func testEmptyAnimationAndMisplacedShapes() {
         check("""
         <scene width="10" height="10">
           <defs>1️⃣<animatedGradient id="a"/><clipPath id="c">2️⃣<view/></clipPath></defs>
         </scene>
-        """, [("1️⃣", "does not support it yet"), ("2️⃣", "<view> is not allowed inside <clipPath>")])
+        """, [("1️⃣", "needs two or more keyframe gradients, not 0"), ("1️⃣", "needs a 'duration' attribute"),
+              ("2️⃣", "<view> is not allowed inside <clipPath>")], count: 3)
     }
 
     func testRootMustBeScene() {

@@ -1,0 +1,93 @@
+import EaselModel
+
+/// An `<animatedGradient>` placed on a node's box: its keyframes as static
+/// paints, and what is needed to interpolate between them at any time
+/// (SCENE-FORMAT.md, "Animation"). Painting asks for `paint(at:)`; the
+/// scene is never laid out again for a frame.
+public struct AnimatedPaint: Sendable {
+    public struct Keyframe: Sendable {
+        /// Exactly what the keyframe paints as a static gradient.
+        public var paint: ResolvedPaint
+        /// The stops as written (offsets resolved), before Cairo's extra stops.
+        public var stops: [ShadingStop]
+        public var interpolation: ColorInterpolation
+    }
+    public var clock: AnimationClock
+    public var keyframes: [Keyframe]
+
+    public func paint(at time: Double) -> ResolvedPaint {
+        let at = clock.position(at: time)
+        let a = keyframes[at.from], b = keyframes[at.to]
+        // At a keyframe's own time, the keyframe itself: pixel-identical to
+        // the same gradient painted statically.
+        guard at.progress > 0, at.from != at.to else { return a.paint }
+        guard at.progress < 1 else { return b.paint }
+        return Self.interpolate(a, b, at.progress)
+    }
+
+    /// Keyframes of one kind interpolate their geometry and their stops
+    /// brought to a common list; different kinds cross-fade.
+    static func interpolate(_ a: Keyframe, _ b: Keyframe, _ p: Double) -> ResolvedPaint {
+        let opacity = a.paint.opacity
+        func mix(_ x: Double, _ y: Double) -> Double { x + (y - x) * p }
+        func mix(_ u: Point, _ v: Point) -> Point { Point(mix(u.x, v.x), mix(u.y, v.y)) }
+        func mix(_ s: AffineTransform, _ t: AffineTransform) -> AffineTransform {
+            AffineTransform(a: mix(s.a, t.a), b: mix(s.b, t.b), c: mix(s.c, t.c), d: mix(s.d, t.d), tx: mix(s.tx, t.tx), ty: mix(s.ty, t.ty))
+        }
+        let stops = commonStops(a, b, p)
+        switch (a.paint.kind, b.paint.kind) {
+        case (.linear(let g), .linear(let h)):
+            return ResolvedPaint(kind: .linear(LinearShading(start: mix(g.start, h.start), end: mix(g.end, h.end),
+                                                             stops: StopResolution.shadingStops(stops, interpolation: a.interpolation),
+                                                             spread: p < 0.5 ? g.spread : h.spread, matrix: mix(g.matrix, h.matrix))),
+                                 opacity: opacity)
+        case (.radial(let g), .radial(let h)):
+            return ResolvedPaint(kind: .radial(RadialShading(center: mix(g.center, h.center), radius: mix(g.radius, h.radius),
+                                                             focus: mix(g.focus, h.focus),
+                                                             stops: StopResolution.shadingStops(stops, interpolation: a.interpolation),
+                                                             spread: p < 0.5 ? g.spread : h.spread, matrix: mix(g.matrix, h.matrix))),
+                                 opacity: opacity)
+        case (.conic(let g), .conic(let h)):
+            let from = mix(g.from, h.from), spread = p < 0.5 ? g.spread : h.spread
+            let cairoStops = StopResolution.shadingStops(stops, interpolation: a.interpolation)
+            return ResolvedPaint(kind: .conic(ConicShading(center: mix(g.center, h.center),
+                                                           sectors: ConicSectors.sectors(stops: cairoStops, spread: spread, from: from),
+                                                           matrix: mix(g.matrix, h.matrix), from: from, spread: spread)),
+                                 opacity: opacity)
+        default:
+            return ResolvedPaint(kind: .crossFade(a.paint, b.paint, p), opacity: 1)
+        }
+    }
+
+    /// Both keyframes evaluated at the union of their offsets (a hard stop,
+    /// two stops at one offset, stays two), then mixed pairwise at `p`,
+    /// premultiplied, in the first keyframe's interpolation space. Neither
+    /// keyframe's look changes by being evaluated at extra offsets.
+    static func commonStops(_ a: Keyframe, _ b: Keyframe, _ p: Double) -> [GradientStop] {
+        var offsets: [Double] = []
+        for o in Set(a.stops.map(\.offset) + b.stops.map(\.offset)).sorted() {
+            let n = max(a.stops.filter { $0.offset == o }.count, b.stops.filter { $0.offset == o }.count, 1)
+            offsets += Array(repeating: o, count: n)
+        }
+        var seen: [Double: Int] = [:]
+        return offsets.map { o in
+            let k = seen[o, default: 0]
+            seen[o] = k + 1
+            let ca = color(of: a, at: o, index: k), cb = color(of: b, at: o, index: k)
+            return GradientStop(offset: o, color: ColorSpaces.interpolate(ca, cb, p, in: a.interpolation))
+        }
+    }
+
+    /// The keyframe's colour at offset `o` (its `index`-th stop there when
+    /// it has several: the two sides of a hard stop), padded beyond its ends.
+    static func color(of k: Keyframe, at o: Double, index: Int) -> Color {
+        let at = k.stops.filter { $0.offset == o }
+        if !at.isEmpty { return at[min(index, at.count - 1)].color }
+        guard let first = k.stops.first, let last = k.stops.last else { return .transparent }
+        if o <= first.offset { return first.color }
+        if o >= last.offset { return last.color }
+        let i = k.stops.lastIndex { $0.offset < o }!
+        let s = k.stops[i], e = k.stops[i + 1]
+        return ColorSpaces.interpolate(s.color, e.color, (o - s.offset) / (e.offset - s.offset), in: k.interpolation)
+    }
+}
