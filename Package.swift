@@ -30,10 +30,14 @@ let package = Package(
         .systemLibrary(
             name: "CGLib", path: "Sources/CGLib", pkgConfig: "glib-2.0",
             providers: [.apt(["libglib2.0-dev"])]),
+        // CRC-32 for the chunks of animated PNGs; zlib comes with Cairo's libpng.
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         .target(name: "EaselModel"),
         .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2", "CGLib", .product(name: "CSV", package: "CSV.swift")]),
         .target(name: "EaselLayout", dependencies: ["EaselModel"]),
-        .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo"]),
+        .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo", "CZlib"]),
         .target(name: "Easel", dependencies: ["EaselModel", "EaselParse", "EaselLayout", "EaselRender"]),
         .executableTarget(
             name: "easel",

@@ -5,6 +5,9 @@ extension Diagnostic.Message {
     static func scaledTooLarge(_ scale: Double, _ w: Double, _ h: Double, _ limit: Int) -> Self {
         .init("scale \(scale) would make \(w.wholeNumberText)×\(h.wholeNumberText) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
     }
+    static func animationTooLarge(_ frames: Int, _ w: Int, _ h: Int, _ limit: Double) -> Self {
+        .init("\(frames) frames of \(w)×\(h) pixels would paint more than \(limit.wholeNumberText) pixels in all (raise the limit with --max-paint, or lower --fps)")
+    }
     static func noFormatForPath(_ path: String) -> Self {
         .init("cannot tell the output format of '\(path)'; use --format png|pdf|svg")
     }

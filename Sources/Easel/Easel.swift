@@ -98,6 +98,39 @@ public struct CompiledScene: Sendable {
         try AtomicFile.write(try render(format: format, scale: scale, time: time), to: url)
     }
 
+    /// The times of the frames at `fps` frames a second: `floor(duration·fps) + 1`
+    /// frames at t = k/fps, the last at the end of the pass (SCENE-FORMAT.md,
+    /// "Command line"). A scene that does not animate has one frame.
+    public func frameTimes(fps: Double) -> [Double] {
+        let last = Int(((duration ?? 0) * fps + 1e-9).rounded(.down))
+        return (0...max(0, last)).map { Double($0) / fps }
+    }
+
+    /// Every frame at `fps` as PNG bytes, laid out once and painted at each
+    /// time. All the frames' pixels together are held to the paint budget.
+    public func renderFrames(fps: Double, scale: Double? = nil) throws -> [[UInt8]] {
+        let s = scale ?? scene.scale
+        let times = frameTimes(fps: fps)
+        let (w, h) = SceneRenderer.pixelSize(of: layout, scale: s)
+        let pixels = Double(times.count) * Double(w) * Double(h)
+        guard pixels <= limits.maxPaintedPixels else {
+            throw DiagnosticsError([Diagnostic(.error, .animationTooLarge(times.count, w, h, limits.maxPaintedPixels), at: scene.location)])
+        }
+        let tree = self.tree(for: s)
+        let budget = limits.maxPaintedPixels / Double(times.count)
+        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintedPixels: budget) }
+    }
+
+    /// An animated PNG of the frames at `fps`, looping as the scene's
+    /// animations repeat (forever for `repeat="true"`).
+    public func renderAnimatedPNG(fps: Double, scale: Double? = nil) throws -> [UInt8] {
+        let frames = try renderFrames(fps: fps, scale: scale)
+        // A whole frame rate is exact as n/fps; others in milliseconds.
+        let (num, den): (UInt16, UInt16) = fps == fps.rounded() && fps <= 65535 ? (1, UInt16(fps)) : (UInt16(max(1, min(65535, (1000 / fps).rounded()))), 1000)
+        return try AnimatedPNG.assemble(frames.map { AnimatedPNG.Frame(png: $0, delayNumerator: num, delayDenominator: den) },
+                                        plays: layout.paints.plays)
+    }
+
     /// `easel layout`'s JSON: every node with its element, id, line and
     /// frame in absolute scene points, before transforms.
     public func layoutJSON() -> String {

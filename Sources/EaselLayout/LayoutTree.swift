@@ -105,6 +105,19 @@ public struct PaintTable: Sendable {
         }
     }
 
+    /// How many times the animations play (an animated PNG's loop count):
+    /// 0, forever, when any repeats forever; else the most passes of any.
+    public var plays: Int {
+        var most = 1
+        for case .animated(let a) in entries {
+            switch a.clock.repeatMode {
+            case .forever: return 0
+            case .times(let n): most = max(most, n)
+            }
+        }
+        return most
+    }
+
     /// The longest pass among the animated paints; nil when nothing animates.
     public var longestPass: Double? {
         entries.compactMap { entry -> Double? in

@@ -112,6 +112,12 @@ public struct AnimationClock: Hashable, Sendable {
             return AnimationPosition(from: last, to: last, progress: 0)
         }
         let local = time.truncatingRemainder(dividingBy: passDuration)
+        if local == 0 {
+            // Exactly between two passes: the end of the pass just played
+            // (an animated PNG's last frame), not the start of the next.
+            return repeatMode == .forever ? AnimationPosition(from: 0, to: 1, progress: 0)
+                : AnimationPosition(from: last, to: last, progress: 0)
+        }
         let segment = Swift.min(Int(local / duration), repeatMode == .forever ? last : last - 1)
         let fraction = (local - Double(segment) * duration) / duration
         let to = segment == last ? 0 : segment + 1

@@ -26,7 +26,7 @@ struct Render: ParsableCommand {
     @Option(help: "Comma-separated scales for PNG output with --out-dir, e.g. 1,2,3: NAME.png, NAME@2x.png, NAME@3x.png.")
     var scales: String?
 
-    @Option(help: "png, pdf or svg (default: the output's extension; png with --out-dir).")
+    @Option(help: "png, pdf, svg or apng (default: the output's extension; png with --out-dir).")
     var format: String?
 
     @Option(name: .shortAndLong, help: "Scenes rendered at once with --out-dir (default: the number of cores).")
@@ -34,6 +34,14 @@ struct Render: ParsableCommand {
 
     @Option(help: "Seconds into the scene's animations: one still frame, in any format (default 0).")
     var time: Double?
+
+    @Option(help: "Frames a second, at most 240: an animated PNG with -o (or -o NAME.apng, --format apng; 30 when not given), numbered frames NAME-0000.png… with --out-dir.")
+    var fps: Double?
+
+    /// An animated PNG was asked for by name or format.
+    private var wantsAPNG: Bool {
+        format == "apng" || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "apng" } == true
+    }
 
     @OptionGroup var safety: SafetyOptions
 
@@ -46,10 +54,10 @@ struct Render: ParsableCommand {
         if output == nil && outDir == nil { throw ValidationError("give an output with -o FILE or --out-dir DIR") }
         if output != nil && outDir != nil { throw ValidationError("give either -o or --out-dir, not both") }
         if output != nil && inputs.count > 1 { throw ValidationError("several inputs need --out-dir DIR") }
-        if let format, OutputFormat(rawValue: format) == nil {
-            throw ValidationError("--format must be png, pdf or svg, not '\(format)'")
+        if let format, OutputFormat(rawValue: format) == nil, format != "apng" {
+            throw ValidationError("--format must be png, pdf, svg or apng, not '\(format)'")
         }
-        if let output, format == nil, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
+        if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
             throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg")
         }
         if let scale, !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
@@ -63,9 +71,21 @@ struct Render: ParsableCommand {
         }
         if let jobs, jobs < 1 { throw ValidationError("-j must be 1 or more") }
         if let time, !time.isFinite { throw ValidationError("--time must be a number of seconds") }
+        if let fps, !(fps > 0 && fps <= 240) { throw ValidationError("--fps must be greater than 0 and at most 240") }
+        if fps != nil || wantsAPNG {
+            if time != nil { throw ValidationError("give either --time (one frame) or --fps (every frame), not both") }
+            if scales != nil { throw ValidationError("--fps takes one --scale, not --scales") }
+            if let format, format == "pdf" || format == "svg" {
+                throw ValidationError("--fps makes an animated PNG or PNG frames; use --time for a still \(format)")
+            }
+            if let output, !wantsAPNG, URL(fileURLWithPath: output).pathExtension.lowercased() != "png" {
+                throw ValidationError("--fps makes an animated PNG: name the output NAME.png or NAME.apng")
+            }
+        }
     }
 
     func run() throws {
+        if fps != nil || wantsAPNG { return try runAnimation() }
         let fmt = format.flatMap(OutputFormat.init(rawValue:))
             ?? output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
         if let outDir {
@@ -93,6 +113,44 @@ struct Render: ParsableCommand {
     }
 }
 
+extension Render {
+    /// `--fps`: an animated PNG per scene (`-o`, or `--out-dir` with
+    /// `--format apng`), or numbered PNG frames in `--out-dir`.
+    func runAnimation() throws {
+        let rate = fps ?? 30
+        if let outDir {
+            do {
+                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+            } catch {
+                FileHandle.standardError.write(Data("\(outDir): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+        let options = safety.options(scale: scale)
+        let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
+            var (session, compiled) = compile(input, options)
+            guard let compiled else { return session }
+            let name = OutputPlan.baseName(input)
+            if let output {
+                session.run { try AtomicFile.write(try compiled.renderAnimatedPNG(fps: rate), to: URL(fileURLWithPath: output)) }
+            } else if wantsAPNG {
+                let url = URL(fileURLWithPath: outDir!).appendingPathComponent(name + ".apng")
+                session.run { try AtomicFile.write(try compiled.renderAnimatedPNG(fps: rate), to: url) }
+            } else {
+                session.run {
+                    for (k, png) in try compiled.renderFrames(fps: rate).enumerated() {
+                        let number = String(k).count >= 4 ? String(k) : String(repeating: "0", count: 4 - String(k).count) + String(k)
+                        try AtomicFile.write(png, to: URL(fileURLWithPath: outDir!).appendingPathComponent("\(name)-\(number).png"))
+                    }
+                }
+            }
+            return session
+        }
+        for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
+        if sessions.contains(where: \.hasErrors) { throw ExitCode(1) }
+    }
+}
+
 /// Where a scene's outputs go: `-o FILE`, or `DIR/NAME.EXT`, or with
 /// scales `DIR/NAME.png`, `DIR/NAME@2x.png`… (PDF and SVG have no scale
 /// suffix: they are vectors, one file whatever the scales).
@@ -104,16 +162,22 @@ struct OutputPlan: Sendable {
 
     func outputs(for input: String) -> [(URL, Double?)] {
         if let output { return [(URL(fileURLWithPath: output), nil)] }
-        var name = URL(fileURLWithPath: input).lastPathComponent
-        for suffix in [".scene.xml", ".xml"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-            break
-        }
+        let name = OutputPlan.baseName(input)
         let dir = URL(fileURLWithPath: outDir ?? ".")
         guard format == .png, !scales.isEmpty else { return [(dir.appendingPathComponent(name + "." + format.rawValue), nil)] }
         return scales.map { s in
             (dir.appendingPathComponent(name + OutputPlan.scaleSuffix(s) + ".png"), s)
         }
+    }
+
+    /// `card` for `scenes/card.scene.xml`.
+    static func baseName(_ input: String) -> String {
+        var name = URL(fileURLWithPath: input).lastPathComponent
+        for suffix in [".scene.xml", ".xml"] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+            break
+        }
+        return name
     }
 
     /// `""` at scale 1, `@2x` at 2, `@1.5x` at 1.5 (the asset-catalog names).

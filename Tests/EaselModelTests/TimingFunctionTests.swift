@@ -53,6 +53,7 @@ final class TimingFunctionTests: XCTestCase {
         // repeat="2": the pass plays twice, jumping back to the first keyframe, then holds.
         let twice = AnimationClock(keyframes: 3, duration: 2, repeatMode: .times(2))
         XCTAssertEqual(twice.position(at: 5), AnimationPosition(from: 0, to: 1, progress: 0.5))
+        XCTAssertEqual(twice.position(at: 4), AnimationPosition(from: 2, to: 2, progress: 0), "the end of the first pass")
         XCTAssertEqual(twice.position(at: 9), AnimationPosition(from: 2, to: 2, progress: 0))
         // repeat="true": the way back from the last to the first is part of the pass.
         let loop = AnimationClock(keyframes: 3, duration: 2, repeatMode: .forever)
