@@ -68,11 +68,12 @@ public struct CompiledScene: Sendable {
     public var duration: Double? { scene.duration ?? layout.paints.longestPass }
 
     /// `scale` defaults to the scene's (PNG only); `time` is seconds into
-    /// its animations. Throws `DiagnosticsError`.
-    public func render(format: OutputFormat, scale: Double? = nil, time: Double = 0) throws -> [UInt8] {
+    /// its animations — without one, SVG output animates (SMIL) and PNG and
+    /// PDF show the frame at 0. Throws `DiagnosticsError`.
+    public func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8] {
         let s = scale ?? scene.scale
-        return try SceneRenderer.render(tree(for: format == .png ? s : 1), format: format, scale: s, time: time,
-                                        maxPaintedPixels: limits.maxPaintedPixels)
+        return try SceneRenderer.render(tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
+                                        maxPaintedPixels: limits.maxPaintedPixels, animateSVG: time == nil)
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
@@ -91,7 +92,7 @@ public struct CompiledScene: Sendable {
 
     /// Renders, then replaces `url` atomically: on any failure the previous
     /// file is left as it was. The format defaults to the file's extension.
-    public func write(to url: URL, format: OutputFormat? = nil, scale: Double? = nil, time: Double = 0) throws {
+    public func write(to url: URL, format: OutputFormat? = nil, scale: Double? = nil, time: Double? = nil) throws {
         guard let format = format ?? OutputFormat(fileExtension: url.pathExtension) else {
             throw DiagnosticsError([Diagnostic(.error, .noFormatForPath(url.path), at: nil)])
         }

@@ -80,7 +80,7 @@ public struct AnimatedPaint: Sendable {
 
     /// The keyframe's colour at offset `o` (its `index`-th stop there when
     /// it has several: the two sides of a hard stop), padded beyond its ends.
-    static func color(of k: Keyframe, at o: Double, index: Int) -> Color {
+    public static func color(of k: Keyframe, at o: Double, index: Int) -> Color {
         let at = k.stops.filter { $0.offset == o }
         if !at.isEmpty { return at[min(index, at.count - 1)].color }
         guard let first = k.stops.first, let last = k.stops.last else { return .transparent }

@@ -28,9 +28,14 @@ final class Painter {
     private(set) var failures: [Diagnostic] = []
     /// SVG output only: labels to add as real (invisible) text.
     private(set) var textOverlays: [SVGTextOverlay] = []
+    /// Animated SVG output: animated paints become SMIL animations on the
+    /// gradients Cairo writes (`SVGAnimation`), in the order they were used.
+    let smil: Bool
+    private(set) var svgAnimations: [SVGAnimation] = []
 
-    init(context: OpaquePointer, format: OutputFormat, paints: PaintTable, time: Double, budget: PaintBudget) {
+    init(context: OpaquePointer, format: OutputFormat, paints: PaintTable, time: Double, budget: PaintBudget, smil: Bool = false) {
         cr = context
+        self.smil = smil && format == .svg
         self.format = format
         self.paints = paints
         self.time = time
@@ -188,7 +193,7 @@ final class Painter {
         guard let fillID = text.fill, let glyphs = text.shaped.glyphs as? PangoShapedLayout,
               charge(text.paintBox) else { return }
         PangoEnvironment.shared.lock.run {
-            paint(with: paints.paint(fillID, at: time), extents: { text.paintBox }) {
+            paint(with: resolve(fillID), extents: { text.paintBox }) {
                 cairo_move_to(self.cr, 0, 0)
                 pango_cairo_show_layout(self.cr, glyphs.layout)
             }
@@ -207,7 +212,7 @@ final class Painter {
             cairo_set_fill_rule(cr, fillRule(shape.fillRule))
             let area = extents(of: shape.path, stroke: false)
             guard charge(area) else { return }
-            paint(with: paints.paint(fill, at: time), extents: { area }) {
+            paint(with: resolve(fill), extents: { area }) {
                 self.append(shape.path)
                 cairo_fill(self.cr)
             }
@@ -222,12 +227,22 @@ final class Painter {
             }
             let area = extents(of: shape.path, stroke: true)
             guard charge(area) else { return }
-            paint(with: paints.paint(stroke.paint, at: time), extents: { area }) {
+            paint(with: resolve(stroke.paint), extents: { area }) {
                 self.append(shape.path)
                 cairo_stroke(self.cr)
             }
         }
         cairo_new_path(cr)
+    }
+
+    /// The paint at the painted time; for animated SVG, an animated paint
+    /// SMIL can express becomes a marker gradient to animate afterwards.
+    private func resolve(_ id: PaintID) -> ResolvedPaint {
+        if smil, svgAnimations.count < 256, case .animated(let a) = paints.entries[id.index], let animation = SVGAnimation(a) {
+            svgAnimations.append(animation)
+            return ResolvedPaint(kind: animation.markerShading(svgAnimations.count - 1), opacity: 1)
+        }
+        return paints.paint(id, at: time)
     }
 
     /// Where `path` would paint, in user space.

@@ -15,8 +15,10 @@ public enum SceneRenderer {
     /// `scale` applies to PNG only (PDF and SVG are at point size); `time`
     /// is seconds into the scene's animations; `maxPaintedPixels` bounds
     /// the painting work (see `Limits`). Failures are located diagnostics.
+    /// `animateSVG`: SVG output of animated paints as SMIL animations
+    /// (starting at 0) instead of the still frame at `time`.
     public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double, time: Double = 0,
-                              maxPaintedPixels: Double = .infinity) throws -> [UInt8] {
+                              maxPaintedPixels: Double = .infinity, animateSVG: Bool = false) throws -> [UInt8] {
         switch format {
         case .png:
             let surface = try rasterSurface(scene, scale: scale, time: time, budget: maxPaintedPixels)
@@ -26,6 +28,7 @@ public enum SceneRenderer {
             return bytes
         case .pdf, .svg:
             var overlays: [SVGTextOverlay] = []
+            var animations: [SVGAnimation] = []
             var failure: Error?
             let (status, bytes) = ByteSink.collect { sink -> cairo_status_t in
                 let w = scene.size.width, h = scene.size.height
@@ -41,7 +44,8 @@ public enum SceneRenderer {
                     cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_USER)
                 }
                 do {
-                    overlays = try draw(scene, on: surface, scale: 1, time: time, format: format, budget: maxPaintedPixels)
+                    (overlays, animations) = try draw(scene, on: surface, scale: 1, time: animateSVG ? 0 : time, format: format,
+                                                      budget: maxPaintedPixels, smil: animateSVG)
                 } catch {
                     failure = error
                 }
@@ -50,7 +54,8 @@ public enum SceneRenderer {
             }
             if let failure { throw failure }
             try check(status, scene)
-            return format == .svg ? SVGTextLayer.insert(overlays, into: SVGIdentifiers.normalize(bytes)) : bytes
+            guard format == .svg else { return bytes }
+            return SVGTextLayer.insert(overlays, into: SVGAnimation.insert(animations, into: SVGIdentifiers.normalize(bytes)))
         }
     }
 
@@ -80,7 +85,7 @@ public enum SceneRenderer {
             throw failure(.cannotAllocateImage(w, h), scene.location)
         }
         do {
-            _ = try draw(scene, on: surface, scale: scale, time: time, format: .png, budget: budget)
+            _ = try draw(scene, on: surface, scale: scale, time: time, format: .png, budget: budget, smil: false)
         } catch {
             cairo_surface_destroy(surface)
             throw error
@@ -90,7 +95,7 @@ public enum SceneRenderer {
 
     /// Paints the scene; returns the text to add to SVG output.
     private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double, time: Double,
-                             format: OutputFormat, budget limit: Double) throws -> [SVGTextOverlay] {
+                             format: OutputFormat, budget limit: Double, smil: Bool) throws -> ([SVGTextOverlay], [SVGAnimation]) {
         guard let cr = cairo_create(surface) else { throw failure(.cairoFailed("no context"), scene.location) }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
@@ -100,13 +105,13 @@ public enum SceneRenderer {
             cairo_paint(cr)
         }
         let budget = PaintBudget(limit: limit)
-        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget)
+        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil)
         painter.paint(scene.nodes)
         if budget.remaining < 0 {
             throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
         }
         if !painter.failures.isEmpty { throw DiagnosticsError(painter.failures) }
         try check(cairo_status(cr), scene)
-        return painter.textOverlays
+        return (painter.textOverlays, painter.svgAnimations)
     }
 }

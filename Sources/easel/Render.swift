@@ -104,7 +104,7 @@ struct Render: ParsableCommand {
             var (session, compiled) = compile(input, options)
             guard let compiled else { return session }
             for (url, scale) in plan.outputs(for: input) {
-                session.run { try compiled.write(to: url, format: fmt, scale: scale, time: time ?? 0) }
+                session.run { try compiled.write(to: url, format: fmt, scale: scale, time: time) }
             }
             return session
         }

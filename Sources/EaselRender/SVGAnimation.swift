@@ -1,0 +1,171 @@
+import EaselLayout
+import EaselModel
+import Foundation
+
+/// Animated SVG output (SCENE-FORMAT.md, "Animation"): SMIL `<animate>`
+/// elements on a gradient's stops and geometry, with `keyTimes` and
+/// `keySplines` for the timing curve. Viewers without SMIL show the
+/// gradient's first frame.
+///
+/// Cairo writes each gradient as its own element (`linearN`, `radialN`) in
+/// gradient space, with the placement in `gradientTransform`. For an
+/// animated paint the painter hands Cairo a *marker* gradient — two stops of
+/// a colour that encodes the animation's index — with the first keyframe's
+/// geometry; `insert` then finds each marker element and gives it the
+/// keyframes' stops (all brought to the union of their offsets) and the
+/// animations. A paint SMIL cannot express exactly — a conic keyframe,
+/// keyframes of different kinds, or different gradient transforms — keeps
+/// the still frame Cairo drew.
+struct SVGAnimation {
+    enum Geometry {
+        case linear([LinearShading])
+        case radial([RadialShading])
+    }
+    var geometry: Geometry
+    var stops: [[ShadingStop]]   // per keyframe, at the same offsets
+    var opacity: Double
+    var clock: AnimationClock
+
+    /// The marker's colour: 0xE5, 0x0A, then the index (up to 256 animated uses).
+    static func marker(_ index: Int) -> Color { Color(r8: 0xE5, g8: 0x0A, b8: index % 256, alpha: 128.0 / 255) }
+
+    /// The animation of `paint`, if SMIL can express it exactly enough.
+    init?(_ paint: AnimatedPaint) {
+        let frames = paint.keyframes.map(\.paint)
+        guard let first = frames.first else { return nil }
+        switch first.kind {
+        case .linear:
+            let shadings = frames.compactMap { f -> LinearShading? in if case .linear(let g) = f.kind { return g } else { return nil } }
+            guard shadings.count == frames.count, Set(shadings.map { "\($0.matrix)|\($0.spread)" }).count == 1 else { return nil }
+            geometry = .linear(shadings)
+        case .radial:
+            let shadings = frames.compactMap { f -> RadialShading? in if case .radial(let g) = f.kind { return g } else { return nil } }
+            guard shadings.count == frames.count, Set(shadings.map { "\($0.matrix)|\($0.spread)" }).count == 1 else { return nil }
+            geometry = .radial(shadings)
+        case .solid, .conic, .pattern, .stripes, .crossFade:
+            return nil
+        }
+        opacity = first.opacity
+        clock = paint.clock
+        // Every keyframe at the union of all keyframes' offsets.
+        var offsets: [Double] = []
+        for o in Set(paint.keyframes.flatMap { $0.stops.map(\.offset) }).sorted() {
+            let n = paint.keyframes.map { k in k.stops.filter { $0.offset == o }.count }.max() ?? 1
+            offsets += Array(repeating: o, count: max(n, 1))
+        }
+        stops = paint.keyframes.map { k in
+            var seen: [Double: Int] = [:]
+            return offsets.map { o in
+                let i = seen[o, default: 0]
+                seen[o] = i + 1
+                return ShadingStop(offset: o, color: AnimatedPaint.color(of: k, at: o, index: i))
+            }
+        }
+    }
+
+    /// The still frame Cairo is given: the first keyframe's geometry with
+    /// marker stops.
+    func markerShading(_ index: Int) -> ResolvedPaint.Kind {
+        // Two different stops: Cairo writes a gradient of two equal stops as a flat fill.
+        let m = [ShadingStop(offset: 0, color: Self.marker(index)),
+                 ShadingStop(offset: 1, color: Color(r8: 0x0A, g8: 0xE5, b8: index % 256, alpha: 128.0 / 255))]
+        switch geometry {
+        case .linear(let g):
+            var s = g[0]; s.stops = m
+            return .linear(s)
+        case .radial(let g):
+            var s = g[0]; s.stops = m
+            return .radial(s)
+        }
+    }
+
+    // MARK: Writing
+
+    static func insert(_ animations: [SVGAnimation], into svg: [UInt8]) -> [UInt8] {
+        guard !animations.isEmpty else { return svg }
+        var text = String(decoding: svg, as: UTF8.self)
+        for (index, animation) in animations.enumerated() {
+            // The marker stop as Cairo writes it.
+            let c = marker(index)
+            let needle = "stop-color:rgb(\(percent(c.red)),\(percent(c.green)),\(percent(c.blue)));stop-opacity:\(cairoNumber(c.alpha));"
+            guard let hit = text.range(of: needle), let start = elementStart(in: text, before: hit.lowerBound),
+                  let headEnd = text.range(of: ">", range: start..<hit.lowerBound) else { continue }
+            let closes = ["</linearGradient>", "</radialGradient>"].compactMap { text.range(of: $0, range: hit.upperBound..<text.endIndex) }
+            guard let close = closes.min(by: { $0.lowerBound < $1.lowerBound }) else { continue }
+            text.replaceSubrange(headEnd.upperBound..<close.lowerBound, with: "\n" + animation.children())
+        }
+        return Array(text.utf8)
+    }
+
+    /// Where the `<linearGradient`/`<radialGradient` holding `index` starts.
+    static func elementStart(in text: String, before index: String.Index) -> String.Index? {
+        let linear = text.range(of: "<linearGradient", options: .backwards, range: text.startIndex..<index)?.lowerBound
+        let radial = text.range(of: "<radialGradient", options: .backwards, range: text.startIndex..<index)?.lowerBound
+        return [linear, radial].compactMap { $0 }.max()
+    }
+
+    /// The stops with their colour animations, then the geometry's.
+    func children() -> String {
+        var out = ""
+        for (i, first) in stops[0].enumerated() {
+            let colors = values(stops.map { rgb($0[i].color) })
+            let opacities = values(stops.map { SVGAnimation.fixed($0[i].color.alpha * opacity) })
+            out += "<stop offset=\"\(SVGAnimation.fixed(first.offset))\" style=\"stop-color:\(rgb(first.color));stop-opacity:\(SVGAnimation.fixed(first.color.alpha * opacity));\">"
+            out += animate("stop-color", colors) + animate("stop-opacity", opacities) + "</stop>\n"
+        }
+        switch geometry {
+        case .linear(let g):
+            out += animate("x1", values(g.map { SVGAnimation.fixed($0.start.x) })) + animate("y1", values(g.map { SVGAnimation.fixed($0.start.y) }))
+            out += animate("x2", values(g.map { SVGAnimation.fixed($0.end.x) })) + animate("y2", values(g.map { SVGAnimation.fixed($0.end.y) }))
+        case .radial(let g):
+            out += animate("cx", values(g.map { SVGAnimation.fixed($0.center.x) })) + animate("cy", values(g.map { SVGAnimation.fixed($0.center.y) }))
+            out += animate("r", values(g.map { SVGAnimation.fixed($0.radius) }))
+            out += animate("fx", values(g.map { SVGAnimation.fixed($0.focus.x) })) + animate("fy", values(g.map { SVGAnimation.fixed($0.focus.y) }))
+        }
+        return out
+    }
+
+    /// The keyframes' values in playing order: back to the first when the
+    /// animation repeats forever (the way back is part of the pass).
+    func values(_ perKeyframe: [String]) -> [String] {
+        clock.repeatMode == .forever ? perKeyframe + [perKeyframe[0]] : perKeyframe
+    }
+
+    func animate(_ attribute: String, _ values: [String]) -> String {
+        let segments = values.count - 1
+        let times = (0...segments).map { SVGAnimation.fixed(Double($0) / Double(segments)) }.joined(separator: ";")
+        let repeatCount: String
+        switch clock.repeatMode {
+        case .forever: repeatCount = "indefinite"
+        case .times(let n): repeatCount = String(n)
+        }
+        var timing: String
+        switch clock.timing {
+        case .cubicBezier(let x1, let y1, let x2, let y2):
+            let spline = [x1, y1, x2, y2].map(SVGAnimation.fixed).joined(separator: " ")
+            timing = " calcMode=\"spline\" keySplines=\"\(Array(repeating: spline, count: segments).joined(separator: ";"))\""
+        case .steps:
+            timing = " calcMode=\"discrete\""   // SMIL has no steps(n); each keyframe holds until the next
+        }
+        return "<animate attributeName=\"\(attribute)\" values=\"\(values.joined(separator: ";"))\" keyTimes=\"\(times)\"\(timing)"
+            + " dur=\"\(SVGAnimation.fixed(clock.passDuration))s\" repeatCount=\"\(repeatCount)\" fill=\"freeze\"/>"
+    }
+
+    func rgb(_ c: Color) -> String {
+        "rgb(\(SVGAnimation.percent(c.red)),\(SVGAnimation.percent(c.green)),\(SVGAnimation.percent(c.blue)))"
+    }
+
+    /// Cairo's way of writing a channel: a percentage with up to six
+    /// decimals, trailing zeros dropped (`89.803922%`, `0%`).
+    static func percent(_ v: Double) -> String { cairoNumber(v * 100) + "%" }
+
+    static func cairoNumber(_ v: Double) -> String {
+        var s = String(format: "%f", v)
+        if s.contains(".") {
+            while s.hasSuffix("0") { s.removeLast() }
+            if s.hasSuffix(".") { s.removeLast() }
+        }
+        return s
+    }
+    static func fixed(_ v: Double) -> String { String(format: "%g", (v * 1e6).rounded() / 1e6) }
+}
