@@ -72,8 +72,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build", "release", "easel"))
+    parser.add_argument("--only", choices=["animation"], help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
+    if args.only == "animation":
+        return animation(args)
     resvg, rsvg = shutil.which("resvg"), shutil.which("rsvg-convert")
     if not resvg or not rsvg:
         sys.exit("resvg and rsvg-convert are needed (scripts/install-deps installs both)")
@@ -119,6 +122,37 @@ def main():
     s = sum(measure([rsvg, svg, "-o", os.path.join(OUT, "rsvg.png")], args.runs)[0] for svg in example_svgs)
     print(f"| all {len(examples)} examples, one Easel run | {e * 1000:.0f} ms | {r * 1000:.0f} ms | {s * 1000:.0f} ms "
           f"| {e / r:.2f} | {e / s:.2f} | {em:.0f} MB (Easel) |")
+    animation(args)
+
+
+def animation(args):
+    """A 400×400 animated gradient at @2x, 60 frames to an animated PNG:
+    Easel from the scene, beside ffmpeg assembling the same 60 PNG frames
+    (written beforehand by Easel) into an APNG."""
+    ffmpeg = shutil.which("ffmpeg")
+    if not ffmpeg:
+        print("\n(ffmpeg missing: no animation benchmark)")
+        return
+    scene = os.path.join(OUT, "animation.scene.xml")
+    with open(scene, "w") as f:
+        # Two keyframes 59/30 s apart: floor(59/30 · 30) + 1 = 60 frames at 30 fps.
+        f.write('<scene width="400" height="400" scale="2"><defs>'
+                '<animatedGradient id="a" duration="1.9666666667" timing="ease-in-out">'
+                '<linearGradient direction="up"><stop color="#4f6bed"/><stop color="#e76f51"/></linearGradient>'
+                '<linearGradient direction="right"><stop color="#ff9f0a"/><stop color="#30d158"/><stop color="#1d2b53"/></linearGradient>'
+                '</animatedGradient></defs><rect width="400" height="400" corner-radius="40" fill="url(#a)"/></scene>')
+    frames = os.path.join(OUT, "frames")
+    shutil.rmtree(frames, ignore_errors=True)
+    subprocess.run([args.easel, "render", scene, "--out-dir", frames, "--fps", "30"], check=True)
+    count = len(os.listdir(frames))
+    e, em = measure([args.easel, "render", scene, "-o", os.path.join(OUT, "animation.png"), "--fps", "30"], args.runs)
+    f, fm = measure([ffmpeg, "-v", "error", "-y", "-framerate", "30", "-i", os.path.join(frames, "animation-%04d.png"),
+                     "-plays", "0", "-f", "apng", os.path.join(OUT, "ffmpeg.apng")], args.runs)
+    print(f"\n| 400×400 @2x, {count} frames → APNG | Easel (render + encode) | ffmpeg (encode only) | Easel/ffmpeg | memory Easel / ffmpeg |")
+    print("|---|---|---|---|---|")
+    print(f"| animated gradient | {e * 1000:.0f} ms | {f * 1000:.0f} ms | {e / f:.2f} | {em:.0f} / {fm:.0f} MB |")
+    sizes = (os.path.getsize(os.path.join(OUT, "animation.png")), os.path.getsize(os.path.join(OUT, "ffmpeg.apng")))
+    print(f"| file size | {sizes[0] / 1e6:.1f} MB | {sizes[1] / 1e6:.1f} MB | {sizes[0] / sizes[1]:.2f} | |")
 
 
 if __name__ == "__main__":
