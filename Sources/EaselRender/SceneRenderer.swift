@@ -59,6 +59,16 @@ public enum SceneRenderer {
         }
     }
 
+    /// How many animated paints an animated SVG can only show as their first
+    /// frame (a conic keyframe, keyframes of different kinds, transforms or
+    /// spreads): what a caller should warn about.
+    public static func animatedPaintsSVGCannotAnimate(in scene: LaidOutScene) -> Int {
+        scene.paints.entries.filter { entry in
+            if case .animated(let a) = entry { return SVGAnimation(a) == nil }
+            return false
+        }.count
+    }
+
     /// A raster render without PNG encoding.
     public static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0,
                                    maxPaintedPixels: Double = .infinity) throws -> RasterImage {

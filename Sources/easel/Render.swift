@@ -105,6 +105,10 @@ struct Render: ParsableCommand {
             guard let compiled else { return session }
             for (url, scale) in plan.outputs(for: input) {
                 session.run { try compiled.write(to: url, format: fmt, scale: scale, time: time) }
+                let still = fmt == .svg && time == nil ? SceneRenderer.animatedPaintsSVGCannotAnimate(in: compiled.layout) : 0
+                if still > 0 {
+                    session.report([Diagnostic(.warning, .init("\(still) animated paint\(still == 1 ? "" : "s") cannot be animated in SVG (a conic keyframe, or keyframes of different kinds, transforms or spreads): the SVG shows \(still == 1 ? "its" : "their") first frame"), at: nil)])
+                }
             }
             return session
         }

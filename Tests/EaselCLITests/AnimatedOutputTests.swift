@@ -110,6 +110,16 @@ final class AnimatedOutputTests: XCTestCase {
         XCTAssertEqual(try pillow(one)["frames"] as? Int, 1)
     }
 
+    func testSVGWarnsWhenAnAnimationStaysStill() throws {
+        // A radial keyframe after linear ones: a cross-fade, which SMIL cannot express.
+        let scene = try write("mixed.scene.xml", animated())
+        let r = try easel(["render", scene, "-o", dir.appendingPathComponent("mixed.svg").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("mixed.scene.xml: warning: 1 animated paint cannot be animated in SVG"), r.stderr)
+        let still = try easel(["render", scene, "-o", dir.appendingPathComponent("still.svg").path, "--time", "1"])
+        XCTAssertEqual(still.stderr, "", "a still SVG was asked for: nothing to warn about")
+    }
+
     func testBadFrameRatesAndLimits() throws {
         let scene = try write("sky.scene.xml", animated())
         for args in [["--fps", "0"], ["--fps", "300"], ["--fps", "nan"], ["--fps", "10", "--time", "1"],
