@@ -88,14 +88,7 @@ struct Render: ParsableCommand {
         if fps != nil || wantsAPNG { return try runAnimation() }
         let fmt = format.flatMap(OutputFormat.init(rawValue:))
             ?? output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
-        if let outDir {
-            do {
-                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-            } catch {
-                FileHandle.standardError.write(Data("\(outDir): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
-                throw ExitCode(1)
-            }
-        }
+        try createOutputFolder()
         let options = safety.options(scale: scale, scales: scaleList)
         let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList)
         // Every scene in its own session, on up to -j threads; diagnostics
@@ -118,18 +111,22 @@ struct Render: ParsableCommand {
 }
 
 extension Render {
+    /// `--out-dir`, created if missing.
+    func createOutputFolder() throws {
+        guard let outDir else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+        } catch {
+            FileHandle.standardError.write(Data("\(outDir): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
     /// `--fps`: an animated PNG per scene (`-o`, or `--out-dir` with
     /// `--format apng`), or numbered PNG frames in `--out-dir`.
     func runAnimation() throws {
         let rate = fps ?? 30
-        if let outDir {
-            do {
-                try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-            } catch {
-                FileHandle.standardError.write(Data("\(outDir): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
-                throw ExitCode(1)
-            }
-        }
+        try createOutputFolder()
         let options = safety.options(scale: scale)
         let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
             var (session, compiled) = compile(input, options)
