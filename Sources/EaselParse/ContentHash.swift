@@ -1,8 +1,16 @@
 import CGLib
 
-/// SHA-256 through GLib's `GChecksum` (GLib is already loaded for Pango).
-enum ContentHash {
-    static func sha256(_ bytes: [UInt8]) -> String {
+import Foundation
+
+/// SHA-256 through GLib's `GChecksum` (GLib is already loaded for Pango):
+/// what file records hold, and what a build compares them with.
+public enum ContentHash {
+    /// The hash of a file's bytes now; nil if it cannot be read.
+    public static func sha256(ofFileAt path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { sha256([UInt8]($0)) }
+    }
+
+    public static func sha256(_ bytes: [UInt8]) -> String {
         bytes.withUnsafeBufferPointer { buf in
             guard let hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, buf.baseAddress, gsize(buf.count)) else { return "" }
             defer { g_free(hex) }

@@ -10,7 +10,7 @@ struct EaselCommand: ParsableCommand {
         commandName: "easel",
         abstract: "Compile declarative graphics scenes (XML) to PNG, PDF or SVG.",
         version: Easel.version,
-        subcommands: [Render.self, Check.self, Layout.self])
+        subcommands: [Render.self, Build.self, Check.self, Layout.self])
 
     static func main() {
         // Interrupted mid-write: the target stays as it was (writes go to an

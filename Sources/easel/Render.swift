@@ -11,7 +11,9 @@ struct Render: ParsableCommand {
             named as in asset catalogs (card.png, card@2x.png, card@3x.png).
             """)
 
-    @Argument(help: "Scene files.")
+    // Unrecognised options land here too, so that they are named as such
+    // ("unknown option '--bogus'") rather than taken for scenes.
+    @Argument(parsing: .allUnrecognized, help: "Scene files.")
     var inputs: [String]
 
     @Option(name: .shortAndLong, help: "Output file (one input).")
@@ -43,6 +45,9 @@ struct Render: ParsableCommand {
         format == "apng" || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "apng" } == true
     }
 
+    @Option(help: "Write Make-format dependencies: each output depends on its scene and every file it read.")
+    var depfile: String?
+
     @OptionGroup var safety: SafetyOptions
 
     /// `--scales` parsed; empty without it.
@@ -51,6 +56,10 @@ struct Render: ParsableCommand {
     }
 
     func validate() throws {
+        if let unknown = inputs.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+            throw ValidationError("unknown option '\(unknown)'")
+        }
+        if inputs.isEmpty { throw ValidationError("give at least one scene file") }
         if output == nil && outDir == nil { throw ValidationError("give an output with -o FILE or --out-dir DIR") }
         if output != nil && outDir != nil { throw ValidationError("give either -o or --out-dir, not both") }
         if output != nil && inputs.count > 1 { throw ValidationError("several inputs need --out-dir DIR") }
@@ -61,6 +70,10 @@ struct Render: ParsableCommand {
             throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg")
         }
         if let scale, !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
+        if let output, let format, let implied = OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension),
+           implied.rawValue != format, !(format == "apng" && implied == .png) {
+            throw ValidationError("--format \(format) and the extension of '\(output)' disagree")
+        }
         if let scales {
             if outDir == nil { throw ValidationError("--scales needs --out-dir DIR") }
             if scale != nil { throw ValidationError("give either --scale or --scales, not both") }
@@ -91,6 +104,10 @@ struct Render: ParsableCommand {
         try createOutputFolder()
         let options = safety.options(scale: scale, scales: scaleList)
         let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList)
+        if let output {
+            try? FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(),
+                                                     withIntermediateDirectories: true)
+        }
         // Every scene in its own session, on up to -j threads; diagnostics
         // are printed in input order, whatever finished first.
         let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
@@ -106,6 +123,12 @@ struct Render: ParsableCommand {
             return session
         }
         for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
+        if let depfile {
+            let rules = zip(inputs, sessions).filter { !$1.hasErrors }.map { input, session in
+                (plan.outputs(for: input).map { $0.0.path }, session.filesRead.map(\.path))
+            }
+            try? AtomicFile.write(Array(Depfile.text(rules).utf8), to: URL(fileURLWithPath: depfile))
+        }
         if sessions.contains(where: \.hasErrors) { throw ExitCode(1) }
     }
 }

@@ -1,0 +1,251 @@
+import EaselParse
+import Foundation
+
+/// `easel build` (SCENE-FORMAT.md, "Building asset trees"): every
+/// `*.scene.xml` under a folder, rendered into a mirrored tree at several
+/// scales and formats, or into an Xcode asset catalog — only what changed
+/// since the last build, on several threads.
+public enum AssetBuild {
+    public struct Options: Sendable {
+        public var source: URL
+        public var output: URL
+        public var scales: [Double] = [1]
+        public var formats: [OutputFormat] = [.png]
+        public var jobs = ParallelJobs.defaultJobs
+        /// `output` is an `.xcassets` catalog: one imageset per scene, one
+        /// colorset per palette colour.
+        public var xcassets = false
+        /// Say what would be rendered and removed; write nothing.
+        public var dryRun = false
+        public var compile = Easel.Options()
+        public init(source: URL, output: URL) { self.source = source; self.output = output }
+    }
+
+    /// What a build did, scene by scene (paths relative to the source).
+    public struct Report: Sendable {
+        public var rendered: [String] = []
+        public var upToDate: [String] = []
+        public var failed: [String] = []
+        /// Outputs removed because their scene is gone (relative to the output).
+        public var removed: [String] = []
+        /// Each scene's diagnostics, in scene order.
+        public var diagnostics: [(scene: String, diagnostics: [Diagnostic])] = []
+        public var warnings: [Diagnostic] = []
+        /// For a depfile: each scene's outputs and the files it read (absolute paths).
+        public var dependencies: [(outputs: [String], inputs: [String])] = []
+    }
+
+    /// The manifest's name inside the output folder.
+    public static let manifestName = ".easel-build.json"
+
+    public static func run(_ options: Options) -> Report {
+        var report = Report()
+        let fm = FileManager.default
+        let scenes = sceneFiles(under: options.source)
+        let manifestURL = options.output.appendingPathComponent(manifestName)
+        var manifest = BuildManifest.load(from: manifestURL, warnings: &report.warnings)
+        let fingerprint = options.fingerprint
+        if manifest.easel != Easel.version || manifest.options != fingerprint {
+            manifest.scenes = [:]   // another Easel or other options: everything again
+        }
+        manifest.easel = Easel.version
+        manifest.options = fingerprint
+
+        // Which scenes need rendering: no record, an output missing, or a
+        // file they read (the scene first) whose bytes changed.
+        let stale = scenes.filter { scene in
+            guard let entry = manifest.scenes[scene] else { return true }
+            let outputsThere = entry.outputs.allSatisfy { fm.fileExists(atPath: options.output.appendingPathComponent($0).path) }
+            return !outputsThere || entry.inputs.contains { ContentHash.sha256(ofFileAt: $0.path) != $0.sha256 }
+        }
+        let results: [SceneResult] = options.dryRun
+            ? stale.map { SceneResult(scene: $0, entry: nil, diagnostics: []) }
+            : ParallelJobs.map(stale, jobs: options.jobs) { build($0, options) }
+        for r in results {
+            if !r.diagnostics.isEmpty { report.diagnostics.append((r.scene, r.diagnostics)) }
+            if let entry = r.entry {
+                manifest.scenes[r.scene] = entry
+                report.rendered.append(r.scene)
+            } else if options.dryRun {
+                report.rendered.append(r.scene)
+            } else {
+                report.failed.append(r.scene)   // its previous outputs and record stay
+            }
+        }
+        report.upToDate = scenes.filter { !stale.contains($0) }
+
+        // Scenes that are gone: remove exactly the files they wrote.
+        let present = Set(scenes)
+        for (scene, entry) in manifest.scenes.sorted(by: { $0.key < $1.key }) where !present.contains(scene) {
+            for output in entry.outputs {
+                report.removed.append(output)
+                guard !options.dryRun else { continue }
+                let url = options.output.appendingPathComponent(output)
+                try? fm.removeItem(at: url)
+                removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: options.output)
+            }
+            if !options.dryRun { manifest.scenes[scene] = nil }
+        }
+        if !options.dryRun {
+            if options.xcassets { writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted()) }
+            try? AtomicFile.write(Array(manifest.encoded()), to: manifestURL)
+        }
+        for scene in scenes {
+            guard let entry = manifest.scenes[scene] else { continue }
+            report.dependencies.append((entry.outputs.map { options.output.appendingPathComponent($0).path }, entry.inputs.map(\.path)))
+        }
+        return report
+    }
+
+    struct SceneResult: Sendable {
+        var scene: String
+        var entry: BuildManifest.Entry?
+        var diagnostics: [Diagnostic]
+    }
+
+    /// One scene: one parse and one layout, then every scale and format.
+    static func build(_ scene: String, _ options: Options) -> SceneResult {
+        var compileOptions = options.compile
+        compileOptions.scales = options.formats.contains(.png) ? options.scales : []
+        var session = CompileSession(options: compileOptions)
+        let url = options.source.appendingPathComponent(scene)
+        guard let compiled = session.compile(fileAt: url, displayPath: url.path) else {
+            return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
+        }
+        var outputs: [String] = []
+        let ok = session.run {
+            for (relative, bytes) in try files(for: scene, compiled, options) {
+                let target = options.output.appendingPathComponent(relative)
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try AtomicFile.write(bytes, to: target)
+                outputs.append(relative)
+            }
+        }
+        guard ok else { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }
+        return SceneResult(scene: scene, entry: BuildManifest.Entry(inputs: session.filesRead, outputs: outputs),
+                           diagnostics: session.diagnostics)
+    }
+
+    /// The files a scene becomes, relative to the output folder: the
+    /// contract's names (`card.png`, `card@2x.png`, `card.pdf`), or in a
+    /// catalog `card.imageset/` with its `Contents.json`, and a colorset per
+    /// palette colour beside it.
+    static func files(for scene: String, _ compiled: CompiledScene, _ options: Options) throws -> [(String, [UInt8])] {
+        let folder = (scene as NSString).deletingLastPathComponent
+        let name = String((scene as NSString).lastPathComponent.dropLast(".scene.xml".count))
+        func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
+        var out: [(String, [UInt8])] = []
+        if options.xcassets {
+            let set = path(name + ".imageset")
+            var images: [AssetCatalog.Image] = []
+            if options.formats.contains(.pdf) {
+                out.append((set + "/" + name + ".pdf", try compiled.render(format: .pdf, time: 0)))
+                images.append(AssetCatalog.Image(filename: name + ".pdf", scale: nil))
+            } else {
+                for s in options.scales {
+                    let file = name + scaleSuffix(s) + ".png"
+                    out.append((set + "/" + file, try compiled.render(format: .png, scale: s, time: 0)))
+                    images.append(AssetCatalog.Image(filename: file, scale: s))
+                }
+            }
+            out.append((set + "/Contents.json", AssetCatalog.imageSet(images, vector: options.formats.contains(.pdf))))
+            for (colorName, color) in compiled.scene.definitions.palette.sorted(by: { $0.key < $1.key }) {
+                out.append((path(colorName + ".colorset") + "/Contents.json", AssetCatalog.colorSet(color)))
+            }
+            return out
+        }
+        for format in options.formats {
+            switch format {
+            case .png:
+                for s in options.scales { out.append((path(name + scaleSuffix(s) + ".png"), try compiled.render(format: .png, scale: s))) }
+            case .pdf, .svg:
+                out.append((path(name + "." + format.rawValue), try compiled.render(format: format)))
+            }
+        }
+        return out
+    }
+
+    /// `""` at scale 1, `@2x` at 2, `@1.5x` at 1.5 (asset-catalog names).
+    public static func scaleSuffix(_ s: Double) -> String {
+        if s == 1 { return "" }
+        return s == s.rounded() ? "@\(Int(s))x" : "@\(s)x"
+    }
+
+    /// Every `*.scene.xml` under `folder`, relative, sorted.
+    static func sceneFiles(under folder: URL) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var found: [String] = []
+        while let item = walker.nextObject() as? String {
+            if item.hasSuffix(".scene.xml") { found.append(item) }
+        }
+        return found.sorted()
+    }
+
+    static func removeEmptyFolders(from folder: URL, upTo root: URL) {
+        var current = folder.standardizedFileURL
+        let stop = root.standardizedFileURL.path
+        while current.path.hasPrefix(stop), current.path != stop {
+            let items = (try? FileManager.default.contentsOfDirectory(atPath: current.path)) ?? ["?"]
+            // An imageset whose images are gone keeps only what Easel wrote.
+            guard items.isEmpty else { return }
+            try? FileManager.default.removeItem(at: current)
+            current = current.deletingLastPathComponent()
+        }
+    }
+
+    /// `Contents.json` at the catalog's root and in every folder between it
+    /// and an imageset (folders are groups).
+    static func writeCatalogFolders(_ root: URL, scenes: [String]) {
+        var folders: Set<String> = [""]
+        for scene in scenes {
+            var f = (scene as NSString).deletingLastPathComponent
+            while !f.isEmpty { folders.insert(f); f = (f as NSString).deletingLastPathComponent }
+        }
+        for f in folders {
+            let dir = f.isEmpty ? root : root.appendingPathComponent(f)
+            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let url = dir.appendingPathComponent("Contents.json")
+            if !FileManager.default.fileExists(atPath: url.path) { try? AtomicFile.write(AssetCatalog.folder(), to: url) }
+        }
+    }
+}
+
+extension AssetBuild.Options {
+    /// Everything besides the files that decides what a build writes.
+    var fingerprint: String {
+        let l = compile.limits
+        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) "
+            + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintedPixels) "
+            + "allow=\(compile.allowedDirectories.map(\.path))"
+    }
+}
+
+/// The build's record in the output folder: for each scene, the files it
+/// read (with their hashes) and the files it wrote. Versioned JSON; anything
+/// unreadable means a full rebuild, with a warning.
+struct BuildManifest: Codable, Sendable {
+    struct Entry: Codable, Sendable {
+        var inputs: [FileRecord]
+        var outputs: [String]
+    }
+    static let currentVersion = 1
+    var version = BuildManifest.currentVersion
+    var easel = ""
+    var options = ""
+    var scenes: [String: Entry] = [:]
+
+    static func load(from url: URL, warnings: inout [Diagnostic]) -> BuildManifest {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return BuildManifest() }
+        guard let m = try? JSONDecoder().decode(BuildManifest.self, from: data), m.version == currentVersion else {
+            warnings.append(Diagnostic(.warning, .init("'\(url.path)' is not a build manifest this Easel reads: building everything again"), at: nil))
+            return BuildManifest()
+        }
+        return m
+    }
+
+    func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? encoder.encode(self)) ?? Data()
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// `Contents.json` files of an Xcode asset catalog, with the keys Apple's
+/// "Asset Catalog Format Reference" gives: `info` (`author`, `version` 1)
+/// everywhere; an imageset's `images` (`filename`, `idiom` `universal`,
+/// `scale` `1x`/`2x`/`3x`) and, for a single PDF, `properties`
+/// `preserves-vector-representation`; a colorset's `colors` (`idiom`,
+/// `color` with `color-space` `srgb` and `components` red, green, blue,
+/// alpha as decimal strings from 0 to 1).
+enum AssetCatalog {
+    struct Image {
+        var filename: String
+        /// nil: one image for every scale (a vector PDF).
+        var scale: Double?
+    }
+
+    static var info: [String: Any] { ["author": "easel", "version": 1] }
+
+    static func folder() -> [UInt8] { json(["info": info]) }
+
+    static func imageSet(_ images: [Image], vector: Bool) -> [UInt8] {
+        var list: [[String: Any]] = []
+        for image in images {
+            var entry: [String: Any] = ["filename": image.filename, "idiom": "universal"]
+            if let s = image.scale { entry["scale"] = s == s.rounded() ? "\(Int(s))x" : "\(s)x" }
+            list.append(entry)
+        }
+        var root: [String: Any] = ["images": list, "info": info]
+        if vector { root["properties"] = ["preserves-vector-representation": true] }
+        return json(root)
+    }
+
+    static func colorSet(_ c: Color) -> [UInt8] {
+        func component(_ v: Double) -> String { String(format: "%.3f", max(0, min(1, v))) }
+        let color: [String: Any] = ["color-space": "srgb",
+                                    "components": ["red": component(c.red), "green": component(c.green),
+                                                   "blue": component(c.blue), "alpha": component(c.alpha)]]
+        return json(["colors": [["idiom": "universal", "color": color]], "info": info])
+    }
+
+    static func json(_ object: [String: Any]) -> [UInt8] {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        return Array(data) + [0x0A]
+    }
+}
+
+/// Make-format dependencies (`--depfile`): one rule per scene, its outputs
+/// depending on every file it read; spaces escaped as Make and Ninja expect.
+public enum Depfile {
+    public static func text(_ rules: [(outputs: [String], inputs: [String])]) -> String {
+        func escape(_ path: String) -> String {
+            path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: " ", with: "\\ ")
+                .replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "$", with: "$$")
+        }
+        return rules.filter { !$0.outputs.isEmpty }.map { rule in
+            rule.outputs.map(escape).joined(separator: " ") + ": " + rule.inputs.map(escape).joined(separator: " ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

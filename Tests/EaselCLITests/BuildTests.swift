@@ -1,0 +1,194 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// `easel build`: incremental by content, removals, manifests, depfiles and
+/// asset catalogs, run through the built executable.
+final class BuildTests: XCTestCase {
+    var dir: URL!, src: URL!, out: URL!
+    override func setUp() {
+        dir = ExternalTool.temporaryDirectory(name)
+        src = dir.appendingPathComponent("scenes")
+        out = dir.appendingPathComponent("out")
+    }
+
+    func easel(_ args: [String]) throws -> ToolResult { try ExternalTool.run(ExternalTool.easelExecutable, args) }
+
+    func put(_ relative: String, _ text: String) throws {
+        let url = src.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    func makeTree() throws {
+        try put("card.scene.xml", "<scene width=\"20\" height=\"10\"><defs><color name=\"brand\" value=\"#fc4f08\"/></defs><rect fill=\"brand\"/></scene>")
+        try put("icons/dot.scene.xml", "<scene width=\"8\" height=\"8\"><circle cx=\"4\" cy=\"4\" r=\"3\"/></scene>")
+        try put("graphs/water.scene.xml", "<scene width=\"40\" height=\"20\"><lineGraph src=\"water.csv\" column=\"v\" padding=\"2\"/></scene>")
+        try put("graphs/water.csv", "v\n1\n3\n2\n")
+    }
+
+    /// Modification times of everything under `out`, by relative path.
+    func stamps() throws -> [String: Date] {
+        var result: [String: Date] = [:]
+        let walker = FileManager.default.enumerator(atPath: out.path)!
+        while let item = walker.nextObject() as? String {
+            let attrs = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(item).path)
+            if (attrs[.type] as? FileAttributeType) == .typeRegular { result[item] = attrs[.modificationDate] as? Date }
+        }
+        return result
+    }
+
+    func build(_ extra: [String] = []) throws -> ToolResult {
+        try easel(["build", src.path, "-o", out.path, "--scales", "1,2"] + extra)
+    }
+
+    func testIncrementalByContentRemovalsAndOptions() throws {
+        try makeTree()
+        var r = try build()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("3 rendered, 0 up to date"), r.stdout)
+        for file in ["card.png", "card@2x.png", "icons/dot.png", "icons/dot@2x.png", "graphs/water.png", "graphs/water@2x.png"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), file)
+        }
+        XCTAssertEqual(try RasterImage(png: [UInt8](try Data(contentsOf: out.appendingPathComponent("card@2x.png")))).width, 40)
+        try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))   // not Easel's
+
+        r = try build()
+        XCTAssertTrue(r.stdout.contains("nothing to do, 3 up to date"), r.stdout)
+
+        // A new mtime with the same bytes is no change; new bytes are.
+        let before = try stamps()
+        Thread.sleep(forTimeInterval: 0.05)
+        try put("icons/dot.scene.xml", "<scene width=\"8\" height=\"8\"><circle cx=\"4\" cy=\"4\" r=\"3\"/></scene>")
+        XCTAssertTrue(try build().stdout.contains("nothing to do"))
+        try put("graphs/water.csv", "v\n1\n3\n5\n")
+        r = try build()
+        XCTAssertTrue(r.stdout.contains("rendered graphs/water.scene.xml") && r.stdout.contains("1 rendered, 2 up to date"), r.stdout)
+        let after = try stamps()
+        XCTAssertEqual(after["card.png"], before["card.png"], "untouched scenes keep their files")
+        XCTAssertNotEqual(after["graphs/water.png"], before["graphs/water.png"], "the scene that read the CSV is rendered again")
+
+        // Another option: everything again.
+        XCTAssertTrue(try build(["--max-nodes", "5000"]).stdout.contains("3 rendered"))
+
+        // A deleted scene's outputs go; files Easel did not write stay.
+        try FileManager.default.removeItem(at: src.appendingPathComponent("icons/dot.scene.xml"))
+        r = try build(["--max-nodes", "5000"])
+        XCTAssertTrue(r.stdout.contains("removed icons/dot.png") && r.stdout.contains("2 removed"), r.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("icons").path), "its emptied folder too")
+        XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("notes.txt"), encoding: .utf8), "mine")
+    }
+
+    func testCorruptManifestMeansAFullRebuildWithAWarning() throws {
+        try makeTree()
+        XCTAssertEqual(try build().status, 0)
+        try Data("{ not json".utf8).write(to: out.appendingPathComponent(AssetBuild.manifestName))
+        let r = try build()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning:") && r.stderr.contains("building everything again"), r.stderr)
+        XCTAssertTrue(r.stdout.contains("3 rendered"), r.stdout)
+        XCTAssertTrue(try build().stdout.contains("nothing to do"), "the manifest is whole again")
+    }
+
+    func testDepfileListsEveryFileEachSceneRead() throws {
+        try makeTree()
+        try put("dir with space/logo.scene.xml", "<scene width=\"4\" height=\"4\"><rect/></scene>")
+        let depfile = dir.appendingPathComponent("build.d")
+        XCTAssertEqual(try build(["--depfile", depfile.path]).status, 0)
+        // Parsed as Make reads it: unescape "\ ", split targets from prerequisites.
+        var rules: [String: [String]] = [:]
+        for line in try String(contentsOf: depfile, encoding: .utf8).split(separator: "\n") {
+            let parts = line.components(separatedBy: ": ")
+            func words(_ s: String) -> [String] {
+                s.replacingOccurrences(of: "\\ ", with: "\u{0}").split(separator: " ").map { $0.replacingOccurrences(of: "\u{0}", with: " ") }
+            }
+            for target in words(parts[0]) { rules[target] = words(parts[1]) }
+        }
+        let real = { (p: String) in URL(fileURLWithPath: p).resolvingSymlinksInPath().path }
+        let water = rules[out.appendingPathComponent("graphs/water@2x.png").path]
+        XCTAssertEqual(water?.map(real), [src.appendingPathComponent("graphs/water.scene.xml").path, src.appendingPathComponent("graphs/water.csv").path].map(real))
+        XCTAssertNotNil(rules[out.appendingPathComponent("dir with space/logo.png").path], rules.keys.sorted().joined(separator: "\n"))
+    }
+
+    func testAssetCatalogIsValid() throws {
+        try makeTree()
+        let catalog = dir.appendingPathComponent("Assets.xcassets")
+        let r = try easel(["build", src.path, "-o", catalog.path, "--scales", "1,2,3", "--xcassets"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        // Every Contents.json parses; every image it names exists at its scale's pixel size.
+        let walker = FileManager.default.enumerator(atPath: catalog.path)!
+        var imagesets = 0, colorsets = 0
+        while let item = walker.nextObject() as? String {
+            guard item.hasSuffix("Contents.json") else { continue }
+            let url = catalog.appendingPathComponent(item)
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: try Data(contentsOf: url)) as? [String: Any], item)
+            XCTAssertEqual((json["info"] as? [String: Any])?["version"] as? Int, 1, item)
+            if item.contains(".imageset/") {
+                imagesets += 1
+                let images = try XCTUnwrap(json["images"] as? [[String: Any]])
+                XCTAssertEqual(images.compactMap { $0["scale"] as? String }, ["1x", "2x", "3x"], item)
+                let sized = item.hasPrefix("card") ? 20 : item.contains("dot") ? 8 : 40
+                for image in images {
+                    XCTAssertEqual(image["idiom"] as? String, "universal")
+                    let file = url.deletingLastPathComponent().appendingPathComponent(image["filename"] as! String)
+                    let scale = Int((image["scale"] as! String).dropLast())!
+                    XCTAssertEqual(try RasterImage(png: [UInt8](try Data(contentsOf: file))).width, sized * scale, file.path)
+                }
+            } else if item.contains(".colorset/") {
+                colorsets += 1
+                let colors = try XCTUnwrap(json["colors"] as? [[String: Any]])
+                let c = try XCTUnwrap(colors.first?["color"] as? [String: Any])
+                XCTAssertEqual(c["color-space"] as? String, "srgb")
+                XCTAssertEqual((c["components"] as? [String: String])?["red"], "0.988")   // #fc = 252/255
+            }
+        }
+        XCTAssertEqual(imagesets, 3)
+        XCTAssertEqual(colorsets, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: catalog.appendingPathComponent("Contents.json").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: catalog.appendingPathComponent("graphs/Contents.json").path), "folders are groups")
+        // PDF: one vector image per imageset.
+        let vector = dir.appendingPathComponent("Vector.xcassets")
+        XCTAssertEqual(try easel(["build", src.path, "-o", vector.path, "--xcassets", "--formats", "pdf"]).status, 0)
+        let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: vector.appendingPathComponent("card.imageset/Contents.json"))) as? [String: Any]
+        XCTAssertEqual((json?["properties"] as? [String: Any])?["preserves-vector-representation"] as? Bool, true)
+    }
+
+    func testParallelBuildsMatchAndFailuresAreIsolated() throws {
+        try makeTree()
+        try put("broken.scene.xml", "<scene width=\"8\" height=\"8\"><rect fill=\"blu\"/></scene>")
+        var trees: [[String: Data]] = []
+        for jobs in ["1", "4"] {
+            try? FileManager.default.removeItem(at: out)
+            let r = try build(["-j", jobs])
+            XCTAssertEqual(r.status, 1, "one scene is broken")
+            XCTAssertTrue(r.stderr.contains("broken.scene.xml:1:") && r.stderr.contains("'blu' is not a colour"), r.stderr)
+            XCTAssertTrue(r.stdout.contains("3 rendered, 0 up to date, 1 failed"), r.stdout)
+            var files: [String: Data] = [:]
+            for (path, _) in try stamps() where !path.hasPrefix(".") { files[path] = try Data(contentsOf: out.appendingPathComponent(path)) }
+            trees.append(files)
+        }
+        XCTAssertEqual(trees[0], trees[1], "-j 4 writes the same bytes as -j 1")
+        // Fixed, it renders; the others stay up to date.
+        try put("broken.scene.xml", "<scene width=\"8\" height=\"8\"><rect fill=\"blue\"/></scene>")
+        XCTAssertTrue(try build().stdout.contains("1 rendered, 3 up to date"))
+    }
+
+    func testRenderCorrections() throws {
+        try makeTree()
+        let scene = src.appendingPathComponent("card.scene.xml").path
+        var r = try easel(["render", scene, "-o", dir.appendingPathComponent("new/folder/card.png").path])
+        XCTAssertEqual(r.status, 0, "-o creates its folder: " + r.stderr)
+        r = try easel(["render", scene, "-o", dir.appendingPathComponent("x.svg").path, "--format", "png"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("disagree"), r.stderr)
+        r = try easel(["render", scene, "-o", dir.appendingPathComponent("x.png").path, "--bogus", "3"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertTrue(r.stderr.contains("unknown option '--bogus'"), r.stderr)
+        let depfile = dir.appendingPathComponent("render.d")
+        r = try easel(["render", src.appendingPathComponent("graphs/water.scene.xml").path, "-o", dir.appendingPathComponent("w.png").path,
+                       "--depfile", depfile.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(try String(contentsOf: depfile, encoding: .utf8).contains("water.csv"))
+    }
+}
