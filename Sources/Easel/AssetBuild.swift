@@ -1,5 +1,6 @@
 import EaselParse
 import Foundation
+import Synchronization
 
 /// `easel build` (SCENE-FORMAT.md, "Building asset trees"): every
 /// `*.scene.xml` under a folder, rendered into a mirrored tree at several
@@ -17,6 +18,9 @@ public enum AssetBuild {
         public var xcassets = false
         /// Say what would be rendered and removed; write nothing.
         public var dryRun = false
+        /// Called as each scene finishes (on its worker thread): the scene,
+        /// whether it rendered, how many are done, how many there are.
+        public var progress: (@Sendable (_ scene: String, _ ok: Bool, _ done: Int, _ total: Int) -> Void)?
         public var compile = Easel.Options()
         public init(source: URL, output: URL) { self.source = source; self.output = output }
     }
@@ -58,9 +62,15 @@ public enum AssetBuild {
             let outputsThere = entry.outputs.allSatisfy { fm.fileExists(atPath: options.output.appendingPathComponent($0).path) }
             return !outputsThere || entry.inputs.contains { ContentHash.sha256(ofFileAt: $0.path) != $0.sha256 }
         }
+        let done = Mutex(0)
         let results: [SceneResult] = options.dryRun
             ? stale.map { SceneResult(scene: $0, entry: nil, diagnostics: []) }
-            : ParallelJobs.map(stale, jobs: options.jobs) { build($0, options) }
+            : ParallelJobs.map(stale, jobs: options.jobs) { scene in
+                let result = build(scene, options)
+                let n = done.withLock { $0 += 1; return $0 }
+                options.progress?(scene, result.entry != nil, n, stale.count)
+                return result
+            }
         for r in results {
             if !r.diagnostics.isEmpty { report.diagnostics.append((r.scene, r.diagnostics)) }
             if let entry = r.entry {
@@ -88,7 +98,9 @@ public enum AssetBuild {
         }
         if !options.dryRun {
             if options.xcassets { writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted()) }
-            try? AtomicFile.write(Array(manifest.encoded()), to: manifestURL)
+            // Unchanged, it is not rewritten: a watched output folder stays quiet.
+            let bytes = manifest.encoded()
+            if FileManager.default.contents(atPath: manifestURL.path) != bytes { try? AtomicFile.write(Array(bytes), to: manifestURL) }
         }
         for scene in scenes {
             guard let entry = manifest.scenes[scene] else { continue }

@@ -2,6 +2,12 @@ import ArgumentParser
 import Easel
 import Foundation
 
+/// One line to standard output, unbuffered, so that a pipe (a build log, a
+/// watching test) sees it as it happens.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 struct Build: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render every *.scene.xml under a folder into a mirrored asset tree, only what changed.",
@@ -36,6 +42,9 @@ struct Build: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Say what would be rendered and removed; write nothing.")
     var dryRun = false
 
+    @Flag(help: "After building, build again whenever a scene or a file it read changes; Ctrl-C stops.")
+    var watch = false
+
     @OptionGroup var safety: SafetyOptions
 
     var scaleList: [Double] { scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
@@ -60,6 +69,27 @@ struct Build: ParsableCommand {
     }
 
     func run() throws {
+        guard watch else {
+            try buildOnce()
+            return
+        }
+        // Ctrl-C ends a watch normally (outputs are written atomically, the
+        // manifest last).
+        signal(SIGINT) { _ in _exit(0) }
+        signal(SIGTERM) { _ in _exit(0) }
+        while true {
+            let folders = (try? buildOnce()).map { [source] + $0 } ?? [source]
+            say("easel build: watching \(source) for changes (Ctrl-C stops)")
+            guard FolderWatcher(folders: folders).waitForChange() else {
+                FileHandle.standardError.write(Data("easel: error: cannot watch '\(source)' for changes\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// One build; returns the folders of the files the scenes read outside the source.
+    @discardableResult
+    func buildOnce() throws -> [String] {
         let start = Date()
         var options = AssetBuild.Options(source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: output))
         options.scales = scaleList
@@ -68,6 +98,17 @@ struct Build: ParsableCommand {
         options.xcassets = xcassets
         options.dryRun = dryRun
         options.compile = safety.options()
+        // On a terminal one progress line rewritten in place; in a pipe or
+        // CI one line per scene as it finishes.
+        let terminal = isatty(1) == 1
+        let verb = dryRun ? "would render" : "rendered"
+        options.progress = { scene, ok, done, total in
+            if terminal {
+                FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(done)/\(total)] \(scene)".utf8))
+            } else {
+                say("\(ok ? verb : "failed") \(scene)")
+            }
+        }
         if !dryRun {
             do {
                 try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
@@ -79,19 +120,23 @@ struct Build: ParsableCommand {
         let result = AssetBuild.run(options)
         report(result.warnings, input: output)
         for (scene, diagnostics) in result.diagnostics { report(diagnostics, input: (source as NSString).appendingPathComponent(scene)) }
-        let verb = dryRun ? "would render" : "rendered"
-        for scene in result.rendered { print("\(verb) \(scene)") }
-        for file in result.removed { print("\(dryRun ? "would remove" : "removed") \(file)") }
+        if terminal && !result.rendered.isEmpty { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+        if dryRun { for scene in result.rendered { say("\(verb) \(scene)") } }
+        for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(file)") }
         if let depfile, !dryRun {
             try? AtomicFile.write(Array(Depfile.text(result.dependencies).utf8), to: URL(fileURLWithPath: depfile))
         }
         let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
         if result.rendered.isEmpty && result.removed.isEmpty && result.failed.isEmpty {
-            print("easel build: nothing to do, \(result.upToDate.count) up to date (\(seconds) s)")
+            say("easel build: nothing to do, \(result.upToDate.count) up to date (\(seconds) s)")
         } else {
-            print("easel build: \(result.rendered.count) \(verb), \(result.upToDate.count) up to date, "
+            say("easel build: \(result.rendered.count) \(verb), \(result.upToDate.count) up to date, "
                   + "\(result.failed.count) failed, \(result.removed.count) removed (\(seconds) s)")
         }
-        if !result.failed.isEmpty { throw ExitCode(1) }
+        let sourcePath = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath().path
+        let outside = Set(result.dependencies.flatMap(\.inputs).map { ($0 as NSString).deletingLastPathComponent }
+            .filter { !$0.hasPrefix(sourcePath) })
+        if !result.failed.isEmpty && !watch { throw ExitCode(1) }
+        return outside.sorted()
     }
 }

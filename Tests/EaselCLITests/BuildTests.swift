@@ -1,6 +1,7 @@
 import Easel
 import EaselTestSupport
 import Foundation
+import Synchronization
 import XCTest
 
 /// `easel build`: incremental by content, removals, manifests, depfiles and
@@ -190,5 +191,73 @@ final class BuildTests: XCTestCase {
                        "--depfile", depfile.path])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(try String(contentsOf: depfile, encoding: .utf8).contains("water.csv"))
+    }
+
+    func testWatchRebuildsAnEditWithinASecondAndCtrlCStops() throws {
+        try makeTree()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
+        p.arguments = ["build", src.path, "-o", out.path, "--watch"]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        let log = Mutex("")
+        pipe.fileHandleForReading.readabilityHandler = { h in
+            let text = String(decoding: h.availableData, as: UTF8.self)
+            log.withLock { $0 += text }
+        }
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        func wait(for text: String, after offset: Int, seconds: Double) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end {
+                if log.withLock({ String($0.dropFirst(offset)) }).contains(text) { return true }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            return false
+        }
+        XCTAssertTrue(wait(for: "watching", after: 0, seconds: 20), log.withLock { $0 })
+        let mark = log.withLock { $0.count }
+        let edited = Date()
+        try put("graphs/water.csv", "v\n9\n3\n5\n")
+        XCTAssertTrue(wait(for: "rendered graphs/water.scene.xml", after: mark, seconds: 5), log.withLock { $0 })
+        XCTAssertLessThan(Date().timeIntervalSince(edited), 1.0, "the edit is rebuilt within a second")
+        XCTAssertFalse(log.withLock { String($0.dropFirst(mark)) }.contains("card.scene.xml"), "only the scene that read the CSV")
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "Ctrl-C ends a watch normally")
+    }
+
+    func testInterruptedBuildLeavesAConsistentTree() throws {
+        // Enough work to interrupt, cheap to finish: 40 scenes at three scales.
+        for i in 0..<40 {
+            try put("s\(i).scene.xml", """
+            <scene width="400" height="300"><defs><linearGradient id="g" angle="\(i * 9)"><stop color="red"/><stop color="blue"/></linearGradient></defs>
+            <rect width="400" height="300" fill="url(#g)"/><text x="\(i)" y="20" font-size="30">Scene \(i)</text></scene>
+            """)
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
+        p.arguments = ["build", src.path, "-o", out.path, "--scales", "1,2,3", "-j", "2"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130, "interrupted mid-build (128 + SIGINT)")
+        // Whatever was written is whole: no temporary files, every PNG decodes.
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        XCTAssertFalse(written.contains { $0.contains(".easel-") && $0 != AssetBuild.manifestName }, written.joined(separator: " "))
+        for name in written where name.hasSuffix(".png") {
+            XCTAssertNoThrow(try RasterImage(png: [UInt8](try Data(contentsOf: out.appendingPathComponent(name)))), name)
+        }
+        // The next build finishes the job and matches a clean one.
+        XCTAssertEqual(try build(["--scales", "1,2,3"]).status, 0)
+        let clean = dir.appendingPathComponent("clean")
+        XCTAssertEqual(try easel(["build", src.path, "-o", clean.path, "--scales", "1,2,3"]).status, 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: clean.path) where name.hasSuffix(".png") {
+            XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent(name)), try Data(contentsOf: clean.appendingPathComponent(name)), name)
+        }
     }
 }
