@@ -72,11 +72,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build", "release", "easel"))
-    parser.add_argument("--only", choices=["animation"], help="run one part of the benchmark")
+    parser.add_argument("--only", choices=["animation", "build"], help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     if args.only == "animation":
         return animation(args)
+    if args.only == "build":
+        return build_tree(args)
     resvg, rsvg = shutil.which("resvg"), shutil.which("rsvg-convert")
     if not resvg or not rsvg:
         sys.exit("resvg and rsvg-convert are needed (scripts/install-deps installs both)")
@@ -123,6 +125,7 @@ def main():
     print(f"| all {len(examples)} examples, one Easel run | {e * 1000:.0f} ms | {r * 1000:.0f} ms | {s * 1000:.0f} ms "
           f"| {e / r:.2f} | {e / s:.2f} | {em:.0f} MB (Easel) |")
     animation(args)
+    build_tree(args)
 
 
 def animation(args):
@@ -153,6 +156,39 @@ def animation(args):
     print(f"| animated gradient | {e * 1000:.0f} ms | {f * 1000:.0f} ms | {e / f:.2f} | {em:.0f} / {fm:.0f} MB |")
     sizes = (os.path.getsize(os.path.join(OUT, "animation.png")), os.path.getsize(os.path.join(OUT, "ffmpeg.apng")))
     print(f"| file size | {sizes[0] / 1e6:.1f} MB | {sizes[1] / 1e6:.1f} MB | {sizes[0] / sizes[1]:.2f} | |")
+
+
+def build_tree(args):
+    """500 scenes (the examples, cycled) at scales 1, 2 and 3: `easel build
+    -j 2` from a clean output, and a no-change rebuild, against the loop a
+    Makefile runs: resvg once per equivalent SVG per scale."""
+    resvg = shutil.which("resvg")
+    tree, out, svgs = os.path.join(OUT, "tree"), os.path.join(OUT, "tree-out"), os.path.join(OUT, "tree-svg")
+    for d in (tree, out, svgs):
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+    examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".scene.xml"))
+    shutil.copytree(os.path.join(ROOT, "examples", "data"), os.path.join(tree, "data"))
+    for i in range(500):
+        name = examples[i % len(examples)]
+        shutil.copy(os.path.join(ROOT, "examples", name), os.path.join(tree, f"{i:03d}-{name}"))
+    subprocess.run([args.easel, "render", *[os.path.join(ROOT, "examples", n) for n in examples], "--out-dir", svgs,
+                    "--format", "svg"], check=True)
+    start = time.perf_counter()
+    subprocess.run([args.easel, "build", tree, "-o", out, "--scales", "1,2,3", "-j", "2"], check=True, stdout=subprocess.DEVNULL)
+    easel = time.perf_counter() - start
+    start = time.perf_counter()
+    subprocess.run([args.easel, "build", tree, "-o", out, "--scales", "1,2,3", "-j", "2"], check=True, stdout=subprocess.DEVNULL)
+    rebuild = time.perf_counter() - start
+    start = time.perf_counter()
+    for i in range(500):
+        svg = os.path.join(svgs, examples[i % len(examples)][: -len(".scene.xml")] + ".svg")
+        for zoom in ("1", "2", "3"):
+            subprocess.run([resvg, "--zoom", zoom, svg, os.path.join(OUT, "resvg-tree.png")], check=True)
+    reference = time.perf_counter() - start
+    print(f"\n| 500 scenes × scales 1,2,3 | easel build -j 2 | resvg per SVG per scale | resvg/Easel | no-change rebuild |")
+    print("|---|---|---|---|---|")
+    print(f"| examples, cycled | {easel:.1f} s | {reference:.1f} s | {reference / easel:.1f}× faster | {rebuild * 1000:.0f} ms |")
 
 
 if __name__ == "__main__":
