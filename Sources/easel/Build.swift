@@ -102,9 +102,12 @@ struct Build: ParsableCommand {
         // CI one line per scene as it finishes.
         let terminal = isatty(1) == 1
         let verb = dryRun ? "would render" : "rendered"
+        let begun = Date()
         options.progress = { scene, ok, done, total in
             if terminal {
-                FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(done)/\(total)] \(scene)".utf8))
+                // The time left at the pace so far.
+                let left = Date().timeIntervalSince(begun) / Double(done) * Double(total - done)
+                FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(done)/\(total)] \(scene), about \(Int(left.rounded())) s left".utf8))
             } else {
                 say("\(ok ? verb : "failed") \(scene)")
             }
