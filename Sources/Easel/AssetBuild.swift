@@ -22,6 +22,8 @@ public enum AssetBuild {
         /// whether it rendered, how many are done, how many there are.
         public var progress: (@Sendable (_ scene: String, _ ok: Bool, _ done: Int, _ total: Int) -> Void)?
         public var compile = Easel.Options()
+        /// How messages name the source folder (as the user typed it).
+        public var sourceName: String?
         public init(source: URL, output: URL) { self.source = source; self.output = output }
     }
 
@@ -121,7 +123,8 @@ public enum AssetBuild {
         compileOptions.scales = options.formats.contains(.png) ? options.scales : []
         var session = CompileSession(options: compileOptions)
         let url = options.source.appendingPathComponent(scene)
-        guard let compiled = session.compile(fileAt: url, displayPath: url.path) else {
+        let shown = options.sourceName.map { ($0 as NSString).appendingPathComponent(scene) } ?? url.path
+        guard let compiled = session.compile(fileAt: url, displayPath: shown) else {
             return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
         }
         var outputs: [String] = []

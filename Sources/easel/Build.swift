@@ -98,6 +98,7 @@ struct Build: ParsableCommand {
         options.xcassets = xcassets
         options.dryRun = dryRun
         options.compile = safety.options()
+        options.sourceName = source
         // On a terminal one progress line rewritten in place; in a pipe or
         // CI one line per scene as it finishes.
         let terminal = isatty(1) == 1

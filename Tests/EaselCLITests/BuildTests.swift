@@ -163,7 +163,7 @@ final class BuildTests: XCTestCase {
             try? FileManager.default.removeItem(at: out)
             let r = try build(["-j", jobs])
             XCTAssertEqual(r.status, 1, "one scene is broken")
-            XCTAssertTrue(r.stderr.contains("broken.scene.xml:1:") && r.stderr.contains("'blu' is not a colour"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("\(src.path)/broken.scene.xml:1:") && r.stderr.contains("'blu' is not a colour"), r.stderr)
             XCTAssertTrue(r.stdout.contains("3 rendered, 0 up to date, 1 failed"), r.stdout)
             var files: [String: Data] = [:]
             for (path, _) in try stamps() where !path.hasPrefix(".") { files[path] = try Data(contentsOf: out.appendingPathComponent(path)) }
