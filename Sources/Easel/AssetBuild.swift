@@ -84,7 +84,8 @@ public enum AssetBuild {
                 report.failed.append(r.scene)   // its previous outputs and record stay
             }
         }
-        report.upToDate = scenes.filter { !stale.contains($0) }
+        let staleSet = Set(stale)
+        report.upToDate = scenes.filter { !staleSet.contains($0) }
 
         // Scenes that are gone: remove exactly the files they wrote.
         let present = Set(scenes)

@@ -64,23 +64,35 @@ public struct AnimatedPaint: Sendable {
     /// premultiplied, in the first keyframe's interpolation space. Neither
     /// keyframe's look changes by being evaluated at extra offsets.
     static func commonStops(_ a: Keyframe, _ b: Keyframe, _ p: Double) -> [GradientStop] {
-        var offsets: [Double] = []
-        for o in Set(a.stops.map(\.offset) + b.stops.map(\.offset)).sorted() {
-            let n = max(a.stops.filter { $0.offset == o }.count, b.stops.filter { $0.offset == o }.count, 1)
-            offsets += Array(repeating: o, count: n)
+        let both = resampled([a, b])
+        return zip(both[0], both[1]).map { s, t in
+            GradientStop(offset: s.offset, color: ColorSpaces.interpolate(s.color, t.color, p, in: a.interpolation))
         }
-        var seen: [Double: Int] = [:]
-        return offsets.map { o in
-            let k = seen[o, default: 0]
-            seen[o] = k + 1
-            let ca = color(of: a, at: o, index: k), cb = color(of: b, at: o, index: k)
-            return GradientStop(offset: o, color: ColorSpaces.interpolate(ca, cb, p, in: a.interpolation))
+    }
+
+    /// Each keyframe evaluated at the union of all their offsets, an offset
+    /// repeated as often as any keyframe has stops there (the two sides of
+    /// a hard stop): the same count of stops for every keyframe, and none
+    /// of them looks any different for it.
+    public static func resampled(_ keyframes: [Keyframe]) -> [[ShadingStop]] {
+        var offsets: [Double] = []
+        for o in Set(keyframes.flatMap { $0.stops.map(\.offset) }).sorted() {
+            let n = keyframes.map { k in k.stops.filter { $0.offset == o }.count }.max() ?? 1
+            offsets += Array(repeating: o, count: max(n, 1))
+        }
+        return keyframes.map { k in
+            var seen: [Double: Int] = [:]
+            return offsets.map { o in
+                let i = seen[o, default: 0]
+                seen[o] = i + 1
+                return ShadingStop(offset: o, color: color(of: k, at: o, index: i))
+            }
         }
     }
 
     /// The keyframe's colour at offset `o` (its `index`-th stop there when
     /// it has several: the two sides of a hard stop), padded beyond its ends.
-    public static func color(of k: Keyframe, at o: Double, index: Int) -> Color {
+    static func color(of k: Keyframe, at o: Double, index: Int) -> Color {
         let at = k.stops.filter { $0.offset == o }
         if !at.isEmpty { return at[min(index, at.count - 1)].color }
         guard let first = k.stops.first, let last = k.stops.last else { return .transparent }

@@ -47,20 +47,7 @@ struct SVGAnimation {
         }
         opacity = first.opacity
         clock = paint.clock
-        // Every keyframe at the union of all keyframes' offsets.
-        var offsets: [Double] = []
-        for o in Set(paint.keyframes.flatMap { $0.stops.map(\.offset) }).sorted() {
-            let n = paint.keyframes.map { k in k.stops.filter { $0.offset == o }.count }.max() ?? 1
-            offsets += Array(repeating: o, count: max(n, 1))
-        }
-        stops = paint.keyframes.map { k in
-            var seen: [Double: Int] = [:]
-            return offsets.map { o in
-                let i = seen[o, default: 0]
-                seen[o] = i + 1
-                return ShadingStop(offset: o, color: AnimatedPaint.color(of: k, at: o, index: i))
-            }
-        }
+        stops = AnimatedPaint.resampled(paint.keyframes)
     }
 
     /// The still frame Cairo is given: the first keyframe's geometry with

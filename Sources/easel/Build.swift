@@ -113,14 +113,7 @@ struct Build: ParsableCommand {
                 say("\(ok ? verb : "failed") \(scene)")
             }
         }
-        if !dryRun {
-            do {
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-            } catch {
-                FileHandle.standardError.write(Data("\(output): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
-                throw ExitCode(1)
-            }
-        }
+        if !dryRun { try createFolder(output) }
         let result = AssetBuild.run(options)
         report(result.warnings, input: output)
         for (scene, diagnostics) in result.diagnostics { report(diagnostics, input: (source as NSString).appendingPathComponent(scene)) }

@@ -87,6 +87,17 @@ func compile(_ path: String, _ options: Easel.Options) -> (CompileSession, Compi
     return (session, compiled)
 }
 
+/// Creates an output folder (and its parents) if missing; a failure is
+/// reported once, located at the folder, and ends the run with status 1.
+func createFolder(_ path: String) throws {
+    do {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+        FileHandle.standardError.write(Data("\(path): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
+        throw ExitCode(1)
+    }
+}
+
 /// Prints diagnostics as `file:line:col: error: message`; one that belongs
 /// to no place in a scene (a write failure) is prefixed with the scene's path.
 func report(_ diagnostics: [Diagnostic], input: String) {

@@ -136,13 +136,7 @@ struct Render: ParsableCommand {
 extension Render {
     /// `--out-dir`, created if missing.
     func createOutputFolder() throws {
-        guard let outDir else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
-        } catch {
-            FileHandle.standardError.write(Data("\(outDir): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
-            throw ExitCode(1)
-        }
+        if let outDir { try createFolder(outDir) }
     }
 
     /// `--fps`: an animated PNG per scene (`-o`, or `--out-dir` with
@@ -190,7 +184,7 @@ struct OutputPlan: Sendable {
         let dir = URL(fileURLWithPath: outDir ?? ".")
         guard format == .png, !scales.isEmpty else { return [(dir.appendingPathComponent(name + "." + format.rawValue), nil)] }
         return scales.map { s in
-            (dir.appendingPathComponent(name + OutputPlan.scaleSuffix(s) + ".png"), s)
+            (dir.appendingPathComponent(name + AssetBuild.scaleSuffix(s) + ".png"), s)
         }
     }
 
@@ -202,12 +196,6 @@ struct OutputPlan: Sendable {
             break
         }
         return name
-    }
-
-    /// `""` at scale 1, `@2x` at 2, `@1.5x` at 1.5 (the asset-catalog names).
-    static func scaleSuffix(_ s: Double) -> String {
-        if s == 1 { return "" }
-        return s == s.rounded() ? "@\(Int(s))x" : "@\(s)x"
     }
 }
 
