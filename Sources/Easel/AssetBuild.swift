@@ -232,7 +232,7 @@ extension AssetBuild.Options {
         let l = compile.limits
         return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintedPixels) "
-            + "allow=\(compile.allowedDirectories.map(\.path))"
+            + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue)"
     }
 }
 

@@ -81,6 +81,7 @@ public struct CompileSession: Sendable {
         let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries)
         let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(), options: layoutOptions)
         return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics, limits: options.limits,
+                             pngCompression: options.pngCompression,
                              filesRead: parsed.filesRead)
     }
 }

@@ -30,6 +30,8 @@ public enum Easel {
         /// Draw long straight graph lines from their M4 reduction (identical
         /// pixels); off only to compare or measure.
         public var reduceSeries = true
+        /// How PNG output is compressed (`--png-compression`).
+        public var pngCompression = PNGCompression.default
         public init(limits: Limits = Limits(), allowedDirectories: [URL] = [], scale: Double? = nil, scales: [Double] = []) {
             self.limits = limits
             self.allowedDirectories = allowedDirectories
@@ -60,6 +62,7 @@ public struct CompiledScene: Sendable {
     public var layout: LaidOutScene
     public var warnings: [Diagnostic]
     public var limits: Limits
+    public var pngCompression: PNGCompression
     /// The scene file and every file it read, with content hashes.
     public var filesRead: [FileRecord]
 
@@ -73,7 +76,8 @@ public struct CompiledScene: Sendable {
     public func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8] {
         let s = scale ?? scene.scale
         return try SceneRenderer.render(tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
-                                        maxPaintedPixels: limits.maxPaintedPixels, animateSVG: time == nil)
+                                        maxPaintedPixels: limits.maxPaintedPixels, animateSVG: time == nil,
+                                        png: PNGSettings(compression: pngCompression))
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
@@ -109,7 +113,8 @@ public struct CompiledScene: Sendable {
 
     /// Every frame at `fps` as PNG bytes, laid out once and painted at each
     /// time. All the frames' pixels together are held to the paint budget.
-    public func renderFrames(fps: Double, scale: Double? = nil) throws -> [[UInt8]] {
+    /// `keepAlpha`: every frame RGBA, even opaque ones.
+    public func renderFrames(fps: Double, scale: Double? = nil, keepAlpha: Bool = false) throws -> [[UInt8]] {
         let s = scale ?? scene.scale
         let times = frameTimes(fps: fps)
         let (w, h) = SceneRenderer.pixelSize(of: layout, scale: s)
@@ -119,13 +124,18 @@ public struct CompiledScene: Sendable {
         }
         let tree = self.tree(for: s)
         let budget = limits.maxPaintedPixels / Double(times.count)
-        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintedPixels: budget) }
+        let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha)
+        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintedPixels: budget, png: png) }
     }
 
     /// An animated PNG of the frames at `fps`, looping as the scene's
     /// animations repeat (forever for `repeat="true"`).
     public func renderAnimatedPNG(fps: Double, scale: Double? = nil) throws -> [UInt8] {
-        let frames = try renderFrames(fps: fps, scale: scale)
+        var frames = try renderFrames(fps: fps, scale: scale)
+        // Opaque frames are RGB, others RGBA; an animated PNG has one header.
+        if Set(frames.map { $0.count > 25 ? $0[25] : 0 }).count > 1 {
+            frames = try renderFrames(fps: fps, scale: scale, keepAlpha: true)
+        }
         // A whole frame rate is exact as n/fps; others in milliseconds.
         let (num, den): (UInt16, UInt16) = fps == fps.rounded() && fps <= 65535 ? (1, UInt16(fps)) : (UInt16(max(1, min(65535, (1000 / fps).rounded()))), 1000)
         return try AnimatedPNG.assemble(frames.map { AnimatedPNG.Frame(png: $0, delayNumerator: num, delayDenominator: den) },

@@ -17,14 +17,16 @@ public enum SceneRenderer {
     /// the painting work (see `Limits`). Failures are located diagnostics.
     /// `animateSVG`: SVG output of animated paints as SMIL animations
     /// (starting at 0) instead of the still frame at `time`.
+    /// `png`: how PNG output is encoded.
     public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double, time: Double = 0,
-                              maxPaintedPixels: Double = .infinity, animateSVG: Bool = false) throws -> [UInt8] {
+                              maxPaintedPixels: Double = .infinity, animateSVG: Bool = false,
+                              png: PNGSettings = PNGSettings()) throws -> [UInt8] {
         switch format {
         case .png:
-            let surface = try rasterSurface(scene, scale: scale, time: time, budget: maxPaintedPixels)
-            defer { cairo_surface_destroy(surface) }
-            let (status, bytes) = ByteSink.collect { cairo_surface_write_to_png_stream(surface, ByteSink.write, $0) }
-            try check(status, scene)
+            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintedPixels)
+            guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha) else {
+                throw failure(.cairoFailed("PNG encoding failed"), scene.location)
+            }
             return bytes
         case .pdf, .svg:
             var overlays: [SVGTextOverlay] = []
@@ -72,9 +74,8 @@ public enum SceneRenderer {
     /// A raster render without PNG encoding.
     public static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0,
                                    maxPaintedPixels: Double = .infinity) throws -> RasterImage {
-        let surface = try rasterSurface(scene, scale: scale, time: time, budget: maxPaintedPixels)
-        defer { cairo_surface_destroy(surface) }
-        return RasterImage(surface: surface)
+        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintedPixels)
+        return RasterImage(surface: canvas.surface)
     }
 
     private static func failure(_ message: Diagnostic.Message, _ location: SourceLocation?) -> DiagnosticsError {
@@ -87,20 +88,12 @@ public enum SceneRenderer {
         }
     }
 
-    private static func rasterSurface(_ scene: LaidOutScene, scale: Double, time: Double, budget: Double) throws -> OpaquePointer {
+    private static func rasterCanvas(_ scene: LaidOutScene, scale: Double, time: Double, budget: Double) throws -> RasterCanvas {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
-            throw failure(.cannotAllocateImage(w, h), scene.location)
-        }
-        do {
-            _ = try draw(scene, on: surface, scale: scale, time: time, format: .png, budget: budget, smil: false)
-        } catch {
-            cairo_surface_destroy(surface)
-            throw error
-        }
-        return surface
+        guard let canvas = RasterCanvas(width: w, height: h) else { throw failure(.cannotAllocateImage(w, h), scene.location) }
+        _ = try draw(scene, on: canvas.surface, scale: scale, time: time, format: .png, budget: budget, smil: false)
+        return canvas
     }
 
     /// Paints the scene; returns the text to add to SVG output.

@@ -46,6 +46,7 @@ struct Build: ParsableCommand {
     var watch = false
 
     @OptionGroup var safety: SafetyOptions
+    @OptionGroup var encoding: PNGEncodingOptions
 
     var scaleList: [Double] { scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
     var formatList: [OutputFormat] { formats.split(separator: ",").compactMap { OutputFormat(rawValue: $0.trimmingCharacters(in: .whitespaces)) } }
@@ -97,7 +98,7 @@ struct Build: ParsableCommand {
         options.jobs = jobs ?? ParallelJobs.defaultJobs
         options.xcassets = xcassets
         options.dryRun = dryRun
-        options.compile = safety.options()
+        options.compile = encoding.applied(to: safety.options())
         options.sourceName = source
         // On a terminal one progress line rewritten in place; in a pipe or
         // CI one line per scene as it finishes.

@@ -49,6 +49,7 @@ struct Render: ParsableCommand {
     var depfile: String?
 
     @OptionGroup var safety: SafetyOptions
+    @OptionGroup var encoding: PNGEncodingOptions
 
     /// `--scales` parsed; empty without it.
     private var scaleList: [Double] {
@@ -102,7 +103,7 @@ struct Render: ParsableCommand {
         let fmt = format.flatMap(OutputFormat.init(rawValue:))
             ?? output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
         try createOutputFolder()
-        let options = safety.options(scale: scale, scales: scaleList)
+        let options = encoding.applied(to: safety.options(scale: scale, scales: scaleList))
         let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList)
         if let output {
             try? FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(),
@@ -144,7 +145,7 @@ extension Render {
     func runAnimation() throws {
         let rate = fps ?? 30
         try createOutputFolder()
-        let options = safety.options(scale: scale)
+        let options = encoding.applied(to: safety.options(scale: scale))
         let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
             var (session, compiled) = compile(input, options)
             guard let compiled else { return session }

@@ -1,0 +1,246 @@
+import CCairo
+import CDeflate
+
+/// How hard PNG output is compressed (`--png-compression`). Measured with
+/// `bench/png-encoders.c` on the benchmark's frames (README, "Figures").
+public enum PNGCompression: String, Sendable, CaseIterable {
+    /// DEFLATE level 1, every row filtered with Up: about a third of the
+    /// default's encoding time, files about 30% larger.
+    case fast
+    /// libdeflate level 7 with each row's filter chosen by libpng's
+    /// heuristic: faster than Cairo's writer, files a little smaller. (Level
+    /// 6 is faster still but up to 60% larger on smooth translucent gradients.)
+    case `default`
+    /// libdeflate's strongest level (12): several times slower, about 20% smaller.
+    case small
+
+    var level: Int32 {
+        switch self {
+        case .fast: return 1
+        case .default: return 7
+        case .small: return 12
+        }
+    }
+}
+
+/// How a render encodes PNG output.
+public struct PNGSettings: Sendable, Hashable {
+    public var compression: PNGCompression
+    /// RGBA even when every pixel is opaque: the frames of an animated PNG
+    /// share one header.
+    public var keepAlpha: Bool
+    public init(compression: PNGCompression = .default, keepAlpha: Bool = false) {
+        self.compression = compression
+        self.keepAlpha = keepAlpha
+    }
+}
+
+/// PNG bytes from a painted `RasterCanvas`: Cairo's premultiplied ARGB32
+/// unpremultiplied once, row filters applied in place in the canvas's own
+/// buffer, the zlib stream from libdeflate, the chunks written here. The
+/// canvas's pixels are used up. Opaque images are written as RGB (colour
+/// type 2), others as RGBA (6), 8 bits per channel, no other chunks — as
+/// Cairo's writer did, with the same pixel values.
+enum PNGEncoder {
+    static func encode(_ canvas: RasterCanvas, compression: PNGCompression, keepAlpha: Bool = false) -> [UInt8]? {
+        cairo_surface_flush(canvas.surface)
+        let width = canvas.width, height = canvas.height
+        // Rows are rewritten in place below, which needs tightly packed ARGB32.
+        precondition(canvas.stride == width * 4 && canvas.capacity >= canvas.stride * height + height)
+        let base = canvas.pixels.assumingMemoryBound(to: UInt8.self)
+        let channels = keepAlpha || !isOpaque(canvas) ? 4 : 3
+        let rowBytes = width * channels
+
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * 7)
+        defer { scratch.deallocate() }
+        scratch.initialize(repeating: 0, count: rowBytes * 7)
+        var current = scratch, previous = scratch + rowBytes
+        let zeroRow = scratch + 2 * rowBytes, candidates = scratch + 3 * rowBytes
+        func straighten(_ y: Int, into row: UnsafeMutablePointer<UInt8>) {
+            unpremultiply(UnsafeRawPointer(base + y * canvas.stride).assumingMemoryBound(to: UInt32.self),
+                          count: width, channels: channels, into: row)
+        }
+        func emit(_ y: Int) {
+            let out = base + y * (rowBytes + 1)
+            let above = y == 0 ? UnsafePointer(zeroRow) : UnsafePointer(previous)
+            if compression == .fast {
+                out[0] = 2
+                _ = filter(2, UnsafePointer(current), above, rowBytes, channels, out + 1)
+            } else {
+                out[0] = choose(UnsafePointer(current), above, rowBytes, channels, candidates, out + 1)
+            }
+        }
+        // Row y's filtered bytes land at y·(rowBytes + 1). Three channels
+        // pack tighter than the four they came from, so rows go top-down
+        // (each lands at or before its source); four channels spread out by
+        // one byte a row, so rows go bottom-up (each lands after the rows
+        // still to be read). The row above is kept straightened in scratch.
+        if channels == 3 {
+            for y in 0..<height {
+                swap(&current, &previous)
+                straighten(y, into: current)
+                emit(y)
+            }
+        } else if height > 0 {
+            straighten(height - 1, into: current)
+            for y in stride(from: height - 1, through: 0, by: -1) {
+                if y > 0 { straighten(y - 1, into: previous) }
+                emit(y)
+                swap(&current, &previous)
+            }
+        }
+
+        let filteredCount = height * (rowBytes + 1)
+        guard let compressor = libdeflate_alloc_compressor(compression.level) else { return nil }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, filteredCount)
+        // Pages the compressor does not write are never touched: the bound
+        // costs address space, not memory.
+        let compressed = UnsafeMutablePointer<UInt8>.allocate(capacity: bound)
+        defer { compressed.deallocate() }
+        let size = libdeflate_zlib_compress(compressor, base, filteredCount, compressed, bound)
+        guard size > 0 else { return nil }
+
+        var png: [UInt8] = []
+        png.reserveCapacity(size + 64 + size / maxChunk * 12)
+        png += PNGChunks.signature
+        PNGChunks.append("IHDR", PNGChunks.be32(UInt32(width)) + PNGChunks.be32(UInt32(height))
+                         + [8, channels == 4 ? 6 : 2, 0, 0, 0], to: &png)
+        var offset = 0
+        repeat {
+            let n = min(maxChunk, size - offset)
+            PNGChunks.append("IDAT", UnsafeBufferPointer(start: compressed + offset, count: n), to: &png)
+            offset += n
+        } while offset < size
+        PNGChunks.append("IEND", [], to: &png)
+        return png
+    }
+
+    /// IDAT chunks of at most 1 MiB: any size up to 2³¹−1 is valid, but
+    /// some readers allocate a whole chunk at once.
+    static let maxChunk = 1 << 20
+
+    static func isOpaque(_ canvas: RasterCanvas) -> Bool {
+        for y in 0..<canvas.height {
+            let row = UnsafeRawPointer(canvas.pixels + y * canvas.stride).assumingMemoryBound(to: UInt32.self)
+            var all: UInt32 = 0xFFFF_FFFF
+            for x in 0..<canvas.width { all &= row[x] }
+            if all >> 24 != 0xFF { return false }
+        }
+        return true
+    }
+
+    /// Straight RGB(A) from premultiplied native-endian ARGB32, rounding as
+    /// Cairo's writer did: c · 255 / a, to nearest.
+    @inline(__always)
+    static func unpremultiply(_ row: UnsafePointer<UInt32>, count: Int, channels: Int, into out: UnsafeMutablePointer<UInt8>) {
+        var o = out
+        for x in 0..<count {
+            let p = row[x]
+            let a = p >> 24
+            var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+            if a != 0xFF {
+                if a == 0 {
+                    r = 0; g = 0; b = 0
+                } else {
+                    r = (r * 255 + a / 2) / a; g = (g * 255 + a / 2) / a; b = (b * 255 + a / 2) / a
+                }
+            }
+            o[0] = UInt8(truncatingIfNeeded: r); o[1] = UInt8(truncatingIfNeeded: g); o[2] = UInt8(truncatingIfNeeded: b)
+            if channels == 4 { o[3] = UInt8(truncatingIfNeeded: a) }
+            o += channels
+        }
+    }
+
+    /// The filter type (0–4) whose output has the least sum of absolute
+    /// values (bytes read as signed), as libpng chooses; written to `out`.
+    static func choose(_ row: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int,
+                       _ candidate: UnsafeMutablePointer<UInt8>, _ out: UnsafeMutablePointer<UInt8>) -> UInt8 {
+        var best = filter(0, row, above, n, bpp, out)
+        var chosen: UInt8 = 0
+        for type in 1...4 {
+            let sum = filter(UInt8(type), row, above, n, bpp, candidate)
+            if sum < best {
+                best = sum
+                chosen = UInt8(type)
+                out.update(from: candidate, count: n)
+            }
+        }
+        return chosen
+    }
+
+    /// Applies one PNG filter (None, Sub, Up, Average, Paeth) to a row;
+    /// returns the sum of its output bytes' absolute values as signed bytes.
+    /// Each filter is its own plain loop so the compiler vectorizes it.
+    static func filter(_ type: UInt8, _ row: UnsafePointer<UInt8>, _ above: UnsafePointer<UInt8>, _ n: Int, _ bpp: Int,
+                       _ out: UnsafeMutablePointer<UInt8>) -> Int {
+        let head = min(bpp, n)
+        switch type {
+        case 0:
+            out.update(from: row, count: n)
+        case 1:
+            for i in 0..<head { out[i] = row[i] }
+            for i in head..<n { out[i] = row[i] &- row[i &- bpp] }
+        case 2:
+            for i in 0..<n { out[i] = row[i] &- above[i] }
+        case 3:
+            for i in 0..<head { out[i] = row[i] &- above[i] >> 1 }
+            for i in head..<n { out[i] = row[i] &- UInt8(truncatingIfNeeded: (UInt16(row[i &- bpp]) &+ UInt16(above[i])) >> 1) }
+        default:
+            for i in 0..<head { out[i] = row[i] &- above[i] }
+            for i in head..<n { out[i] = row[i] &- paeth(row[i &- bpp], above[i], above[i &- bpp]) }
+        }
+        return signedMagnitudeSum(out, n)
+    }
+
+    @inline(__always)
+    static func signedMagnitudeSum(_ bytes: UnsafePointer<UInt8>, _ n: Int) -> Int {
+        var sum: UInt32 = 0
+        var i = 0
+        // Blocks small enough that a 32-bit sum cannot overflow (128 · 2²⁴).
+        var total = 0
+        while i < n {
+            let end = min(n, i &+ (1 << 24))
+            sum = 0
+            for j in i..<end {
+                let v = Int32(Int8(bitPattern: bytes[j]))
+                sum &+= UInt32(bitPattern: (v ^ (v >> 31)) &- (v >> 31))
+            }
+            total &+= Int(sum)
+            i = end
+        }
+        return total
+    }
+
+    /// The Paeth predictor without branches: pa = |b − c|, pb = |a − c|,
+    /// pc = |a + b − 2c|; ties prefer a, then b.
+    @inline(__always)
+    static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
+        let ia = Int16(a), ib = Int16(b), ic = Int16(c)
+        let pa = abs(ib &- ic), pb = abs(ia &- ic), pc = abs(ia &+ ib &- 2 &* ic)
+        let ab = pb < pa ? b : a
+        return pc < min(pa, pb) ? c : ab
+    }
+}
+
+/// PNG's chunk layout: length, type, data, CRC-32 of type and data.
+enum PNGChunks {
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    static func append<Data: Collection<UInt8>>(_ type: String, _ data: Data, to out: inout [UInt8]) {
+        let typeBytes = Array(type.utf8)
+        out += be32(UInt32(data.count))
+        out += typeBytes
+        out += data
+        var crc = typeBytes.withUnsafeBufferPointer { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+        // libdeflate_crc32 given no buffer returns the initial value, not `crc`.
+        if !data.isEmpty {
+            crc = data.withContiguousStorageIfAvailable { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
+                ?? Array(data).withUnsafeBufferPointer { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
+        }
+        out += be32(crc)
+    }
+
+    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }
+    static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xff)] }
+}
