@@ -33,8 +33,8 @@ final class PNGEncoderTests: XCTestCase {
             let decoded = try RasterImage(png: png)
             XCTAssertEqual(decoded.width, 246)
             XCTAssertEqual(decoded.height, 154)
-            XCTAssertEqual(decoded.rgba, painted.rgba, "\(compression): libpng decodes the pixels that were painted")
-            XCTAssertEqual(try pillowRGBA(png), painted.rgba, "\(compression): Pillow decodes the pixels that were painted")
+            assertSameBytes(decoded.rgba, painted.rgba, "\(compression): libpng decodes the pixels that were painted")
+            assertSameBytes(try pillowRGBA(png), painted.rgba, "\(compression): Pillow decodes the pixels that were painted")
         }
     }
 
@@ -45,8 +45,8 @@ final class PNGEncoderTests: XCTestCase {
         let png = try scene.render(format: .png, scale: 3)
         XCTAssertEqual(png[25], 2, "every pixel opaque: colour type 2 (RGB)")
         let decoded = try RasterImage(png: png)
-        XCTAssertEqual(decoded.rgba, try scene.renderImage(scale: 3).rgba)
-        XCTAssertEqual(try pillowRGBA(png), decoded.rgba)
+        assertSameBytes(decoded.rgba, try scene.renderImage(scale: 3).rgba, "libpng")
+        assertSameBytes(try pillowRGBA(png), decoded.rgba, "Pillow")
     }
 
     /// Rows shorter than one pixel's bytes and single rows: the filters'
@@ -58,7 +58,7 @@ final class PNGEncoderTests: XCTestCase {
                 <rect width="1" height="1" fill="#e76f51"/></scene>
                 """)
             let png = try scene.render(format: .png, scale: 1)
-            XCTAssertEqual(try RasterImage(png: png).rgba, try scene.renderImage(scale: 1).rgba, "\(w)×\(h)")
+            assertSameBytes(try RasterImage(png: png).rgba, try scene.renderImage(scale: 1).rgba, "\(w)×\(h)")
         }
     }
 
@@ -93,6 +93,14 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertEqual(apng[25], 6)
         let decodedFirst = try RasterImage(png: apng)   // viewers without APNG show frame 0
         XCTAssertEqual(decodedFirst.pixel(0, 10).a, 255)
+    }
+
+    /// Equal bytes, or a failure naming the first difference (not two
+    /// megabytes of array).
+    private func assertSameBytes(_ a: [UInt8], _ b: [UInt8], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        guard a != b else { return }
+        let i = zip(a, b).firstIndex { $0 != $1 } ?? min(a.count, b.count)
+        XCTFail("\(what): \(a.count) and \(b.count) bytes, first difference at byte \(i)", file: file, line: line)
     }
 
     private func pillowRGBA(_ png: [UInt8]) throws -> [UInt8] {
