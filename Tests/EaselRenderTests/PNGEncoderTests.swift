@@ -99,7 +99,7 @@ final class PNGEncoderTests: XCTestCase {
     /// megabytes of array).
     private func assertSameBytes(_ a: [UInt8], _ b: [UInt8], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         guard a != b else { return }
-        let i = zip(a, b).firstIndex { $0 != $1 } ?? min(a.count, b.count)
+        let i = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
         XCTFail("\(what): \(a.count) and \(b.count) bytes, first difference at byte \(i)", file: file, line: line)
     }
 
