@@ -70,7 +70,9 @@ extension SceneBuilder {
             diagnostics.error(.init("'\(src.value)' is not UTF-8 text"), on: src)
             return ([], [])
         }
-        let result = GraphData.column(column.value.trimmingSpaces, labels: labelColumn?.value.trimmingSpaces, csv: text)
+        let name = column.value.trimmingSpaces, labelName = labelColumn?.value.trimmingSpaces
+        let result = GraphData.unquotedColumn(name, labels: labelName, bytes: bytes)
+            ?? GraphData.column(name, labels: labelName, csv: text)
         // Named beside the scene as the user named the scene (relative stays relative).
         let sceneFile = src.location.file
         let folder = sceneFile.contains("/") ? String(sceneFile[..<sceneFile.lastIndex(of: "/")!]) : ""

@@ -13,6 +13,7 @@ struct NumberScanner {
     private var token = [CChar](repeating: 0, count: 64)
 
     init(_ text: String) { bytes = Array(text.utf8) }
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     var isAtEnd: Bool { index >= bytes.count }
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
