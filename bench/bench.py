@@ -1,23 +1,40 @@
 #!/usr/bin/env python3
 """Easel beside resvg and rsvg-convert, in one run, on the same pictures.
 
-For each example scene, Easel renders the PNG from the scene, and resvg and
-rsvg-convert render the SVG Easel wrote for it (the same picture). The
-million-point graph is also written as a plain SVG polyline for the two SVG
-renderers. Each command runs `--runs` times; the median wall time and the
-peak resident memory (from wait4) are reported, and Easel's time as a ratio
-of each reference's. Figures depend on the machine: compare ratios.
+Easel renders each benchmark scene; resvg and rsvg-convert render an
+equivalent SVG kept in bench/svg/ (written by hand) or generated here from
+the same parameters as the scene (never Easel's own SVG export, whose glyph
+outlines and embedded images would make the peers look slower). Every
+command is timed whole-process with hyperfine and its instructions counted
+with callgrind (repeatable on a noisy machine); peak memory comes from GNU
+time. The table is printed and written to bench/out/results.md.
+`--only curves` measures the scaling curves (bench/out/curves/).
 """
-import argparse, os, random, shutil, statistics, subprocess, sys, time
+import argparse, glob, json, os, random, re, shutil, statistics, subprocess, sys, sysconfig, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench", "out")
+SVG = os.path.join(ROOT, "bench", "svg")
+
+
+def elf(name):
+    """The program itself, not a pyenv or pip shim in front of it (which adds ~10 ms)."""
+    for candidate in [os.path.join(sysconfig.get_path("scripts"), name), shutil.which(name)]:
+        if candidate and os.path.isfile(candidate):
+            with open(candidate, "rb") as f:
+                if f.read(4) == b"\x7fELF":
+                    return candidate
+    found = shutil.which(name)
+    if found:
+        out = subprocess.run(["pyenv", "which", name], capture_output=True, text=True) if shutil.which("pyenv") else None
+        if out and out.returncode == 0:
+            return out.stdout.strip()
+    return found
 
 
 def run(cmd):
-    """Wall time (s) and peak RSS (MB) of one run of cmd. GNU time reports
-    the RSS of the command alone (not of this Python process, whose pages
-    a forked child would otherwise count)."""
+    """Wall time (s) and peak RSS (MB) of one run of cmd (GNU time: the
+    command's own RSS, not this Python process's)."""
     start = time.perf_counter()
     proc = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     elapsed = time.perf_counter() - start
@@ -33,99 +50,203 @@ def measure(cmd, runs):
     return statistics.median(r[0] for r in results), max(r[1] for r in results)
 
 
-def million_point_inputs():
-    """The same random walk as inline values, as CSV, and as an SVG polyline."""
+def hyperfine(cmd, runs):
+    """Mean wall time (s) over `runs` runs after warm-up; None if it fails."""
+    report = os.path.join(OUT, "hyperfine.json")
+    proc = subprocess.run(["hyperfine", "-N", "--warmup", "3", "--runs", str(runs), "--export-json", report,
+                           " ".join(cmd)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        return None
+    with open(report) as f:
+        return json.load(f)["results"][0]["mean"]
+
+
+def instructions(cmd):
+    """Instructions the whole process retires (callgrind), or None if it fails."""
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    match = re.search(r"Collected : (\d+)", proc.stderr)
+    return int(match.group(1)) if match and proc.returncode == 0 else None
+
+
+def million_point_inputs(n=1_000_000, name="million"):
+    """The same random walk as CSV (and its scene) and as SVG polylines."""
     random.seed(1)
     v, values = 0.0, []
-    for _ in range(1_000_000):
+    for _ in range(n):
         v += random.uniform(-1, 1)
         values.append(round(v, 3))
     lo, hi = min(0.0, min(values)), max(values)
-    scene = os.path.join(OUT, "million.scene.xml")
-    with open(scene, "w") as f:
-        f.write('<scene width="1000" height="500" background="white"><lineGraph values="')
-        f.write(" ".join(f"{x:.3f}" for x in values))
-        f.write('" padding="10"><line stroke="black" stroke-width="1" line-join="round" line-cap="round"/></lineGraph></scene>')
-    with open(os.path.join(OUT, "million.csv"), "w") as f:
+    with open(os.path.join(OUT, name + ".csv"), "w") as f:
         f.write("i,value\n")
         f.writelines(f"{i},{x:.3f}\n" for i, x in enumerate(values))
-    csv_scene = os.path.join(OUT, "million-csv.scene.xml")
-    with open(csv_scene, "w") as f:
-        f.write('<scene width="1000" height="500" background="white"><lineGraph src="million.csv" column="value" padding="10">'
+    scene = os.path.join(OUT, name + ".scene.xml")
+    with open(scene, "w") as f:
+        f.write(f'<scene width="1000" height="500" scale="1" background="white"><lineGraph src="{name}.csv" column="value" padding="10">'
                 '<line stroke="black" stroke-width="1" line-join="round" line-cap="round"/></lineGraph></scene>')
     # The contract's geometry, for the SVG renderers: plot (10, 10, 980, 480).
     # librsvg's XML parser refuses attributes over 10 MB, so the line is
     # written as polylines of 10,000 points that share their end points.
-    n = len(values)
-    points = [f"{10 + i * 980 / (n - 1):.3f},{490 - (x - lo) / (hi - lo) * 480:.3f}" for i, x in enumerate(values)]
-    svg = os.path.join(OUT, "million.svg")
+    points = [f"{10 + i * 980 / max(1, n - 1):.3f},{490 - (x - lo) / ((hi - lo) or 1) * 480:.3f}" for i, x in enumerate(values)]
+    svg = os.path.join(OUT, name + ".svg")
     with open(svg, "w") as f:
         f.write('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="500"><rect width="1000" height="500" fill="white"/>'
                 '<g fill="none" stroke="black" stroke-width="1" stroke-linejoin="round" stroke-linecap="round">')
-        for start in range(0, n - 1, 10_000):
+        for start in range(0, max(1, n - 1), 10_000):
             f.write('<polyline points="' + " ".join(points[start:start + 10_001]) + '"/>\n')
         f.write('</g></svg>')
-    return scene, csv_scene, svg
+    return scene, svg
+
+
+def node_inputs(count, name=None):
+    """`count` rounded rectangles in a grid, each its own colour: scene and SVG."""
+    side = max(1, int(count ** 0.5 + 0.999))
+    cell = 8
+    w = h = side * cell
+    name = name or f"nodes-{count}"
+    scene, svg = os.path.join(OUT, name + ".scene.xml"), os.path.join(OUT, name + ".svg")
+    rects = [(i % side * cell + 1, i // side * cell + 1, f"#{(i * 2654435761) & 0xFFFFFF:06x}") for i in range(count)]
+    with open(scene, "w") as f:
+        f.write(f'<scene width="{w}" height="{h}" scale="1" background="white">')
+        f.writelines(f'<rect x="{x}" y="{y}" width="6" height="6" corner-radius="1" fill="{c}"/>' for x, y, c in rects)
+        f.write('</scene>')
+    with open(svg, "w") as f:
+        f.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}"><rect width="{w}" height="{h}" fill="white"/>')
+        f.writelines(f'<rect x="{x}" y="{y}" width="6" height="6" rx="1" fill="{c}"/>' for x, y, c in rects)
+        f.write('</svg>')
+    return scene, svg
+
+
+def gradient_inputs():
+    """A gallery of linear and radial gradients (SVG has no conic ones): 4×3 tiles."""
+    scene, svg = os.path.join(OUT, "gradients.scene.xml"), os.path.join(OUT, "gradients.svg")
+    colors = [("#4f6bed", "#e76f51"), ("#ff9f0a", "#30d158"), ("#1d2b53", "#ff77a8"), ("#00b4d8", "#f72585")]
+    s_defs, v_defs, s_body, v_body = [], [], [], []
+    for i in range(12):
+        a, b = colors[i % 4]
+        x, y = 20 + (i % 4) * 150, 20 + (i // 4) * 150
+        if i % 3 == 2:
+            s_defs.append(f'<radialGradient id="g{i}"><stop color="{a}"/><stop color="{b}" offset="60%"/><stop color="white"/></radialGradient>')
+            v_defs.append(f'<radialGradient id="g{i}"><stop offset="0" stop-color="{a}"/><stop offset="0.6" stop-color="{b}"/><stop offset="1" stop-color="white"/></radialGradient>')
+        else:
+            horizontal = i % 3 == 0
+            s_defs.append(f'<linearGradient id="g{i}" direction="{"right" if horizontal else "down"}"><stop color="{a}"/><stop color="{b}"/></linearGradient>')
+            v_defs.append(f'<linearGradient id="g{i}" x2="{1 if horizontal else 0}" y2="{0 if horizontal else 1}"><stop offset="0" stop-color="{a}"/><stop offset="1" stop-color="{b}"/></linearGradient>')
+        s_body.append(f'<rect x="{x}" y="{y}" width="130" height="130" corner-radius="16" fill="url(#g{i})"/>')
+        v_body.append(f'<rect x="{x}" y="{y}" width="130" height="130" rx="16" fill="url(#g{i})"/>')
+    with open(scene, "w") as f:
+        f.write('<scene width="620" height="470" scale="2" background="#f4f5f7"><defs>' + "".join(s_defs) + '</defs>' + "".join(s_body) + '</scene>')
+    with open(svg, "w") as f:
+        f.write('<svg xmlns="http://www.w3.org/2000/svg" width="620" height="470"><defs>' + "".join(v_defs) + '</defs>'
+                '<rect width="620" height="470" fill="#f4f5f7"/>' + "".join(v_body) + '</svg>')
+    return scene, svg
+
+
+def text_inputs():
+    """A text-heavy card: a title and 16 lines of body text at fixed positions."""
+    scene, svg = os.path.join(OUT, "text-card.scene.xml"), os.path.join(OUT, "text-card.svg")
+    words = "the quick brown fox jumps over a lazy dog while seven wizards box and quietly judge every pixel".split()
+    lines = [" ".join(words[(i * 3) % len(words):] + words[: (i * 3) % len(words)])[:52] for i in range(16)]
+    s = ['<scene width="420" height="420" scale="2" background="white">',
+         '<rect x="10" y="10" width="400" height="400" corner-radius="14" fill="#f7f8fa" stroke="#d0d5dd"/>',
+         '<text x="28" y="24" font="DejaVu Sans Bold 22" fill="#1d2433">Release notes</text>']
+    v = ['<svg xmlns="http://www.w3.org/2000/svg" width="420" height="420"><rect width="420" height="420" fill="white"/>',
+         '<rect x="10.5" y="10.5" width="399" height="399" rx="14" fill="#f7f8fa" stroke="#d0d5dd"/>',
+         '<text x="28" y="50" font-family="DejaVu Sans" font-weight="bold" font-size="22" fill="#1d2433">Release notes</text>']
+    for i, line in enumerate(lines):
+        y = 70 + i * 21
+        s.append(f'<text x="28" y="{y}" font="DejaVu Sans 13" fill="#3b4556">{line}</text>')
+        v.append(f'<text x="28" y="{y + 13}" font-family="DejaVu Sans" font-size="13" fill="#3b4556">{line}</text>')
+    with open(scene, "w") as f:
+        f.write("".join(s) + "</scene>")
+    with open(svg, "w") as f:
+        f.write("".join(v) + "</svg>")
+    return scene, svg
+
+
+def empty_inputs():
+    scene, svg = os.path.join(OUT, "empty.scene.xml"), os.path.join(OUT, "empty.svg")
+    with open(scene, "w") as f:
+        f.write('<scene width="10" height="10"/>')
+    with open(svg, "w") as f:
+        f.write('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')
+    return scene, svg
+
+
+def cases():
+    """(name, scene, svg, zoom): zoom is the scene's scale, which the SVG renderers are given."""
+    out = [("Flo graph @2x", os.path.join(ROOT, "examples", "flo-graph.scene.xml"), os.path.join(SVG, "flo-graph.svg"), 2),
+           ("card with clipped gradient @2x", os.path.join(ROOT, "examples", "card.scene.xml"), os.path.join(SVG, "card.svg"), 2)]
+    out.append(("gradient gallery @2x", *gradient_inputs(), 2))
+    out.append(("text-heavy card @2x", *text_inputs(), 2))
+    out.append(("10,000 nodes", *node_inputs(10_000), 1))
+    out.append(("1,000,000-point graph from CSV", *million_point_inputs(), 1))
+    out.append(("empty scene", *empty_inputs(), 1))
+    return out
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--easel", default=os.path.join(ROOT, ".build", "release", "easel"))
-    parser.add_argument("--only", choices=["animation", "build"], help="run one part of the benchmark")
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves"], help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
-    if args.only == "animation":
-        return animation(args)
-    if args.only == "build":
-        return build_tree(args)
-    resvg, rsvg = shutil.which("resvg"), shutil.which("rsvg-convert")
+    parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves}
+    for name, part in parts.items():
+        if args.only in (None, name):
+            part(args)
+
+
+def renders(args):
+    resvg, rsvg = elf("resvg"), shutil.which("rsvg-convert")
     if not resvg or not rsvg:
         sys.exit("resvg and rsvg-convert are needed (scripts/install-deps installs both)")
+    rows = []
+    head = ("| scene | Easel | resvg | rsvg-convert | Easel/resvg time | Easel/resvg instructions | instructions Easel / resvg / rsvg | peak memory Easel / resvg / rsvg |\n"
+            "|---|---|---|---|---|---|---|---|")
+    print(f"\nwhole process; time = mean of {args.runs} hyperfine runs; instructions = callgrind; ratio < 1: Easel is faster\n")
+    print(head)
+    for name, scene, svg, zoom in cases():
+        easel = [args.easel, "render", scene, "-o", os.path.join(OUT, "easel.png")]
+        peers = [[resvg, "--zoom", str(zoom), svg, os.path.join(OUT, "resvg.png")],
+                 [rsvg, "--zoom", str(zoom), svg, "-o", os.path.join(OUT, "rsvg.png")]]
+        times = [hyperfine(c, args.runs) for c in [easel] + peers]
+        counts = [instructions(c) for c in [easel] + peers]
+        memory = []
+        for c in [easel] + peers:
+            try:
+                memory.append(f"{measure(c, 1)[1]:.0f}")
+            except RuntimeError:
+                memory.append("–")
+        t = lambda x: f"{x * 1000:.1f} ms" if x else "fails"
+        m = lambda x: f"{x / 1e6:.0f} M" if x else "–"
+        ratio = lambda a, b: f"{a / b:.2f}" if a and b else "–"
+        row = (f"| {name} | {t(times[0])} | {t(times[1])} | {t(times[2])} | {ratio(times[0], times[1])} | {ratio(counts[0], counts[1])} "
+               f"| {m(counts[0])} / {m(counts[1])} / {m(counts[2])} | {memory[0]} / {memory[1]} / {memory[2]} MB |")
+        print(row, flush=True)
+        rows.append(row)
+    machine = subprocess.run(["sh", "-c", "nproc; grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], capture_output=True, text=True).stdout.split("\n")
+    with open(os.path.join(OUT, "results.md"), "w") as f:
+        f.write(f"Measured {time.strftime('%Y-%m-%d')} on {machine[0]} cores ({machine[1].strip()}).\n\n{head}\n" + "\n".join(rows) + "\n")
 
-    cases = []
-    examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".scene.xml"))
-    for name in examples:
-        scene = os.path.join(ROOT, "examples", name)
-        base = name[: -len(".scene.xml")]
-        svg = os.path.join(OUT, base + ".svg")
-        subprocess.run([args.easel, "render", scene, "-o", svg, "--scale", "1"], check=True)
-        cases.append((base, [args.easel, "render", scene, "-o", os.path.join(OUT, base + ".png"), "--scale", "1"], svg))
-    scene, csv_scene, svg = million_point_inputs()
-    cases.append(("million points (values)", [args.easel, "render", scene, "-o", os.path.join(OUT, "million.png")], svg))
-    cases.append(("million points (CSV)", [args.easel, "render", csv_scene, "-o", os.path.join(OUT, "million-csv.png")], svg))
 
-    # Every example in one Easel run (startup paid once) against one run of
-    # each reference per SVG, as a build step would call them.
-    batch_out = os.path.join(OUT, "batch")
-    os.makedirs(batch_out, exist_ok=True)
-    example_svgs = [c[2] for c in cases[: len(examples)]]
-
-    print(f"median of {args.runs} runs; ratio = Easel's time / the reference's (lower is faster); memory = peak RSS\n")
-    print("| scene | Easel | resvg | rsvg-convert | Easel/resvg | Easel/rsvg | memory Easel / resvg / rsvg |")
-    print("|---|---|---|---|---|---|---|")
-    def cells(cmd):
-        try:
-            t, m = measure(cmd, args.runs)
-            return t, m, f"{t * 1000:.0f} ms", f"{m:.0f}"
-        except RuntimeError as failure:
-            return None, None, "fails" + (" (over 10 MB of XML)" if "XML parse error" in str(failure) else f": {failure}"), "–"
-
-    for name, easel_cmd, svg in cases:
-        e, em = measure(easel_cmd, args.runs)
-        r, _, rt, rm = cells([resvg, svg, os.path.join(OUT, "resvg.png")])
-        s, _, st, sm = cells([rsvg, svg, "-o", os.path.join(OUT, "rsvg.png")])
-        ratio = lambda ref: f"{e / ref:.2f}" if ref else "–"
-        print(f"| {name} | {e * 1000:.0f} ms | {rt} | {st} | {ratio(r)} | {ratio(s)} | {em:.0f} / {rm} / {sm} MB |", flush=True)
-
-    scenes = [os.path.join(ROOT, "examples", n) for n in examples]
-    e, em = measure([args.easel, "render", *scenes, "--out-dir", batch_out, "--scale", "1"], args.runs)
-    r = sum(measure([resvg, svg, os.path.join(OUT, "resvg.png")], args.runs)[0] for svg in example_svgs)
-    s = sum(measure([rsvg, svg, "-o", os.path.join(OUT, "rsvg.png")], args.runs)[0] for svg in example_svgs)
-    print(f"| all {len(examples)} examples, one Easel run | {e * 1000:.0f} ms | {r * 1000:.0f} ms | {s * 1000:.0f} ms "
-          f"| {e / r:.2f} | {e / s:.2f} | {em:.0f} MB (Easel) |")
-    animation(args)
-    build_tree(args)
+def encoders(args):
+    """bench/png-encoders.c on the benchmark's frames (Easel's own renders)."""
+    frames = os.path.join(OUT, "frames-png")
+    shutil.rmtree(frames, ignore_errors=True)
+    os.makedirs(frames)
+    for name, scene, _, _ in cases()[:4]:
+        subprocess.run([args.easel, "render", scene, "-o", os.path.join(frames, os.path.basename(scene).replace(".scene.xml", ".png"))], check=True)
+    anim = os.path.join(OUT, "animation.scene.xml")
+    write_animation_scene(anim)
+    subprocess.run([args.easel, "render", anim, "--time", "0.5", "-o", os.path.join(frames, "animation-frame.png")], check=True)
+    tool = os.path.join(OUT, "png-encoders")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "cairo", "libpng", "libdeflate", "spng", "zlib"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    subprocess.run(["cc", "-O2", os.path.join(ROOT, "bench", "png-encoders.c"), *flags, "-o", tool], check=True)
+    print("\nPNG encoders on the benchmark frames (" + ", ".join(sorted(os.listdir(frames))) + "):\n")
+    subprocess.run([tool, *sorted(glob.glob(os.path.join(frames, "*.png")))], check=True)
 
 
 def animation(args):
@@ -137,13 +258,7 @@ def animation(args):
         print("\n(ffmpeg missing: no animation benchmark)")
         return
     scene = os.path.join(OUT, "animation.scene.xml")
-    with open(scene, "w") as f:
-        # Two keyframes 59/30 s apart: floor(59/30 · 30) + 1 = 60 frames at 30 fps.
-        f.write('<scene width="400" height="400" scale="2"><defs>'
-                '<animatedGradient id="a" duration="1.9666666667" timing="ease-in-out">'
-                '<linearGradient direction="up"><stop color="#4f6bed"/><stop color="#e76f51"/></linearGradient>'
-                '<linearGradient direction="right"><stop color="#ff9f0a"/><stop color="#30d158"/><stop color="#1d2b53"/></linearGradient>'
-                '</animatedGradient></defs><rect width="400" height="400" corner-radius="40" fill="url(#a)"/></scene>')
+    write_animation_scene(scene)
     frames = os.path.join(OUT, "frames")
     shutil.rmtree(frames, ignore_errors=True)
     subprocess.run([args.easel, "render", scene, "--out-dir", frames, "--fps", "30"], check=True)
@@ -156,6 +271,16 @@ def animation(args):
     print(f"| animated gradient | {e * 1000:.0f} ms | {f * 1000:.0f} ms | {e / f:.2f} | {em:.0f} / {fm:.0f} MB |")
     sizes = (os.path.getsize(os.path.join(OUT, "animation.png")), os.path.getsize(os.path.join(OUT, "ffmpeg.apng")))
     print(f"| file size | {sizes[0] / 1e6:.1f} MB | {sizes[1] / 1e6:.1f} MB | {sizes[0] / sizes[1]:.2f} | |")
+
+
+def write_animation_scene(scene):
+    with open(scene, "w") as f:
+        # Two keyframes 59/30 s apart: floor(59/30 · 30) + 1 = 60 frames at 30 fps.
+        f.write('<scene width="400" height="400" scale="2"><defs>'
+                '<animatedGradient id="a" duration="1.9666666667" timing="ease-in-out">'
+                '<linearGradient direction="up"><stop color="#4f6bed"/><stop color="#e76f51"/></linearGradient>'
+                '<linearGradient direction="right"><stop color="#ff9f0a"/><stop color="#30d158"/><stop color="#1d2b53"/></linearGradient>'
+                '</animatedGradient></defs><rect width="400" height="400" corner-radius="40" fill="url(#a)"/></scene>')
 
 
 def build_tree(args):
@@ -189,6 +314,78 @@ def build_tree(args):
     print(f"\n| 500 scenes × scales 1,2,3 | easel build -j 2 | resvg per SVG per scale | resvg/Easel | no-change rebuild |")
     print("|---|---|---|---|---|")
     print(f"| examples, cycled | {easel:.1f} s | {reference:.1f} s | {reference / easel:.1f}× faster | {rebuild * 1000:.0f} ms |")
+
+
+def curves(args):
+    """Time and peak memory against output pixels, nodes, data points and
+    batch size: a CSV per curve in bench/out/curves/, and a PNG of it drawn
+    by Easel from that CSV. The sizes grow geometrically, so the evenly
+    spaced points of a line graph make a log axis; the plotted time is per
+    unit (per megapixel, per 1,000 nodes…), so linear scaling shows as a
+    flat line and anything worse as a rising one."""
+    folder = os.path.join(OUT, "curves")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    flo = os.path.join(ROOT, "examples", "flo-graph.scene.xml")
+
+    def nodes(n):
+        return [args.easel, "render", node_inputs(n, f"curve-nodes-{n}")[0], "-o", os.path.join(OUT, "curve.png")]
+
+    def points(n):
+        return [args.easel, "render", million_point_inputs(n, f"curve-points-{n}")[0], "-o", os.path.join(OUT, "curve.png")]
+
+    def batch(n):
+        tree = os.path.join(OUT, f"curve-batch-{n}")
+        shutil.rmtree(tree, ignore_errors=True)
+        os.makedirs(tree)
+        examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".scene.xml") and "animated" not in f)
+        shutil.copytree(os.path.join(ROOT, "examples", "data"), os.path.join(tree, "data"))
+        for i in range(n):
+            shutil.copy(os.path.join(ROOT, "examples", examples[i % len(examples)]), os.path.join(tree, f"{i:04d}-{examples[i % len(examples)]}"))
+        scenes = sorted(glob.glob(os.path.join(tree, "*.scene.xml")))
+        return [args.easel, "render", *scenes, "--out-dir", os.path.join(tree, "out"), "-j", "2"]
+
+    specs = [
+        ("scale", "output pixels: the Flo graph at scales 1–8", "scale", [1, 2, 3, 4, 6, 8], "ms per megapixel",
+         lambda s: [args.easel, "render", flo, "-o", os.path.join(OUT, "curve.png"), "--scale", str(s)], lambda s: 340 * 260 * s * s / 1e6),
+        ("nodes", "node count: rounded rectangles in a grid", "nodes", [10, 100, 1000, 10_000, 100_000], "ms per 1,000 nodes",
+         nodes, lambda n: n / 1000),
+        ("points", "data points: a line graph from CSV", "points", [10, 100, 1000, 10_000, 100_000, 1_000_000], "ms per 100,000 points",
+         points, lambda n: n / 100_000),
+        ("batch", "batch size: examples with -j 2 in one process", "scenes", [1, 10, 100, 1000], "ms per scene", batch, lambda n: n),
+    ]
+    print("\n| curve | size | time | peak memory | time per unit |\n|---|---|---|---|---|")
+    for name, title, unit, sizes, per, command, units in specs:
+        rows = []
+        for size in sizes:
+            t, m = measure(command(size), 3)
+            rows.append((size, t * 1000, m, t * 1000 / units(size)))
+            print(f"| {name} | {size:,} {unit} | {t * 1000:.0f} ms | {m:.0f} MB | {t * 1000 / units(size):.2f} {per} |", flush=True)
+        csv = os.path.join(folder, name + ".csv")
+        with open(csv, "w") as f:
+            f.write("size,ms,mb,per_unit\n")
+            f.writelines(f"{s},{ms:.2f},{mb:.1f},{pu:.3f}\n" for s, ms, mb, pu in rows)
+        plot = os.path.join(folder, name + ".scene.xml")
+        label = "size"
+        with open(plot, "w") as f:
+            f.write(f'''<scene width="640" height="330" scale="2" background="white">
+  <text x="20" y="12" font="DejaVu Sans Bold 15" fill="#1d2433">{title}</text>
+  <text x="20" y="34" font-size="11" fill="#6b7687">x: {unit}, log scale (each step ×10, or the scale); left: {per}; right: peak memory (MB)</text>
+  <lineGraph x="10" y="60" width="310" height="260" src="{name}.csv" column="per_unit" label-column="{label}" padding="30 30 30 30">
+    <line stroke="#4f6bed" stroke-width="2"/><points diameter="5" fill="#4f6bed"/>
+    <grid count="3" stroke="#d0d5dd" stroke-width="1"/>
+    <xLabels font="DejaVu Sans 9" fill="#3b4556"/><yLabels font="DejaVu Sans 9" fill="#3b4556"/>
+    <text x="30" y="4" font-size="10" fill="#4f6bed">{per}</text>
+  </lineGraph>
+  <lineGraph x="320" y="60" width="310" height="260" src="{name}.csv" column="mb" label-column="{label}" padding="30 30 30 30">
+    <line stroke="#e76f51" stroke-width="2"/><points diameter="5" fill="#e76f51"/>
+    <grid count="3" stroke="#d0d5dd" stroke-width="1"/>
+    <xLabels font="DejaVu Sans 9" fill="#3b4556"/><yLabels font="DejaVu Sans 9" fill="#3b4556"/>
+    <text x="30" y="4" font-size="10" fill="#e76f51">peak memory (MB)</text>
+  </lineGraph>
+</scene>
+''')
+        subprocess.run([args.easel, "render", plot, "-o", os.path.join(folder, name + ".png")], check=True)
 
 
 if __name__ == "__main__":

@@ -237,6 +237,8 @@ int main(int argc, char **argv) {
         { "libdeflate 6, adaptive filter", encode_libdeflate, 6, 2 },
         { "libdeflate 6, filter Paeth", encode_libdeflate, 6, 1 },
         { "libdeflate 7, adaptive filter", encode_libdeflate, 7, 2 },
+        { "libdeflate 7, filter Paeth", encode_libdeflate, 7, 1 },
+        { "libdeflate 8, filter Paeth", encode_libdeflate, 8, 1 },
         { "libdeflate 9, adaptive filter", encode_libdeflate, 9, 2 },
         { "libdeflate 12, adaptive filter", encode_libdeflate, 12, 2 },
     };

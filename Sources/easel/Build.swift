@@ -9,7 +9,10 @@ func say(_ line: String) {
 }
 
 struct Build: ParsableCommand {
+    // Named here: ArgumentParser would otherwise derive the name from the
+    // type's name at start-up, demangling it (about a million instructions).
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Render every *.scene.xml under a folder into a mirrored asset tree, only what changed.",
         discussion: """
             Names follow asset catalogs: card.png, card@2x.png, card@3x.png; PDF and SVG have no scale suffix. \

@@ -3,7 +3,10 @@ import Easel
 import Foundation
 
 struct Render: ParsableCommand {
+    // Named here: ArgumentParser would otherwise derive the name from the
+    // type's name at start-up, demangling it (about a million instructions).
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render scenes to PNG, PDF or SVG.",
         discussion: """
             Each output is written atomically: if anything fails, a previous file at that path is left as it was. \
@@ -201,7 +204,10 @@ struct OutputPlan: Sendable {
 }
 
 struct Check: ParsableCommand {
+    // Named here: ArgumentParser would otherwise derive the name from the
+    // type's name at start-up, demangling it (about a million instructions).
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Parse, validate and lay out scenes without writing anything.")
 
     @Argument(help: "Scene files.")
@@ -222,7 +228,10 @@ struct Check: ParsableCommand {
 }
 
 struct Layout: ParsableCommand {
+    // Named here: ArgumentParser would otherwise derive the name from the
+    // type's name at start-up, demangling it (about a million instructions).
     static let configuration = CommandConfiguration(
+        commandName: "layout",
         abstract: "Print the laid-out tree as JSON: element, id, line and frame (scene points, before transforms) of every node.")
 
     @Argument(help: "A scene file.")
