@@ -320,9 +320,10 @@ def curves(args):
     """Time and peak memory against output pixels, nodes, data points and
     batch size: a CSV per curve in bench/out/curves/, and a PNG of it drawn
     by Easel from that CSV. The sizes grow geometrically, so the evenly
-    spaced points of a line graph make a log axis; the plotted time is per
-    unit (per megapixel, per 1,000 nodes…), so linear scaling shows as a
-    flat line and anything worse as a rising one."""
+    spaced points of a line graph make a log axis; what is plotted is the
+    time and memory above an empty scene's (the process's fixed start-up),
+    per unit (per megapixel, per 1,000 nodes…): linear scaling shows as a
+    flat line, better as a falling one, worse as a rising one."""
     folder = os.path.join(OUT, "curves")
     shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(folder)
@@ -354,34 +355,37 @@ def curves(args):
          points, lambda n: n / 100_000),
         ("batch", "batch size: examples with -j 2 in one process", "scenes", [1, 10, 100, 1000], "ms per scene", batch, lambda n: n),
     ]
-    print("\n| curve | size | time | peak memory | time per unit |\n|---|---|---|---|---|")
+    base_t, base_m = measure([args.easel, "render", empty_inputs()[0], "-o", os.path.join(OUT, "curve.png")], 5)
+    print(f"\nempty scene (start-up): {base_t * 1000:.1f} ms, {base_m:.0f} MB")
+    print("\n| curve | size | time | peak memory | time above start-up, per unit | memory above start-up, per unit |\n|---|---|---|---|---|---|")
     for name, title, unit, sizes, per, command, units in specs:
         rows = []
         for size in sizes:
             t, m = measure(command(size), 3)
-            rows.append((size, t * 1000, m, t * 1000 / units(size)))
-            print(f"| {name} | {size:,} {unit} | {t * 1000:.0f} ms | {m:.0f} MB | {t * 1000 / units(size):.2f} {per} |", flush=True)
+            pt, pm = max(0, t - base_t) * 1000 / units(size), max(0, m - base_m) / units(size)
+            rows.append((size, t * 1000, m, pt, pm))
+            print(f"| {name} | {size:,} {unit} | {t * 1000:.0f} ms | {m:.0f} MB | {pt:.2f} {per} | {pm:.3f} MB |", flush=True)
         csv = os.path.join(folder, name + ".csv")
         with open(csv, "w") as f:
-            f.write("size,ms,mb,per_unit\n")
-            f.writelines(f"{s},{ms:.2f},{mb:.1f},{pu:.3f}\n" for s, ms, mb, pu in rows)
+            f.write("size,ms,mb,per_unit,mb_per_unit\n")
+            f.writelines(f"{s},{ms:.2f},{mb:.1f},{pt:.4f},{pm:.5f}\n" for s, ms, mb, pt, pm in rows)
         plot = os.path.join(folder, name + ".scene.xml")
         label = "size"
         with open(plot, "w") as f:
             f.write(f'''<scene width="640" height="330" scale="2" background="white">
   <text x="20" y="12" font="DejaVu Sans Bold 15" fill="#1d2433">{title}</text>
-  <text x="20" y="34" font-size="11" fill="#6b7687">x: {unit}, log scale (each step ×10, or the scale); left: {per}; right: peak memory (MB)</text>
+  <text x="20" y="34" font-size="11" fill="#6b7687">x: {unit} (log scale); y: above an empty scene's start-up, per unit — flat is linear</text>
   <lineGraph x="10" y="60" width="310" height="260" src="{name}.csv" column="per_unit" label-column="{label}" padding="30 30 30 30">
     <line stroke="#4f6bed" stroke-width="2"/><points diameter="5" fill="#4f6bed"/>
     <grid count="3" stroke="#d0d5dd" stroke-width="1"/>
-    <xLabels font="DejaVu Sans 9" fill="#3b4556"/><yLabels font="DejaVu Sans 9" fill="#3b4556"/>
-    <text x="30" y="4" font-size="10" fill="#4f6bed">{per}</text>
+    <xLabels font="DejaVu Sans 9" fill="#3b4556"/><yLabels font="DejaVu Sans 9" fill="#3b4556" format="%.3g"/>
+    <text x="30" y="4" font-size="10" fill="#4f6bed">time, {per}</text>
   </lineGraph>
-  <lineGraph x="320" y="60" width="310" height="260" src="{name}.csv" column="mb" label-column="{label}" padding="30 30 30 30">
+  <lineGraph x="320" y="60" width="310" height="260" src="{name}.csv" column="mb_per_unit" label-column="{label}" padding="30 30 30 30">
     <line stroke="#e76f51" stroke-width="2"/><points diameter="5" fill="#e76f51"/>
     <grid count="3" stroke="#d0d5dd" stroke-width="1"/>
-    <xLabels font="DejaVu Sans 9" fill="#3b4556"/><yLabels font="DejaVu Sans 9" fill="#3b4556"/>
-    <text x="30" y="4" font-size="10" fill="#e76f51">peak memory (MB)</text>
+    <xLabels font="DejaVu Sans 9" fill="#3b4556"/><yLabels font="DejaVu Sans 9" fill="#3b4556" format="%.3g"/>
+    <text x="30" y="4" font-size="10" fill="#e76f51">peak memory, MB {per.replace("ms ", "")}</text>
   </lineGraph>
 </scene>
 ''')
