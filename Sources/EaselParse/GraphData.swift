@@ -45,11 +45,7 @@ enum GraphData {
               let header = reader.headerRow?.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
             return ([], [], [CSVProblem(message: .csvNoHeader, row: nil)], [])
         }
-        var missing: [String] = []
-        let index = header.firstIndex(of: name)
-        if index == nil { missing.append(name) }
-        let labelIndex = labelName.flatMap { header.firstIndex(of: $0) }
-        if let labelName, labelIndex == nil { missing.append(labelName) }
+        let (index, labelIndex, missing) = columns(name, labels: labelName, in: header)
         guard let index, missing.isEmpty else { return ([], [], [], missing) }
         var values: [Double] = [], labels: [String] = []
         var row = 1
@@ -71,6 +67,18 @@ enum GraphData {
             }
         }
         return (values, labels, problems, [])
+    }
+
+    /// The positions of the value and label columns in a header row, and
+    /// the names it lacks.
+    static func columns(_ name: String, labels labelName: String?, in header: [String])
+        -> (index: Int?, labelIndex: Int?, missing: [String]) {
+        var missing: [String] = []
+        let index = header.firstIndex(of: name)
+        if index == nil { missing.append(name) }
+        let labelIndex = labelName.flatMap { header.firstIndex(of: $0) }
+        if let labelName, labelIndex == nil { missing.append(labelName) }
+        return (index, labelIndex, missing)
     }
 
     /// What `column` gives, for CSV text with no quote character, no lone
@@ -106,11 +114,7 @@ enum GraphData {
         guard let first = lines.first else { return ([], [], [CSVProblem(message: .csvNoHeader, row: nil)], []) }
         let header = bytes[first].split(separator: comma, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self).trimmingSpaces }
         guard !(header.count == 1 && header[0].isEmpty) else { return ([], [], [CSVProblem(message: .csvNoHeader, row: nil)], []) }
-        var missing: [String] = []
-        let index = header.firstIndex(of: name)
-        if index == nil { missing.append(name) }
-        let labelIndex = labelName.flatMap { header.firstIndex(of: $0) }
-        if let labelName, labelIndex == nil { missing.append(labelName) }
+        let (index, labelIndex, missing) = columns(name, labels: labelName, in: header)
         guard let index, missing.isEmpty else { return ([], [], [], missing) }
 
         var values: [Double] = [], labels: [String] = [], problems: [CSVProblem] = []
