@@ -46,14 +46,24 @@ enum AssetCatalog {
 
 /// Make-format dependencies (`--depfile`): one rule per scene, its outputs
 /// depending on every file it read; spaces escaped as Make and Ninja expect.
+/// Paths inside `directory` (the working directory) are written relative to
+/// it, as a compiler's `-MD` writes them: Ninja requires a depfile's target
+/// to be the output as the build file names it, and Make matches targets by
+/// their spelling.
 public enum Depfile {
-    public static func text(_ rules: [(outputs: [String], inputs: [String])]) -> String {
+    public static func text(_ rules: [(outputs: [String], inputs: [String])], relativeTo directory: String? = nil) -> String {
+        let base = directory.map { ($0.hasSuffix("/") ? $0 : $0 + "/") }
+        func relative(_ path: String) -> String {
+            guard let base, path.hasPrefix(base), path.count > base.count else { return path }
+            return String(path.dropFirst(base.count))
+        }
         func escape(_ path: String) -> String {
             path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: " ", with: "\\ ")
                 .replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "$", with: "$$")
         }
         return rules.filter { !$0.outputs.isEmpty }.map { rule in
-            rule.outputs.map(escape).joined(separator: " ") + ": " + rule.inputs.map(escape).joined(separator: " ")
+            rule.outputs.map { escape(relative($0)) }.joined(separator: " ") + ": "
+                + rule.inputs.map { escape(relative($0)) }.joined(separator: " ")
         }.joined(separator: "\n") + "\n"
     }
 }

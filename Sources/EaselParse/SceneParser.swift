@@ -49,7 +49,13 @@ public enum SceneParser {
         }
         let recorder = FileRecorder()
         let bytes = [UInt8](data)
-        recorder.record(path: url.standardizedFileURL.resolvingSymlinksInPath().path, bytes: bytes)
+        let real = url.standardizedFileURL.resolvingSymlinksInPath()
+        recorder.record(path: real.path, bytes: bytes)
+        // A scene reached through a symlink (as in Bazel's sandbox, where
+        // every input is a link to the source tree) may also read beside
+        // the file it really is: the folder it lives in is its folder too.
+        var options = options
+        options.allowedDirectories.append(real.deletingLastPathComponent())
         return parse(bytes: bytes, file: path, baseDirectory: url.deletingLastPathComponent(), options: options,
                      recorder: recorder)
     }

@@ -19,7 +19,15 @@ extension Diagnostic.Message {
 /// accepted (attribute values cannot contain `<`, so the tag's start is the
 /// nearest `<` before the parser's position).
 public enum XMLReader {
+    /// libxml2 initialises its globals (encoding handlers among them) on
+    /// first use, which is not thread-safe: two scenes parsed at once with
+    /// `-j` could both initialise, and one table leaked (LeakSanitizer saw
+    /// it). `xmlInitParser` once, before any parse — Swift runs a static's
+    /// initialiser exactly once, whichever thread gets there first.
+    private static let parserInitialised: Void = xmlInitParser()
+
     public static func read(bytes: [UInt8], file: String) -> (XMLElement?, Diagnostics) {
+        _ = parserInitialised
         let state = ReaderState(bytes: bytes, file: file)
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.contains(0)
             || String(validating: bytes, as: UTF8.self) == nil {

@@ -125,7 +125,7 @@ struct Build: ParsableCommand {
         if dryRun { for scene in result.rendered { say("\(verb) \(scene)") } }
         for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(file)") }
         if let depfile, !dryRun {
-            try? AtomicFile.write(Array(Depfile.text(result.dependencies).utf8), to: URL(fileURLWithPath: depfile))
+            try? AtomicFile.write(Array(Depfile.text(result.dependencies, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
         }
         let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
         if result.rendered.isEmpty && result.removed.isEmpty && result.failed.isEmpty {

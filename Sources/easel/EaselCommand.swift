@@ -89,6 +89,13 @@ struct PNGEncodingOptions: ParsableArguments {
     }
 }
 
+/// The working directory with symlinks resolved, as the paths of the files
+/// a compile read are (for depfiles).
+func workingDirectory() -> String {
+    let cwd = FileManager.default.currentDirectoryPath
+    return URL(fileURLWithPath: cwd).resolvingSymlinksInPath().path
+}
+
 /// Compiles one scene in its own session; the session holds what it found.
 func compile(_ path: String, _ options: Easel.Options) -> (CompileSession, CompiledScene?) {
     var session = CompileSession(options: options)

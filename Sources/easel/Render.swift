@@ -131,7 +131,7 @@ struct Render: ParsableCommand {
             let rules = zip(inputs, sessions).filter { !$1.hasErrors }.map { input, session in
                 (plan.outputs(for: input).map { $0.0.path }, session.filesRead.map(\.path))
             }
-            try? AtomicFile.write(Array(Depfile.text(rules).utf8), to: URL(fileURLWithPath: depfile))
+            try? AtomicFile.write(Array(Depfile.text(rules, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
         }
         if sessions.contains(where: \.hasErrors) { throw ExitCode(1) }
     }
