@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .library(name: "Easel", targets: ["Easel"]),
         .executable(name: "easel", targets: ["easel"]),
+        // Scenes in a target rendered to PNG resources at build time (see examples/swiftpm-plugin).
+        .plugin(name: "EaselPlugin", targets: ["EaselPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,6 +45,8 @@ let package = Package(
         .executableTarget(
             name: "easel",
             dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // Runs this package's own easel executable (its tool dependency), not one from PATH.
+        .plugin(name: "EaselPlugin", capability: .buildTool(), dependencies: ["easel"]),
         // libFuzzer target over parse + layout + render; see fuzz/run.
         .executableTarget(name: "EaselFuzz", dependencies: ["Easel"]),
         // Helpers shared by the test targets: scenes from strings, pixel

@@ -1,0 +1,30 @@
+import Foundation
+import Icons
+import XCTest
+
+/// The plugin's PNGs are in the bundle, at the pixel size of each scale.
+final class IconsTests: XCTestCase {
+    /// Width and height from a PNG's IHDR chunk.
+    func pixelSize(_ url: URL) throws -> (Int, Int) {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG")
+        func be32(_ i: Int) -> Int { bytes[i..<(i + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (be32(16), be32(20))
+    }
+
+    func testBadgeAtEveryScale() throws {
+        for (name, side) in [("badge", 64), ("badge@2x", 128), ("badge@3x", 192)] {
+            let url = try XCTUnwrap(Icons.url(name), "\(name).png is in Bundle.module")
+            let (w, h) = try pixelSize(url)
+            XCTAssertEqual(w, side, name)
+            XCTAssertEqual(h, side, name)
+        }
+    }
+
+    func testGraphFromCSV() throws {
+        let url = try XCTUnwrap(Icons.url("week@2x"))
+        let (w, h) = try pixelSize(url)
+        XCTAssertEqual(w, 400)
+        XCTAssertEqual(h, 200)
+    }
+}
