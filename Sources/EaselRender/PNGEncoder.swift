@@ -7,20 +7,22 @@ public enum PNGCompression: String, Sendable, CaseIterable {
     /// libdeflate level 3, every row filtered with Up: about half the
     /// default's encoding time, files about 20% larger.
     case fast
-    /// libdeflate level 7, every row filtered with Paeth: about 0.6× the
-    /// time of Cairo's writer (libpng, zlib 6, filter chosen per row) for
-    /// files about 3% smaller. (Level 6 is faster but up to 60% larger on
-    /// smooth translucent gradients; choosing each row's filter costs a
-    /// third more time for 2% less size.)
+    /// Every row filtered with Paeth; libdeflate level 6 for opaque images,
+    /// 7 for images with transparency: about 0.5–0.6× the time of Cairo's
+    /// writer (libpng, zlib 6, filter chosen per row) for files within 2%
+    /// of its size. (Level 6 on smooth translucent gradients makes files
+    /// 60% larger; choosing each row's filter costs a third more time for
+    /// 2% less size.)
     case `default`
     /// libdeflate's strongest level (12), each row's filter chosen by
     /// libpng's heuristic: many times slower, about 18% smaller.
     case small
 
-    var level: Int32 {
+    /// The libdeflate level for an image with or without an alpha channel.
+    func level(alpha: Bool) -> Int32 {
         switch self {
         case .fast: return 3
-        case .default: return 7
+        case .default: return alpha ? 7 : 6
         case .small: return 12
         }
     }
@@ -104,7 +106,7 @@ enum PNGEncoder {
         }
 
         let filteredCount = height * (rowBytes + 1)
-        guard let compressor = libdeflate_alloc_compressor(compression.level) else { return nil }
+        guard let compressor = libdeflate_alloc_compressor(compression.level(alpha: channels == 4)) else { return nil }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, filteredCount)
         // Pages the compressor does not write are never touched: the bound
