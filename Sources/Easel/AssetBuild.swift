@@ -18,8 +18,9 @@ public enum AssetBuild {
         public var xcassets = false
         /// Say what would be rendered and removed; write nothing.
         public var dryRun = false
-        /// Called as each scene finishes (on its worker thread): the scene,
-        /// whether it rendered, how many are done, how many there are.
+        /// Called as each scene finishes (on its worker thread, one call at
+        /// a time): the scene, whether it rendered, how many are done, how
+        /// many there are.
         public var progress: (@Sendable (_ scene: String, _ ok: Bool, _ done: Int, _ total: Int) -> Void)?
         public var compile = Easel.Options()
         /// How messages name the source folder (as the user typed it).
@@ -69,8 +70,12 @@ public enum AssetBuild {
             ? stale.map { SceneResult(scene: $0, entry: nil, diagnostics: []) }
             : ParallelJobs.map(stale, jobs: options.jobs) { scene in
                 let result = build(scene, options)
-                let n = done.withLock { $0 += 1; return $0 }
-                options.progress?(scene, result.entry != nil, n, stale.count)
+                // Reported under the lock: one progress call at a time, in
+                // the order scenes finished (the callback prints).
+                done.withLock { count in
+                    count += 1
+                    options.progress?(scene, result.entry != nil, count, stale.count)
+                }
                 return result
             }
         for r in results {

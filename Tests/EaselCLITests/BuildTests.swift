@@ -150,7 +150,8 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: catalog.appendingPathComponent("graphs/Contents.json").path), "folders are groups")
         // PDF: one vector image per imageset.
         let vector = dir.appendingPathComponent("Vector.xcassets")
-        XCTAssertEqual(try easel(["build", src.path, "-o", vector.path, "--xcassets", "--formats", "pdf"]).status, 0)
+        let pdf = try easel(["build", src.path, "-o", vector.path, "--xcassets", "--formats", "pdf"])
+        XCTAssertEqual(pdf.status, 0, pdf.stderr)
         let json = try JSONSerialization.jsonObject(with: try Data(contentsOf: vector.appendingPathComponent("card.imageset/Contents.json"))) as? [String: Any]
         XCTAssertEqual((json?["properties"] as? [String: Any])?["preserves-vector-representation"] as? Bool, true)
     }
