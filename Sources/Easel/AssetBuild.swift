@@ -1,6 +1,5 @@
 import EaselParse
 import Foundation
-import Synchronization
 
 /// `easel build` (SCENE-FORMAT.md, "Building asset trees"): every
 /// `*.scene.xml` under a folder, rendered into a mirrored tree at several
@@ -65,7 +64,7 @@ public enum AssetBuild {
             let outputsThere = entry.outputs.allSatisfy { fm.fileExists(atPath: options.output.appendingPathComponent($0).path) }
             return !outputsThere || entry.inputs.contains { ContentHash.sha256(ofFileAt: $0.path) != $0.sha256 }
         }
-        let done = Mutex(0)
+        let done = Locked(0)
         let results: [SceneResult] = options.dryRun
             ? stale.map { SceneResult(scene: $0, entry: nil, diagnostics: []) }
             : ParallelJobs.map(stale, jobs: options.jobs) { scene in

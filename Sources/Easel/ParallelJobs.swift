@@ -11,7 +11,7 @@ public enum ParallelJobs {
         let workers = max(1, min(jobs, inputs.count))
         if workers == 1 { return inputs.map(body) }
         let next = Atomic<Int>(0)
-        let results = Mutex<[Int: Output]>([:])
+        let results = Locked<[Int: Output]>([:])
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let i = next.add(1, ordering: .relaxed).oldValue

@@ -1,6 +1,5 @@
 import EaselModel
 import Foundation
-import Synchronization
 
 public struct ParseOptions: Sendable {
     public var limits = Limits()
@@ -15,7 +14,7 @@ public struct ParseOptions: Sendable {
 /// The files one parse read, in the order it read them. Shared by the
 /// resolver copies of one parse.
 final class FileRecorder: Sendable {
-    private let records = Mutex<[FileRecord]>([])
+    private let records = Locked<[FileRecord]>([])
     func record(path: String, bytes: [UInt8]) {
         let entry = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count)
         records.withLock { list in
