@@ -47,7 +47,17 @@ public enum XMLReader {
             state.diagnostics.error(.malformedXML("libxml2 could not start"), at: nil)
             return (nil, state.diagnostics)
         }
-        defer { xmlFreeParserCtxt(ctxt) }
+        defer {
+            // libxml2 may build a document of its own even with these SAX
+            // handlers — to hold entity declarations, when a DOCTYPE follows
+            // a malformed XML declaration (a fuzzer found it leaking) — and
+            // the parser context does not free it.
+            if let doc = ctxt.pointee.myDoc {
+                xmlFreeDoc(doc)
+                ctxt.pointee.myDoc = nil
+            }
+            xmlFreeParserCtxt(ctxt)
+        }
         state.context = ctxt
         let unmanaged = Unmanaged.passRetained(state)
         defer { unmanaged.release() }

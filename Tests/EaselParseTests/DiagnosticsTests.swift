@@ -102,6 +102,21 @@ final class DiagnosticsTests: XCTestCase {
         XCTAssertFalse(found.map(\.description).joined().contains("root:"), "no bytes of /etc/passwd in messages")
     }
 
+    /// A malformed XML declaration, then a DOCTYPE declaring entities:
+    /// libxml2 builds a document of its own to hold them, which leaked
+    /// (fuzz/findings/leak-malformed-declaration-then-doctype.scene.xml,
+    /// found by the fuzzer under LeakSanitizer; the ASan stage of CI runs
+    /// this test with leak detection on).
+    func testMalformedDeclarationThenDoctypeIsRefusedWithoutALeak() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../fuzz/findings/leak-malformed-declaration-then-doctype.scene.xml").standardized
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        for _ in 0..<3 {
+            let found = diagnostics(of: text)
+            XCTAssertTrue(found.contains { $0.severity == .error }, found.map(\.description).joined(separator: "\n"))
+        }
+    }
+
     func testClipPathReferenceCycle() {
         check("""
         <scene width="10" height="10">
