@@ -47,14 +47,31 @@ extension Double {
 /// that the user sees all the problems of a file at once.
 public struct Diagnostics: Sendable {
     public private(set) var all: [Diagnostic] = []
-    public init() {}
+    /// Most errors kept (`--error-limit`, `Limits.maxErrors`); 0 keeps all.
+    /// Reaching it adds one error saying so and sets `isFull`, which tells
+    /// whoever is looking for errors to stop: a flood of them then costs
+    /// neither output nor time.
+    public var errorLimit = 0
+    public private(set) var isFull = false
+    private var errorCount = 0
 
-    public var hasErrors: Bool { all.contains { $0.severity == .error } }
+    public init(errorLimit: Int = 0) { self.errorLimit = errorLimit }
+
+    public var hasErrors: Bool { errorCount > 0 }
 
     public mutating func error(_ message: Diagnostic.Message, at location: SourceLocation?, through end: SourceLocation? = nil) {
+        guard !isFull else { return }
         all.append(Diagnostic(.error, message, at: location, through: end))
+        errorCount += 1
+        if errorLimit > 0, errorCount >= errorLimit {
+            isFull = true
+            all.append(Diagnostic(.error, .tooManyErrors, at: location))
+        }
     }
+}
 
+extension Diagnostic.Message {
+    public static let tooManyErrors = Diagnostic.Message("too many errors, stopping; --error-limit 0 shows all")
 }
 
 /// Thrown by a stage that cannot go on; carries everything found so far.

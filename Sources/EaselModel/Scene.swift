@@ -48,5 +48,8 @@ public struct Limits: Hashable, Sendable {
     /// composite counted by the device pixels it covers: bounds the work of
     /// a scene within the other limits (a million full-canvas layers).
     public var maxPaintedPixels = 16.0 * 64_000_000
+    /// Errors reported per file before stopping; 0 reports all. 20, as
+    /// clang: a screenful, and past the first few most are consequences.
+    public var maxErrors = 20
     public init() {}
 }

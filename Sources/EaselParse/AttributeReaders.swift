@@ -6,6 +6,7 @@ extension SceneBuilder {
     func checkAttributes(_ el: XMLElement) {
         let allowed = Vocabulary.attributes[el.name] ?? []
         for a in el.attributes where !allowed.contains(a.name) {
+            if diagnostics.isFull { return }
             diagnostics.error(.unknownAttribute(a.name, on: el.name, suggestion: Suggestion.nearest(to: a.name, in: allowed)),
                               at: a.location)
         }

@@ -4,6 +4,8 @@ import EaselModel
 /// geometry attributes that shapes and boxes share.
 extension SceneBuilder {
     func buildNode(_ el: XMLElement, parent: String, depth: Int) -> Node? {
+        // Past the error limit, looking further only finds errors nobody sees.
+        if diagnostics.isFull { return nil }
         guard Vocabulary.nodes.contains(el.name) else {
             reportMisplaced(el, parent: parent, expected: Vocabulary.nodes)
             return nil

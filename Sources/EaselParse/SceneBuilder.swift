@@ -22,6 +22,7 @@ final class SceneBuilder {
     init(resolver: ResourceResolver, limits: Limits) {
         self.resolver = resolver
         self.limits = limits
+        diagnostics.errorLimit = limits.maxErrors
     }
 
     func build(_ root: XMLElement) -> Scene? {

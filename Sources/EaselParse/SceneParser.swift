@@ -75,7 +75,7 @@ public enum SceneParser {
                                                                     at: SourceLocation(file: file, line: 1, column: 1))],
                                filesRead: recorder.all)
         }
-        let (root, xmlDiagnostics) = XMLReader.read(bytes: bytes, file: file)
+        let (root, xmlDiagnostics) = XMLReader.read(bytes: bytes, file: file, errorLimit: options.limits.maxErrors)
         guard let root else { return ParseResult(scene: nil, diagnostics: xmlDiagnostics.all, filesRead: recorder.all) }
         let resolver = ResourceResolver(sceneDirectory: baseDirectory,
                                         allowedDirectories: options.allowedDirectories,
@@ -89,6 +89,8 @@ public enum SceneParser {
             let ka = (la?.line ?? 0, la?.column ?? 0, a.offset), kb = (lb?.line ?? 0, lb?.column ?? 0, b.offset)
             return ka < kb
         }.map(\.element)
-        return ParseResult(scene: diagnostics.hasErrors ? nil : scene, diagnostics: sorted, filesRead: recorder.all)
+        // "too many errors" closes the list, wherever its location sorts.
+        let ordered = sorted.filter { $0.message != .tooManyErrors } + sorted.filter { $0.message == .tooManyErrors }
+        return ParseResult(scene: diagnostics.hasErrors ? nil : scene, diagnostics: ordered, filesRead: recorder.all)
     }
 }

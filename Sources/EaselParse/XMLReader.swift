@@ -26,9 +26,11 @@ public enum XMLReader {
     /// initialiser exactly once, whichever thread gets there first.
     private static let parserInitialised: Void = xmlInitParser()
 
-    public static func read(bytes: [UInt8], file: String) -> (XMLElement?, Diagnostics) {
+    /// `errorLimit`: errors kept before parsing stops (0: all).
+    public static func read(bytes: [UInt8], file: String, errorLimit: Int = 0) -> (XMLElement?, Diagnostics) {
         _ = parserInitialised
         let state = ReaderState(bytes: bytes, file: file)
+        state.diagnostics.errorLimit = errorLimit
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.contains(0)
             || String(validating: bytes, as: UTF8.self) == nil {
             state.diagnostics.error(.notUTF8, at: SourceLocation(file: file, line: 1, column: 1))
@@ -183,6 +185,7 @@ private final class ReaderState {
         let line = max(1, Int(error.line))
         let column = max(1, Int(error.int2))
         diagnostics.error(.malformedXML(message), at: SourceLocation(file: file, line: line, column: column))
+        if diagnostics.isFull, let context { xmlStopParser(context) }
     }
 
     /// Finds the byte offsets of each attribute's name and value inside a

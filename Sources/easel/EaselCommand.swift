@@ -52,6 +52,8 @@ struct SafetyOptions: ParsableArguments {
     var maxFileSize: Int = Limits().maxFileSize
     @Option(name: .customLong("max-paint"), help: "Most pixels painted in all (each fill, stroke, text, image and group counted by the pixels it covers).")
     var maxPaint: Int = Int(Limits().maxPaintedPixels)
+    @Option(name: .customLong("error-limit"), help: "Most errors reported per file before stopping; 0 reports all.")
+    var errorLimit: Int = Limits().maxErrors
     @Option(name: .customLong("allow-read"), help: "A folder outside the scene's that href/src may read.")
     var allowRead: [String] = []
 
@@ -60,6 +62,7 @@ struct SafetyOptions: ParsableArguments {
                           ("--max-file-size", maxFileSize), ("--max-paint", maxPaint)] where v <= 0 {
             throw ValidationError("\(name) must be greater than 0")
         }
+        if errorLimit < 0 { throw ValidationError("--error-limit must be 0 (no limit) or more") }
     }
 
     func options(scale: Double? = nil, scales: [Double] = []) -> Easel.Options {
@@ -69,6 +72,7 @@ struct SafetyOptions: ParsableArguments {
         limits.maxDepth = maxDepth
         limits.maxFileSize = maxFileSize
         limits.maxPaintedPixels = Double(maxPaint)
+        limits.maxErrors = errorLimit
         return Easel.Options(limits: limits,
                              allowedDirectories: allowRead.map { URL(fileURLWithPath: $0) },
                              scale: scale, scales: scales)

@@ -254,6 +254,27 @@ final class CLITests: XCTestCase {
             XCTAssertEqual((r.stdout + r.stderr).contains("config"), loads, "\(scene): \(r.stdout)\(r.stderr)")
         }
     }
+
+    /// A flood of errors stops at --error-limit (default 20, as clang) with
+    /// one line saying so; the exit status and the no-output rule are as
+    /// for any error; --error-limit 0 shows every one.
+    func testErrorsStopAtTheErrorLimit() throws {
+        let attributes = (0..<200).map { "bogus\($0)=\"1\"" }.joined(separator: " ")
+        let input = try write("flood.scene.xml", "<scene width=\"10\" height=\"10\"><rect \(attributes)/><rect nope=\"1\"/></scene>")
+        let out = dir.appendingPathComponent("flood.png").path
+        var r = try easel(["render", input, "-o", out])
+        XCTAssertEqual(r.status, 1)
+        let lines = r.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 21, r.stderr)
+        XCTAssertTrue(lines.last?.hasSuffix("error: too many errors, stopping; --error-limit 0 shows all") == true, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        r = try easel(["check", input, "--error-limit", "5"])
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 6, r.stderr)
+        r = try easel(["check", input, "--error-limit", "0"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 201, "every error, the second <rect>'s too")
+        XCTAssertEqual(try easel(["check", input, "--error-limit", "-1"]).status, 2)
+    }
 }
 
 /// The machine-readable format: every example validates against the XSD
