@@ -133,7 +133,7 @@ public struct CompiledScene: Sendable {
     public func renderAnimatedPNG(fps: Double, scale: Double? = nil) throws -> [UInt8] {
         var frames = try renderFrames(fps: fps, scale: scale)
         // Opaque frames are RGB, others RGBA; an animated PNG has one header.
-        if Set(frames.map { $0.count > 25 ? $0[25] : 0 }).count > 1 {
+        if Set(frames.map(PNGChunks.colorType(of:))).count > 1 {
             frames = try renderFrames(fps: fps, scale: scale, keepAlpha: true)
         }
         // A whole frame rate is exact as n/fps; others in milliseconds.

@@ -239,7 +239,7 @@ enum PNGEncoder {
 }
 
 /// PNG's chunk layout: length, type, data, CRC-32 of type and data.
-enum PNGChunks {
+public enum PNGChunks {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     static func append<Data: Collection<UInt8>>(_ type: String, _ data: Data, to out: inout [UInt8]) {
@@ -254,6 +254,12 @@ enum PNGChunks {
                 ?? Array(data).withUnsafeBufferPointer { libdeflate_crc32(crc, $0.baseAddress, $0.count) }
         }
         out += be32(crc)
+    }
+
+    /// The colour type in a PNG's header (2 RGB, 6 RGBA), nil if too short.
+    public static func colorType(of png: [UInt8]) -> UInt8? {
+        // Signature 8, IHDR length and type 8, width and height 8, bit depth 1.
+        png.count > 25 ? png[25] : nil
     }
 
     static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)] }

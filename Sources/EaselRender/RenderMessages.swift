@@ -13,4 +13,5 @@ extension Diagnostic.Message {
     static func cannotAllocateImage(_ w: Int, _ h: Int) -> Self { .init("cannot allocate a \(w)×\(h) image") }
     static func cannotCreateSurface(_ format: OutputFormat) -> Self { .init("cannot create a \(format.rawValue) surface") }
     static func cairoFailed(_ reason: String) -> Self { .init("Cairo failed: \(reason)") }
+    static let pngEncodingFailed = Self("could not compress the PNG (libdeflate)")
 }

@@ -25,7 +25,7 @@ public enum SceneRenderer {
         case .png:
             let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintedPixels)
             guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha) else {
-                throw failure(.cairoFailed("PNG encoding failed"), scene.location)
+                throw failure(.pngEncodingFailed, scene.location)
             }
             return bytes
         case .pdf, .svg:
