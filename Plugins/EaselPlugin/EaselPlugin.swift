@@ -26,21 +26,44 @@ struct EaselPlugin: BuildToolPlugin {
             throw PluginError("easel-plugin.json: scales must be numbers greater than 0 and at most 16")
         }
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("images")
-        return files.filter { $0.lastPathComponent.hasSuffix(".scene.xml") }.sorted { $0.path < $1.path }.map { scene in
-            let name = String(scene.lastPathComponent.dropLast(".scene.xml".count))
-            let outputs = scales.map { output.appendingPathComponent(name + suffix($0) + ".png") }
-            return .buildCommand(
-                displayName: "Rendering \(scene.lastPathComponent) at \(scales.map(label).joined(separator: ", "))",
-                executable: easel,
-                arguments: ["render", scene.path, "--out-dir", output.path, "--scales", scales.map(label).joined(separator: ","), "-j", "1"],
-                inputFiles: [scene] + referencedFiles(of: scene),
-                outputFiles: outputs)
+        let scenes = files.filter { $0.lastPathComponent.hasSuffix(".scene.xml") }.sorted { $0.path < $1.path }
+        // The scene itself, then each of its <variant>s (NAME~VARIANT@2x.png), as `easel build` names them.
+        return scenes.flatMap { scene in
+            ([nil] + variants(of: scene)).map { variant -> Command in
+                let name = String(scene.lastPathComponent.dropLast(".scene.xml".count)) + (variant.map { "~" + $0 } ?? "")
+                let outputs = scales.map { output.appendingPathComponent(name + suffix($0) + ".png") }
+                return .buildCommand(
+                    displayName: "Rendering \(name) at \(scales.map(label).joined(separator: ", "))",
+                    executable: easel,
+                    arguments: ["render", scene.path, "--out-dir", output.path, "--scales", scales.map(label).joined(separator: ","), "-j", "1"]
+                        + (variant.map { ["--variant", $0] } ?? []),
+                    inputFiles: [scene] + referencedFiles(of: scene),
+                    outputFiles: outputs)
+            }
         }
     }
 
     func configuration(_ file: URL?) throws -> Configuration {
         guard let file, let data = FileManager.default.contents(atPath: file.path) else { return Configuration() }
         return try JSONDecoder().decode(Configuration.self, from: data)
+    }
+
+    /// The names of the scene's `<variant name="…">`s. A plugin must name
+    /// its outputs before anything runs, so it reads them from the text; a
+    /// name this misreads makes `easel` fail the build with a located error.
+    func variants(of scene: URL) -> [String] {
+        guard let text = try? String(contentsOf: scene, encoding: .utf8) else { return [] }
+        var names: [String] = []
+        var rest = text[...]
+        while let start = rest.range(of: "<variant") {
+            rest = rest[start.upperBound...]
+            guard let close = rest.firstIndex(of: ">") else { break }
+            let element = rest[..<close]
+            if let n = element.range(of: "name=\""), let end = element[n.upperBound...].firstIndex(of: "\"") {
+                names.append(String(element[n.upperBound..<end]).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return names
     }
 
     /// The files a scene names in `src="…"` or `href="…"` (CSVs, images),

@@ -39,6 +39,8 @@ public enum AssetBuild {
         public var warnings: [Diagnostic] = []
         /// For a depfile: each scene's outputs and the files it read (absolute paths).
         public var dependencies: [(outputs: [String], inputs: [String])] = []
+        /// Every parameter name declared by a scene this build compiled.
+        public var declaredParameters: Set<String> = []
     }
 
     /// The manifest's name inside the output folder.
@@ -78,6 +80,7 @@ public enum AssetBuild {
                 return result
             }
         for r in results {
+            report.declaredParameters.formUnion(r.parameters)
             if !r.diagnostics.isEmpty { report.diagnostics.append((r.scene, r.diagnostics)) }
             if let entry = r.entry {
                 manifest.scenes[r.scene] = entry
@@ -120,21 +123,39 @@ public enum AssetBuild {
         var scene: String
         var entry: BuildManifest.Entry?
         var diagnostics: [Diagnostic]
+        /// The `<param>` names the scene declares.
+        var parameters: [String] = []
     }
 
-    /// One scene: one parse and one layout, then every scale and format.
+    /// One scene: one parse and one layout, then every scale and format;
+    /// then the same for each of its variants.
     static func build(_ scene: String, _ options: Options) -> SceneResult {
         var compileOptions = options.compile
         compileOptions.scales = options.formats.contains(.png) ? options.scales : []
+        // A build's --set values are for the scenes that declare them.
+        compileOptions.ignoresUndeclaredParameters = true
         var session = CompileSession(options: compileOptions)
         let url = options.source.appendingPathComponent(scene)
         let shown = options.sourceName.map { ($0 as NSString).appendingPathComponent(scene) } ?? url.path
         guard let compiled = session.compile(fileAt: url, displayPath: shown) else {
             return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
         }
+        var renderings: [Rendering] = [Rendering(variant: nil, compiled: compiled)]
+        var inputs = session.filesRead
+        for variant in compiled.scene.variants {
+            var variantOptions = compileOptions
+            variantOptions.variant = variant.name
+            var variantSession = CompileSession(options: variantOptions)
+            guard let c = variantSession.compile(fileAt: url, displayPath: shown) else {
+                session.report(variantSession.diagnostics.filter { $0.severity == .error })
+                return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
+            }
+            renderings.append(Rendering(variant: variant, compiled: c))
+            for f in variantSession.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
+        }
         var outputs: [String] = []
         let ok = session.run {
-            for (relative, bytes) in try files(for: scene, compiled, options) {
+            for (relative, bytes) in try files(for: scene, renderings, options) {
                 let target = options.output.appendingPathComponent(relative)
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try AtomicFile.write(bytes, to: target)
@@ -142,44 +163,70 @@ public enum AssetBuild {
             }
         }
         guard ok else { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }
-        return SceneResult(scene: scene, entry: BuildManifest.Entry(inputs: session.filesRead, outputs: outputs),
-                           diagnostics: session.diagnostics)
+        return SceneResult(scene: scene, entry: BuildManifest.Entry(inputs: inputs, outputs: outputs),
+                           diagnostics: session.diagnostics, parameters: compiled.scene.parameters.map(\.name))
+    }
+
+    /// The scene as compiled for itself or for one of its variants.
+    struct Rendering: Sendable {
+        var variant: SceneVariant?
+        var compiled: CompiledScene
+        /// `~dark` in file names, empty for the scene itself.
+        var suffix: String { variant.map { "~" + $0.name } ?? "" }
     }
 
     /// The files a scene becomes, relative to the output folder: the
-    /// contract's names (`card.png`, `card@2x.png`, `card.pdf`), or in a
-    /// catalog `card.imageset/` with its `Contents.json`, and a colorset per
-    /// palette colour beside it.
-    static func files(for scene: String, _ compiled: CompiledScene, _ options: Options) throws -> [(String, [UInt8])] {
+    /// contract's names (`card.png`, `card@2x.png`, `card~dark@2x.png`,
+    /// `card.pdf`), or in a catalog `card.imageset/` with its
+    /// `Contents.json` — a dark variant that sets nothing else is the dark
+    /// appearance of that imageset, any other variant an imageset of its own
+    /// (`card~promo.imageset`) — and a colorset per palette colour beside it.
+    static func files(for scene: String, _ renderings: [Rendering], _ options: Options) throws -> [(String, [UInt8])] {
         let folder = (scene as NSString).deletingLastPathComponent
         let name = String((scene as NSString).lastPathComponent.dropLast(".scene.xml".count))
         func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
         var out: [(String, [UInt8])] = []
         if options.xcassets {
-            let set = path(name + ".imageset")
-            var images: [AssetCatalog.Image] = []
-            if options.formats.contains(.pdf) {
-                out.append((set + "/" + name + ".pdf", try compiled.render(format: .pdf, time: 0)))
-                images.append(AssetCatalog.Image(filename: name + ".pdf", scale: nil))
-            } else {
-                for s in options.scales {
-                    let file = name + scaleSuffix(s) + ".png"
-                    out.append((set + "/" + file, try compiled.render(format: .png, scale: s, time: 0)))
-                    images.append(AssetCatalog.Image(filename: file, scale: s))
-                }
+            // The first dark variant that changes nothing else joins the scene's own imageset.
+            let darkIndex = renderings.firstIndex { $0.variant?.isAppearanceOnly == true }
+            var sets: [(name: String, members: [Rendering])] = []
+            for (k, r) in renderings.enumerated() where k != darkIndex {
+                sets.append((name + r.suffix, [r] + (k == 0 ? darkIndex.map { [renderings[$0]] } ?? [] : [])))
             }
-            out.append((set + "/Contents.json", AssetCatalog.imageSet(images, vector: options.formats.contains(.pdf))))
-            for (colorName, color) in compiled.scene.definitions.palette.sorted(by: { $0.key < $1.key }) {
-                out.append((path(colorName + ".colorset") + "/Contents.json", AssetCatalog.colorSet(color)))
+            for (setName, members) in sets {
+                let set = path(setName + ".imageset")
+                var images: [AssetCatalog.Image] = []
+                for r in members {
+                    let appearance: Appearance? = r.variant?.isAppearanceOnly == true ? .dark : nil
+                    let file = name + r.suffix
+                    if options.formats.contains(.pdf) {
+                        out.append((set + "/" + file + ".pdf", try r.compiled.render(format: .pdf, time: 0)))
+                        images.append(AssetCatalog.Image(filename: file + ".pdf", scale: nil, appearance: appearance))
+                    } else {
+                        for s in options.scales {
+                            let png = file + scaleSuffix(s) + ".png"
+                            out.append((set + "/" + png, try r.compiled.render(format: .png, scale: s, time: 0)))
+                            images.append(AssetCatalog.Image(filename: png, scale: s, appearance: appearance))
+                        }
+                    }
+                }
+                out.append((set + "/Contents.json", AssetCatalog.imageSet(images, vector: options.formats.contains(.pdf))))
+            }
+            for color in renderings[0].compiled.scene.definitions.paletteColors.sorted(by: { $0.name < $1.name }) {
+                out.append((path(color.name + ".colorset") + "/Contents.json", AssetCatalog.colorSet(color)))
             }
             return out
         }
-        for format in options.formats {
-            switch format {
-            case .png:
-                for s in options.scales { out.append((path(name + scaleSuffix(s) + ".png"), try compiled.render(format: .png, scale: s))) }
-            case .pdf, .svg:
-                out.append((path(name + "." + format.rawValue), try compiled.render(format: format)))
+        for r in renderings {
+            for format in options.formats {
+                switch format {
+                case .png:
+                    for s in options.scales {
+                        out.append((path(name + r.suffix + scaleSuffix(s) + ".png"), try r.compiled.render(format: .png, scale: s)))
+                    }
+                case .pdf, .svg:
+                    out.append((path(name + r.suffix + "." + format.rawValue), try r.compiled.render(format: format)))
+                }
             }
         }
         return out
@@ -236,7 +283,8 @@ extension AssetBuild.Options {
         let l = compile.limits
         return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintedPixels) "
-            + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue)"
+            + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue) "
+            + "appearance=\(compile.appearance.rawValue) set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" })"
     }
 }
 

@@ -12,6 +12,13 @@ enum AssetCatalog {
         var filename: String
         /// nil: one image for every scale (a vector PDF).
         var scale: Double?
+        /// `.dark`: the image for the dark appearance.
+        var appearance: Appearance? = nil
+    }
+
+    /// An `appearances` entry: Xcode's luminosity trait.
+    static func appearances(_ a: Appearance) -> [[String: Any]] {
+        [["appearance": "luminosity", "value": a.rawValue]]
     }
 
     static var info: [String: Any] { ["author": "easel", "version": 1] }
@@ -23,6 +30,7 @@ enum AssetCatalog {
         for image in images {
             var entry: [String: Any] = ["filename": image.filename, "idiom": "universal"]
             if let s = image.scale { entry["scale"] = s == s.rounded() ? "\(Int(s))x" : "\(s)x" }
+            if let a = image.appearance { entry["appearances"] = appearances(a) }
             list.append(entry)
         }
         var root: [String: Any] = ["images": list, "info": info]
@@ -30,12 +38,17 @@ enum AssetCatalog {
         return json(root)
     }
 
-    static func colorSet(_ c: Color) -> [UInt8] {
+    /// The light value for any appearance, and the dark value (if the
+    /// palette gives one) for the dark appearance.
+    static func colorSet(_ palette: PaletteColor) -> [UInt8] {
         func component(_ v: Double) -> String { String(format: "%.3f", max(0, min(1, v))) }
-        let color: [String: Any] = ["color-space": "srgb",
-                                    "components": ["red": component(c.red), "green": component(c.green),
-                                                   "blue": component(c.blue), "alpha": component(c.alpha)]]
-        return json(["colors": [["idiom": "universal", "color": color]], "info": info])
+        func color(_ c: Color) -> [String: Any] {
+            ["color-space": "srgb",
+             "components": ["red": component(c.red), "green": component(c.green), "blue": component(c.blue), "alpha": component(c.alpha)]]
+        }
+        var colors: [[String: Any]] = [["idiom": "universal", "color": color(palette.light)]]
+        if let dark = palette.dark { colors.append(["idiom": "universal", "color": color(dark), "appearances": appearances(.dark)]) }
+        return json(["colors": colors, "info": info])
     }
 
     static func json(_ object: [String: Any]) -> [UInt8] {

@@ -64,7 +64,12 @@ public struct CompileSession: Sendable {
     }
 
     private var parseOptions: ParseOptions {
-        ParseOptions(limits: options.limits, allowedDirectories: options.allowedDirectories)
+        var p = ParseOptions(limits: options.limits, allowedDirectories: options.allowedDirectories)
+        p.parameters = options.parameters
+        p.appearance = options.appearance
+        p.variant = options.variant
+        p.ignoresUndeclaredParameters = options.ignoresUndeclaredParameters
+        return p
     }
 
     private mutating func finish(_ parsed: ParseResult) -> CompiledScene? {

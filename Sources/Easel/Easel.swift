@@ -32,6 +32,15 @@ public enum Easel {
         public var reduceSeries = true
         /// How PNG output is compressed (`--png-compression`).
         public var pngCompression = PNGCompression.default
+        /// Values for the scene's `<param>`s, by name (`--set`, `--set-file`).
+        public var parameters: [String: ParameterSetting] = [:]
+        /// Which value of each palette colour every use gets (`--appearance`).
+        public var appearance = Appearance.light
+        /// Compile the scene as one of its `<variant>`s.
+        public var variant: String?
+        /// A value for a parameter the scene does not declare is passed over
+        /// instead of being an error (a build sets values for many scenes).
+        public var ignoresUndeclaredParameters = false
         public init(limits: Limits = Limits(), allowedDirectories: [URL] = [], scale: Double? = nil, scales: [Double] = []) {
             self.limits = limits
             self.allowedDirectories = allowedDirectories

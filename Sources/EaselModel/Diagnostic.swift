@@ -19,6 +19,9 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// What the message is about, where the parser knows its extent (an
     /// attribute's value); starts at `location`.
     public var range: SourceRange?
+    /// The command line was wrong (a `--set` naming no parameter): the run
+    /// exits with status 2, not 1.
+    public var isCommandLineError = false
 
     public init(_ severity: Severity = .error, _ message: Message, at location: SourceLocation?, through end: SourceLocation? = nil) {
         self.severity = severity
@@ -63,6 +66,20 @@ public struct Diagnostics: Sendable {
         guard !isFull else { return }
         all.append(Diagnostic(.error, message, at: location, through: end))
         errorCount += 1
+        limitReached(at: location)
+    }
+
+    /// An error caused by the command line, not the scene (exit status 2).
+    public mutating func commandLineError(_ message: Diagnostic.Message, at location: SourceLocation?) {
+        guard !isFull else { return }
+        var d = Diagnostic(.error, message, at: location)
+        d.isCommandLineError = true
+        all.append(d)
+        errorCount += 1
+        limitReached(at: location)
+    }
+
+    private mutating func limitReached(at location: SourceLocation?) {
         if errorLimit > 0, errorCount >= errorLimit {
             isFull = true
             all.append(Diagnostic(.error, .tooManyErrors, at: location))

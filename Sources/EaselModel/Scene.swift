@@ -12,7 +12,10 @@ public struct ClipPathDefinition: Hashable, Sendable {
 }
 
 public struct Definitions: Hashable, Sendable {
+    /// Each palette name's value in the compile's appearance.
     public var palette: [String: Color] = [:]
+    /// Every palette colour with its light and dark values, in file order.
+    public var paletteColors: [PaletteColor] = []
     public var paintServers: [String: PaintServerDefinition] = [:]
     public var clipPaths: [String: ClipPathDefinition] = [:]
     public init() {}
@@ -30,6 +33,13 @@ public struct Scene: Hashable, Sendable {
     public var definitions = Definitions()
     public var nodes: [Node] = []
     public var location: SourceLocation
+    /// The `<param>`s, each with the value this compile used.
+    public var parameters: [ParameterDeclaration] = []
+    /// The `<variant>`s a build renders besides the scene itself.
+    public var variants: [SceneVariant] = []
+    /// The appearance this compile used, and the variant it rendered (if any).
+    public var appearance: Appearance = .light
+    public var variant: String?
 
     public init(file: String, width: Double, height: Double, location: SourceLocation) {
         self.file = file; self.width = width; self.height = height; self.location = location
@@ -51,5 +61,8 @@ public struct Limits: Hashable, Sendable {
     /// Errors reported per file before stopping; 0 reports all. 20, as
     /// clang: a screenful, and past the first few most are consequences.
     public var maxErrors = 20
+    /// Longest parameter value, in UTF-8 bytes. The scene after substitution
+    /// is held to `maxFileSize` as well.
+    public var maxParameterLength = 4096
     public init() {}
 }

@@ -9,7 +9,13 @@ extension SceneBuilder {
                 case "color":
                     guard let name = el.attribute("name")?.value.trimmingSpaces, let v = el.attribute("value") else { continue }
                     // Palette values are CSS colours, so palettes cannot form cycles.
-                    if let c = ColorParser.parse(v.value, palette: [:]) { palette[name] = c }
+                    if let c = ColorParser.parse(v.value, palette: [:]) {
+                        let dark = el.attribute("dark").flatMap { ColorParser.parse($0.value, palette: [:]) }
+                        palette[name] = appearance == .dark ? dark ?? c : c
+                        if !paletteColors.contains(where: { $0.name == name }) {
+                            paletteColors.append(PaletteColor(name: name, light: c, dark: dark))
+                        }
+                    }
                 case _ where Vocabulary.paintServers.contains(el.name):
                     if let id = el.attribute("id")?.value { paintServerIDs.insert(id) }
                 case "clipPath":
@@ -23,6 +29,7 @@ extension SceneBuilder {
     func buildDefinitions(_ defs: [XMLElement], into start: Definitions) -> Definitions {
         var out = start
         out.palette = palette
+        out.paletteColors = paletteColors
         for d in defs {
             checkAttributes(d)
             checkNoText(d)
@@ -32,9 +39,11 @@ extension SceneBuilder {
                     checkAttributes(el)
                     checkNoChildren(el)
                     guard required(el, "name") != nil, let v = required(el, "value") else { continue }
-                    if ColorParser.parse(v.value, palette: [:]) == nil {
-                        diagnostics.error(.badColor(v.value, suggestion: colorSuggestion(v.value)), on: v)
+                    for a in [v, el.attribute("dark")].compactMap({ $0 }) where ColorParser.parse(a.value, palette: [:]) == nil {
+                        diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), on: a)
                     }
+                case "param", "variant":
+                    break   // read before substitution (ParameterSubstitution)
                 case _ where Vocabulary.paintServers.contains(el.name):
                     if let server = buildPaintServer(el) { out.paintServers[server.id] = server }
                 case "clipPath":

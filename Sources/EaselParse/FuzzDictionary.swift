@@ -21,6 +21,9 @@ public enum FuzzDictionary {
         "url(#", "#ff0000", "rgb(1,2,3)", "hsl(10,50%,50%)", "rotate(45)", "translate(1 2)", "scale(2)",
         "matrix(1 0 0 1 0 0)", "M 0 0 L 10 10 Z", "A 5 5 0 1 1 10 10", "100%", "fill", "true", "false",
         "<scene width=\"100\" height=\"100\">", "<defs>", "<stop offset=\"0.5\" color=\"red\"/>", "{average}", "%.1f",
+        // Parameters: a reference, escaped braces, declarations and variants.
+        "{p}", "{{", "}}", "<param name=\"p\" type=\"color\" default=\"red\"/>", "<variant name=\"v\" appearance=\"dark\" set=\"p=blue\"/>",
+        "dark=\"#111\"", "number", "length", "angle", "string",
     ]
 }
 

@@ -171,8 +171,16 @@ enum GraphData {
     static func fillPlaceholders(_ text: String, values: [Double], format: String?) -> (String, [String]) {
         var out = "", unknown: [String] = []
         var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
+        while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
             out += rest[..<open]
+            // Doubled braces (`{{max}}`) write one brace and fill nothing in.
+            let after = rest.index(after: open)
+            if after < rest.endIndex, rest[after] == rest[open] {
+                out.append(rest[open])
+                rest = rest[rest.index(after: after)...]
+                continue
+            }
+            if rest[open] == "}" { out.append("}"); rest = rest[after...]; continue }
             guard let close = rest[open...].firstIndex(of: "}") else { out += rest[open...]; rest = ""; break }
             let name = String(rest[rest.index(after: open)..<close])
             if let v = GraphStatistics.value(name, of: values) {

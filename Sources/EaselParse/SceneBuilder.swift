@@ -18,18 +18,28 @@ final class SceneBuilder {
     var clipPathIDs: Set<String> = []
     var paintReferences: [(String, SourceLocation)] = []
     var clipReferences: [(String, SourceLocation)] = []
+    let options: ParseOptions
+    var appearance: Appearance
+    var paletteColors: [PaletteColor] = []
+    var parameters: [ParameterDeclaration] = []
+    var variants: [SceneVariant] = []
 
-    init(resolver: ResourceResolver, limits: Limits) {
+    init(resolver: ResourceResolver, limits: Limits, options: ParseOptions = ParseOptions()) {
         self.resolver = resolver
         self.limits = limits
+        self.options = options
+        self.appearance = options.appearance
         diagnostics.errorLimit = limits.maxErrors
     }
 
-    func build(_ root: XMLElement) -> Scene? {
-        guard root.name == "scene" else {
-            diagnostics.error(.rootMustBeScene(root.name), at: root.location)
+    func build(_ source: XMLElement) -> Scene? {
+        guard source.name == "scene" else {
+            diagnostics.error(.rootMustBeScene(source.name), at: source.location)
             return nil
         }
+        // Parameters are values written into the text of the scene: every
+        // later check sees the scene as it reads after substitution.
+        let root = substituteParameters(source)
         checkAttributes(root)
         checkNoText(root)
         let width = requiredNumber(root, "width", positive: true) ?? 1
@@ -48,6 +58,10 @@ final class SceneBuilder {
         collectDefinitionNames(defs)
         if let bg = color(root, "background") { scene.background = bg }
         scene.definitions = buildDefinitions(defs, into: scene.definitions)
+        scene.parameters = parameters
+        scene.variants = variants
+        scene.appearance = appearance
+        scene.variant = options.variant
         for child in root.children where child.name != "defs" {
             if let node = buildNode(child, parent: "scene", depth: 1) { scene.nodes.append(node) }
         }

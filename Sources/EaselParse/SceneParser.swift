@@ -5,6 +5,16 @@ public struct ParseOptions: Sendable {
     public var limits = Limits()
     /// Folders outside the scene's own from which `href`/`src` may read.
     public var allowedDirectories: [URL] = []
+    /// Values for the scene's `<param>`s (`--set`, `--set-file`).
+    public var parameters: [String: ParameterSetting] = [:]
+    /// Which value of each palette colour to use (`--appearance`).
+    public var appearance: Appearance = .light
+    /// Compile the scene as this `<variant>`: its settings over `parameters`,
+    /// its appearance over `appearance`.
+    public var variant: String?
+    /// A setting for a parameter the scene does not declare is passed over
+    /// instead of being an error (a build sets values for many scenes).
+    public var ignoresUndeclaredParameters = false
     public init(limits: Limits = Limits(), allowedDirectories: [URL] = []) {
         self.limits = limits
         self.allowedDirectories = allowedDirectories
@@ -80,7 +90,7 @@ public enum SceneParser {
         let resolver = ResourceResolver(sceneDirectory: baseDirectory,
                                         allowedDirectories: options.allowedDirectories,
                                         limits: options.limits, recorder: recorder)
-        let builder = SceneBuilder(resolver: resolver, limits: options.limits)
+        let builder = SceneBuilder(resolver: resolver, limits: options.limits, options: options)
         let scene = builder.build(root)
         let diagnostics = builder.diagnostics
         // Reported in file order, whatever order the passes found them in.

@@ -13,7 +13,9 @@ public enum Vocabulary {
     public static let attributes: [String: [String]] = [
         "scene": ["width", "height", "scale", "background", "version", "duration"],
         "defs": [],
-        "color": ["name", "value"],
+        "color": ["name", "value", "dark"],
+        "param": ["name", "type", "default"],
+        "variant": ["name", "appearance", "set"],
         "linearGradient": gradient + ["angle", "direction", "start", "end"],
         "radialGradient": gradient + ["center", "radius", "focus"],
         "conicGradient": gradient + ["center", "from"],
@@ -49,7 +51,7 @@ public enum Vocabulary {
     public static let containers: Set<String> = Set(["view", "group", "repeat"]).union(stacks)
     public static let gradients: Set<String> = ["linearGradient", "radialGradient", "conicGradient"]
     public static let paintServers: Set<String> = gradients.union(["pattern", "stripes", "animatedGradient"])
-    public static let definitions: Set<String> = paintServers.union(["color", "clipPath"])
+    public static let definitions: Set<String> = paintServers.union(["color", "clipPath", "param", "variant"])
 
     /// Elements the contract names that later releases add; they get a clear
     /// "not supported yet" message instead of a misleading suggestion.

@@ -8,12 +8,38 @@ public struct XMLAttribute: Hashable, Sendable {
     public var valueLocation: SourceLocation
     /// Just past the value (where its closing quote stands).
     public var valueEnd: SourceLocation
+    /// The parameters substituted into the value, for messages about it.
+    public var parameters: [ParameterUse] = []
+    /// A parameter's value was already reported as the wrong type here: the
+    /// value's own parse error would say the same again.
+    public var parameterErrorReported = false
+}
+
+/// A parameter's value written into an attribute or a text.
+public struct ParameterUse: Hashable, Sendable {
+    public var name: String
+    public var setting: ParameterSetting
 }
 
 extension Diagnostics {
-    /// An error about an attribute's value, with the value's range.
+    /// An error about an attribute's value, with the value's range; when
+    /// parameters made the value, the message says which and from where.
     mutating func error(_ message: Diagnostic.Message, on attribute: XMLAttribute) {
+        guard !attribute.parameterErrorReported else { return }
+        var message = message
+        message.text += ParameterUse.note(attribute.parameters)
         error(message, at: attribute.valueLocation, through: attribute.valueEnd)
+    }
+}
+
+extension ParameterUse {
+    /// ` (from parameter 'accent' = 'bleu', set on the command line)`, or
+    /// nothing when no parameter was used.
+    static func note(_ uses: [ParameterUse]) -> String {
+        guard !uses.isEmpty else { return "" }
+        func shown(_ v: String) -> String { v.count <= 60 ? v : String(v.prefix(57)) + "..." }
+        let parts = uses.map { "'\($0.name)' = '\(shown($0.setting.value))', \($0.setting.originText)" }
+        return " (from parameter\(uses.count == 1 ? "" : "s") " + parts.joined(separator: "; ") + ")"
     }
 }
 

@@ -50,6 +50,7 @@ struct Build: ParsableCommand {
 
     @OptionGroup var safety: SafetyOptions
     @OptionGroup var encoding: PNGEncodingOptions
+    @OptionGroup var parameters: ParameterOptions
 
     var scaleList: [Double] { scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
     var formatList: [OutputFormat] { formats.split(separator: ",").compactMap { OutputFormat(rawValue: $0.trimmingCharacters(in: .whitespaces)) } }
@@ -101,7 +102,7 @@ struct Build: ParsableCommand {
         options.jobs = jobs ?? ParallelJobs.defaultJobs
         options.xcassets = xcassets
         options.dryRun = dryRun
-        options.compile = encoding.applied(to: safety.options())
+        options.compile = try parameters.applied(to: encoding.applied(to: safety.options()))
         options.sourceName = source
         // On a terminal one progress line rewritten in place; in a pipe or
         // CI one line per scene as it finishes.
@@ -126,6 +127,13 @@ struct Build: ParsableCommand {
         for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(file)") }
         if let depfile, !dryRun {
             try? AtomicFile.write(Array(Depfile.text(result.dependencies, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
+        }
+        // Each --set goes to the scenes that declare it; one that none of the
+        // scenes compiled now declares is most likely misspelt.
+        if !result.rendered.isEmpty, !dryRun {
+            for name in options.compile.parameters.keys.sorted() where !result.declaredParameters.contains(name) {
+                FileHandle.standardError.write(Data("easel: warning: --set \(name)=…: no scene built declares a parameter '\(name)'\n".utf8))
+            }
         }
         let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
         if result.rendered.isEmpty && result.removed.isEmpty && result.failed.isEmpty {

@@ -51,8 +51,19 @@ struct Render: ParsableCommand {
     @Option(help: "Write Make-format dependencies: each output depends on its scene and every file it read.")
     var depfile: String?
 
+    @Option(help: "Render the scene as its <variant> NAME (with --out-dir: NAME~VARIANT.png).")
+    var variant: String?
+
     @OptionGroup var safety: SafetyOptions
     @OptionGroup var encoding: PNGEncodingOptions
+    @OptionGroup var parameters: ParameterOptions
+
+    /// The compile's options, from every option group.
+    private func compileOptions(scale: Double?, scales: [Double] = []) throws -> Easel.Options {
+        var options = try parameters.applied(to: encoding.applied(to: safety.options(scale: scale, scales: scales)))
+        options.variant = variant
+        return options
+    }
 
     /// `--scales` parsed; empty without it.
     private var scaleList: [Double] {
@@ -106,8 +117,8 @@ struct Render: ParsableCommand {
         let fmt = format.flatMap(OutputFormat.init(rawValue:))
             ?? output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
         try createOutputFolder()
-        let options = encoding.applied(to: safety.options(scale: scale, scales: scaleList))
-        let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList)
+        let options = try compileOptions(scale: scale, scales: scaleList)
+        let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList, variant: variant)
         if let output {
             try? FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(),
                                                      withIntermediateDirectories: true)
@@ -133,7 +144,7 @@ struct Render: ParsableCommand {
             }
             try? AtomicFile.write(Array(Depfile.text(rules, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
         }
-        if sessions.contains(where: \.hasErrors) { throw ExitCode(1) }
+        if let status = failureStatus(sessions) { throw status }
     }
 }
 
@@ -148,11 +159,11 @@ extension Render {
     func runAnimation() throws {
         let rate = fps ?? 30
         try createOutputFolder()
-        let options = encoding.applied(to: safety.options(scale: scale))
+        let options = try compileOptions(scale: scale)
         let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
             var (session, compiled) = compile(input, options)
             guard let compiled else { return session }
-            let name = OutputPlan.baseName(input)
+            let name = OutputPlan.baseName(input) + (variant.map { "~" + $0 } ?? "")
             if let output {
                 session.run { try AtomicFile.write(try compiled.renderAnimatedPNG(fps: rate), to: URL(fileURLWithPath: output)) }
             } else if wantsAPNG {
@@ -169,7 +180,7 @@ extension Render {
             return session
         }
         for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
-        if sessions.contains(where: \.hasErrors) { throw ExitCode(1) }
+        if let status = failureStatus(sessions) { throw status }
     }
 }
 
@@ -181,10 +192,12 @@ struct OutputPlan: Sendable {
     var outDir: String?
     var format: OutputFormat
     var scales: [Double]
+    /// A variant adds `~VARIANT` to the name, as in builds.
+    var variant: String? = nil
 
     func outputs(for input: String) -> [(URL, Double?)] {
         if let output { return [(URL(fileURLWithPath: output), nil)] }
-        let name = OutputPlan.baseName(input)
+        let name = OutputPlan.baseName(input) + (variant.map { "~" + $0 } ?? "")
         let dir = URL(fileURLWithPath: outDir ?? ".")
         guard format == .png, !scales.isEmpty else { return [(dir.appendingPathComponent(name + "." + format.rawValue), nil)] }
         return scales.map { s in
@@ -214,16 +227,21 @@ struct Check: ParsableCommand {
     var inputs: [String]
 
     @OptionGroup var safety: SafetyOptions
+    @OptionGroup var parameters: ParameterOptions
+
+    @Option(help: "Check the scene as its <variant> NAME.")
+    var variant: String?
 
     func run() throws {
-        let options = safety.options()
-        var failed = false
+        var options = try parameters.applied(to: safety.options())
+        options.variant = variant
+        var sessions: [CompileSession] = []
         for input in inputs {
             let (session, _) = compile(input, options)
             report(session.diagnostics, input: input)
-            failed = failed || session.hasErrors
+            sessions.append(session)
         }
-        if failed { throw ExitCode(1) }
+        if let status = failureStatus(sessions) { throw status }
     }
 }
 
@@ -238,11 +256,17 @@ struct Layout: ParsableCommand {
     var input: String
 
     @OptionGroup var safety: SafetyOptions
+    @OptionGroup var parameters: ParameterOptions
+
+    @Option(help: "Lay the scene out as its <variant> NAME.")
+    var variant: String?
 
     func run() throws {
-        let (session, compiled) = compile(input, safety.options())
+        var options = try parameters.applied(to: safety.options())
+        options.variant = variant
+        let (session, compiled) = compile(input, options)
         report(session.diagnostics, input: input)
-        guard let compiled else { throw ExitCode(1) }
+        guard let compiled else { throw failureStatus([session]) ?? ExitCode(1) }
         print(compiled.layoutJSON())
     }
 }

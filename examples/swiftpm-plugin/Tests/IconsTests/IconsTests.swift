@@ -21,6 +21,20 @@ final class IconsTests: XCTestCase {
         }
     }
 
+    /// The scene's `<variant name="dark">`, at every scale, with the dark
+    /// palette value `face` (#1c1c1e) at the badge's centre.
+    func testDarkVariant() throws {
+        for (name, side) in [("badge~dark", 64), ("badge~dark@2x", 128), ("badge~dark@3x", 192)] {
+            let url = try XCTUnwrap(Icons.url(name), "\(name).png is in Bundle.module")
+            let (w, h) = try pixelSize(url)
+            XCTAssertEqual(w, side, name)
+            XCTAssertEqual(h, side, name)
+        }
+        let light = try Data(contentsOf: try XCTUnwrap(Icons.url("badge")))
+        let dark = try Data(contentsOf: try XCTUnwrap(Icons.url("badge~dark")))
+        XCTAssertNotEqual(light, dark)
+    }
+
     func testGraphFromCSV() throws {
         let url = try XCTUnwrap(Icons.url("week@2x"))
         let (w, h) = try pixelSize(url)

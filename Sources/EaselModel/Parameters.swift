@@ -1,0 +1,85 @@
+/// What a `<param>` holds (SCENE-FORMAT.md, "Parameters and appearances").
+public enum ParameterType: String, CaseIterable, Hashable, Sendable {
+    case color, number, length, angle, string
+}
+
+/// Which value of a palette colour every use of its name gets.
+public enum Appearance: String, CaseIterable, Hashable, Sendable {
+    case light, dark
+}
+
+/// `<param name type default>`: a value of the scene that the command line,
+/// a parameter file or a variant can set.
+public struct ParameterDeclaration: Hashable, Sendable {
+    public var name: String
+    public var type: ParameterType
+    public var defaultValue: String
+    /// The value this compile used (the default unless something set it).
+    public var value: String
+    public var location: SourceLocation
+    public init(name: String, type: ParameterType, defaultValue: String, value: String, location: SourceLocation) {
+        self.name = name; self.type = type; self.defaultValue = defaultValue; self.value = value; self.location = location
+    }
+}
+
+/// A value given to a parameter from outside the scene, and where it came
+/// from — messages about the value name its origin.
+public struct ParameterSetting: Hashable, Sendable {
+    public enum Origin: Hashable, Sendable {
+        case commandLine
+        /// A parameter file (`--set-file`), by the name the user gave it.
+        case file(String)
+        /// A `<variant>`'s `set`.
+        case variant(String)
+        /// The `<param>`'s own default.
+        case defaultValue
+    }
+    public var value: String
+    public var origin: Origin
+    public init(_ value: String, from origin: Origin = .commandLine) { self.value = value; self.origin = origin }
+
+    /// "set on the command line", "set in params.json", …
+    public var originText: String {
+        switch origin {
+        case .commandLine: return "set on the command line"
+        case .file(let name): return "set in \(name)"
+        case .variant(let name): return "set by variant '\(name)'"
+        case .defaultValue: return "its default"
+        }
+    }
+}
+
+/// `<variant name [appearance] [set]>`: one more rendering of the scene for
+/// builds, with its own appearance and parameter values.
+public struct SceneVariant: Hashable, Sendable {
+    public var name: String
+    public var appearance: Appearance?
+    /// `set="a=1; b=#f00"`, in the order written.
+    public var settings: [(name: String, value: String)]
+    public var location: SourceLocation
+
+    public init(name: String, appearance: Appearance?, settings: [(name: String, value: String)], location: SourceLocation) {
+        self.name = name; self.appearance = appearance; self.settings = settings; self.location = location
+    }
+
+    /// A dark rendering of the scene as it is: in an asset catalog, the dark
+    /// appearance of the scene's own imageset rather than an imageset of its own.
+    public var isAppearanceOnly: Bool { appearance == .dark && settings.isEmpty }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.name == b.name && a.appearance == b.appearance && a.location == b.location
+            && a.settings.map(\.name) == b.settings.map(\.name) && a.settings.map(\.value) == b.settings.map(\.value)
+    }
+    public func hash(into h: inout Hasher) {
+        h.combine(name); h.combine(appearance); h.combine(location)
+        for s in settings { h.combine(s.name); h.combine(s.value) }
+    }
+}
+
+/// A palette colour with both of its values, for asset catalogs' colorsets.
+public struct PaletteColor: Hashable, Sendable {
+    public var name: String
+    public var light: Color
+    public var dark: Color?
+    public init(name: String, light: Color, dark: Color?) { self.name = name; self.light = light; self.dark = dark }
+}

@@ -1,0 +1,339 @@
+import EaselModel
+
+extension Diagnostic.Message {
+    static func undeclaredParameter(_ name: String, suggestion: String?, inGraphText: Bool) -> Self {
+        let also = inGraphText ? " nor one of a graph's {max}, {min}, {average}, {sum}, {count}, {last}" : ""
+        return .init("{\(name)} is not a declared parameter\(also) (declare it with <param name=\"\(name)\" type=… default=…/> in <defs>; {{ and }} write braces)\(didYouMean(suggestion.map { "{\($0)}" }))")
+    }
+    static func unknownParameterSetting(_ name: String, declared: [String], suggestion: String?) -> Self {
+        let which = declared.isEmpty ? "it declares none" : "it declares \(declared.map { "'\($0)'" }.joined(separator: ", "))"
+        return .init("--set \(name)=…: the scene has no parameter '\(name)' (\(which))\(didYouMean(suggestion))")
+    }
+    static func unknownVariant(_ name: String, declared: [String], suggestion: String?) -> Self {
+        let which = declared.isEmpty ? "it declares none" : "it declares \(declared.map { "'\($0)'" }.joined(separator: ", "))"
+        return .init("--variant \(name): the scene has no variant '\(name)' (\(which))\(didYouMean(suggestion))")
+    }
+    static func parameterValueTooLong(_ name: String, _ bytes: Int, _ limit: Int) -> Self {
+        .init("the value of parameter '\(name)' is \(bytes) bytes long, more than the limit of \(limit)")
+    }
+    static func badParameterValue(_ value: String, _ type: ParameterType) -> Self {
+        let shown = value.count <= 60 ? value : String(value.prefix(57)) + "..."
+        switch type {
+        case .color: return .init("'\(shown)' is not a colour")
+        case .number: return .init("'\(shown)' is not a number")
+        case .length: return .init("'\(shown)' is not a length (points, a percentage or 'fill')")
+        case .angle: return .init("'\(shown)' is not an angle (a number of degrees)")
+        case .string: return .init("'\(shown)' is not a string")
+        }
+    }
+    static func badParameterName(_ attribute: String, _ text: String) -> Self {
+        .init("'\(attribute)' must be a letter or '_' followed by letters, digits, '_', '-' or '.', not '\(text)'")
+    }
+    static func reservedParameterName(_ name: String) -> Self {
+        .init("'\(name)' is one of a graph's statistics ({max}, {min}, {average}, {sum}, {count}, {last}) and cannot name a parameter")
+    }
+    static func duplicateName(_ what: String, _ name: String, first: SourceLocation) -> Self {
+        .init("\(what) '\(name)' is declared twice (first at \(first.line):\(first.column))")
+    }
+    static func badVariantName(_ text: String) -> Self {
+        .init("a variant's 'name' becomes part of file names: letters, digits, '_' and '-' only, not '\(text)'")
+    }
+    static func badVariantSetting(_ text: String) -> Self {
+        .init("'set' must be name=value pairs separated by ';' (set=\"accent=#f00; title=Sale\"), not '\(text)'")
+    }
+    static func variantSetsUnknown(_ variant: String, _ name: String, suggestion: String?) -> Self {
+        .init("variant '\(variant)' sets '\(name)', but the scene has no parameter '\(name)'\(didYouMean(suggestion))")
+    }
+    static func parameterExpansionTooLarge(_ limit: Int) -> Self {
+        .init("parameters make the scene more than \(limit) bytes larger (the input file limit; raise it with --max-file-size)")
+    }
+}
+
+/// `<param>` and `<variant>`, and `{name}` written into the scene's values
+/// (SCENE-FORMAT.md, "Parameters and appearances").
+///
+/// Substitution is textual and happens once, before any value is read: a
+/// value that contains `{other}` is written as it is, never expanded again,
+/// and every check after it sees the scene as the user would have written it
+/// by hand. Each attribute remembers which parameters made it, so a message
+/// about its value names the parameter and where its value came from.
+extension SceneBuilder {
+    func substituteParameters(_ root: XMLElement) -> XMLElement {
+        let defs = root.children.filter { $0.name == "defs" }
+        let paletteNames = Set(defs.flatMap(\.children).filter { $0.name == "color" }
+            .compactMap { $0.attribute("name")?.value.trimmingSpaces })
+        let check = ParameterTypeCheck(paletteNames: paletteNames)
+        // One at a time: each is checked against those before it.
+        for el in defs.flatMap(\.children) where el.name == "param" {
+            if let p = declaration(el, check) { parameters.append(p) }
+        }
+        for el in defs.flatMap(\.children) where el.name == "variant" {
+            if let v = variant(el, check) { variants.append(v) }
+        }
+
+        let declared = Dictionary(parameters.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var settings: [String: ParameterSetting] = [:]
+        for (name, setting) in options.parameters.sorted(by: { $0.key < $1.key }) {
+            guard declared[name] != nil else {
+                if !options.ignoresUndeclaredParameters {
+                    diagnostics.commandLineError(.unknownParameterSetting(name, declared: parameters.map(\.name),
+                                                                          suggestion: Suggestion.nearest(to: name, in: Array(declared.keys))),
+                                                 at: root.location)
+                }
+                continue
+            }
+            if setting.value.utf8.count > limits.maxParameterLength {
+                diagnostics.commandLineError(.parameterValueTooLong(name, setting.value.utf8.count, limits.maxParameterLength),
+                                             at: root.location)
+                continue
+            }
+            settings[name] = setting
+        }
+        if let name = options.variant {
+            if let v = variants.first(where: { $0.name == name }) {
+                for s in v.settings where declared[s.name] != nil { settings[s.name] = ParameterSetting(s.value, from: .variant(name)) }
+                if let a = v.appearance { appearance = a }
+            } else {
+                diagnostics.commandLineError(.unknownVariant(name, declared: variants.map(\.name),
+                                                             suggestion: Suggestion.nearest(to: name, in: variants.map(\.name))),
+                                             at: root.location)
+            }
+        }
+        var substitution = Substitution(check: check)
+        for k in parameters.indices {
+            let p = parameters[k]
+            let setting = settings[p.name] ?? ParameterSetting(p.defaultValue, from: .defaultValue)
+            parameters[k].value = setting.value
+            substitution.values[p.name] = (setting, p.type, check.isValid(setting.value, as: p.type))
+        }
+        let result = substituted(root, parent: nil, &substitution) ?? root
+        // A wrong value nothing uses is still wrong: say so at its <param>.
+        for p in parameters {
+            guard let (setting, type, valid) = substitution.values[p.name], !valid, !substitution.used.contains(p.name),
+                  setting.origin != .defaultValue else { continue }
+            var message = Diagnostic.Message.badParameterValue(setting.value, type)
+            message.text += ParameterUse.note([ParameterUse(name: p.name, setting: setting)])
+            diagnostics.error(message, at: p.location)
+        }
+        return result
+    }
+
+    /// The values to write, and what writing them has cost so far.
+    struct Substitution {
+        let check: ParameterTypeCheck
+        var values: [String: (setting: ParameterSetting, type: ParameterType, valid: Bool)] = [:]
+        var used: Set<String> = []
+        /// Bytes the substitutions added to the scene; bounded by the file limit.
+        var added = 0
+        var stopped = false
+    }
+
+    /// nil when nothing in the element or below it changed (most of a
+    /// scene, usually): the tree is then not copied.
+    private func substituted(_ source: XMLElement, parent: String?, _ state: inout Substitution) -> XMLElement? {
+        // A declaration's own values are written as they are.
+        if source.name == "param" || source.name == "variant" || state.stopped || diagnostics.isFull { return nil }
+        var el = source
+        var changed = false
+        for k in el.attributes.indices {
+            var uses: [ParameterUse] = [], undeclared: [String] = []
+            guard let value = expand(el.attributes[k].value, graphText: false, &state, &uses, &undeclared) else { continue }
+            el.attributes[k].value = value
+            el.attributes[k].parameters = uses
+            changed = true
+            for name in undeclared {
+                diagnostics.error(.undeclaredParameter(name, suggestion: Suggestion.nearest(to: name, in: Array(state.values.keys)),
+                                                       inGraphText: false), on: el.attributes[k])
+            }
+            // The value's own check would only repeat what was said here.
+            if reportWrongValues(uses, state, at: el.attributes[k].valueLocation, through: el.attributes[k].valueEnd)
+                || !undeclared.isEmpty {
+                el.attributes[k].parameterErrorReported = true
+            }
+        }
+        if !el.text.isEmpty {
+            let graphText = el.name == "text" && parent == "lineGraph"
+            var uses: [ParameterUse] = [], undeclared: [String] = []
+            if let text = expand(el.text, graphText: graphText, &state, &uses, &undeclared) {
+                el.text = text
+                changed = true
+                for name in undeclared {
+                    diagnostics.error(.undeclaredParameter(name, suggestion: Suggestion.nearest(to: name, in: Array(state.values.keys)),
+                                                           inGraphText: graphText), at: el.location)
+                }
+                _ = reportWrongValues(uses, state, at: el.location, through: nil)
+            }
+        }
+        if state.added > limits.maxFileSize, !state.stopped {
+            state.stopped = true
+            diagnostics.error(.parameterExpansionTooLarge(limits.maxFileSize), at: el.location)
+        }
+        for k in source.children.indices {
+            if let child = substituted(source.children[k], parent: source.name, &state) {
+                el.children[k] = child
+                changed = true
+            }
+        }
+        return changed ? el : nil
+    }
+
+    /// Reports each wrong value among `uses` here; true if any was wrong (a
+    /// wrong default was reported at its `<param>` already).
+    private func reportWrongValues(_ uses: [ParameterUse], _ state: Substitution, at location: SourceLocation,
+                                   through end: SourceLocation?) -> Bool {
+        var any = false
+        for use in uses {
+            guard let entry = state.values[use.name], !entry.valid else { continue }
+            any = true
+            guard use.setting.origin != .defaultValue else { continue }
+            var message = Diagnostic.Message.badParameterValue(use.setting.value, entry.type)
+            message.text += ParameterUse.note([use])
+            diagnostics.error(message, at: location, through: end)
+        }
+        return any
+    }
+
+    /// `text` with every `{name}` replaced and `{{`/`}}` made single; nil
+    /// when it has no braces. A graph's text keeps its statistics and its
+    /// doubled braces for the graph to fill in, and parameter values are
+    /// written into it with their braces doubled, so they stay literal.
+    private func expand(_ text: String, graphText: Bool, _ state: inout Substitution,
+                        _ uses: inout [ParameterUse], _ undeclared: inout [String]) -> String? {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else { return nil }
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            let next: Unicode.Scalar? = i + 1 < scalars.count ? scalars[i + 1] : nil
+            if (c == "{" || c == "}"), next == c {
+                out.append(c)
+                if graphText { out.append(c) }
+                i += 2
+                continue
+            }
+            if c == "{", let close = scalars[(i + 1)...].firstIndex(of: "}"),
+               case let name = String(String.UnicodeScalarView(scalars[(i + 1)..<close])), ParameterTypeCheck.isName(name) {
+                if let entry = state.values[name] {
+                    uses.append(ParameterUse(name: name, setting: entry.setting))
+                    state.used.insert(name)
+                    var value = entry.setting.value
+                    if graphText { value = value.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}") }
+                    out.append(contentsOf: value.unicodeScalars)
+                    state.added += value.utf8.count
+                } else {
+                    if !(graphText && GraphStatistics.names.contains(name)) { undeclared.append(name) }
+                    out.append(contentsOf: scalars[i...close])
+                }
+                i = close + 1
+                continue
+            }
+            out.append(c)   // a lone brace stays as written
+            i += 1
+        }
+        return String(out)
+    }
+
+    private func declaration(_ el: XMLElement, _ check: ParameterTypeCheck) -> ParameterDeclaration? {
+        checkAttributes(el)
+        checkNoText(el)
+        checkNoChildren(el)
+        let nameAttribute = required(el, "name"), typeAttribute = required(el, "type"), defaultAttribute = required(el, "default")
+        guard let nameAttribute, typeAttribute != nil, let defaultAttribute else { return nil }
+        let name = nameAttribute.value.trimmingSpaces
+        guard ParameterTypeCheck.isName(name) else {
+            diagnostics.error(.badParameterName("name", nameAttribute.value), on: nameAttribute)
+            return nil
+        }
+        guard !GraphStatistics.names.contains(name) else {
+            diagnostics.error(.reservedParameterName(name), on: nameAttribute)
+            return nil
+        }
+        if let first = parameters.first(where: { $0.name == name }) {
+            diagnostics.error(.duplicateName("parameter", name, first: first.location), on: nameAttribute)
+            return nil
+        }
+        guard let type = keyword(el, "type", ParameterType.self) else { return nil }
+        let value = ParameterTypeCheck.unescapingBraces(defaultAttribute.value)
+        if value.utf8.count > limits.maxParameterLength {
+            diagnostics.error(.parameterValueTooLong(name, value.utf8.count, limits.maxParameterLength), on: defaultAttribute)
+        } else if !check.isValid(value, as: type) {
+            var message = Diagnostic.Message.badParameterValue(value, type)
+            message.text += " (the default of parameter '\(name)')"
+            diagnostics.error(message, on: defaultAttribute)
+        }
+        return ParameterDeclaration(name: name, type: type, defaultValue: value, value: value, location: el.location)
+    }
+
+    private func variant(_ el: XMLElement, _ check: ParameterTypeCheck) -> SceneVariant? {
+        checkAttributes(el)
+        checkNoText(el)
+        checkNoChildren(el)
+        guard let nameAttribute = required(el, "name") else { return nil }
+        let name = nameAttribute.value.trimmingSpaces
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }) else {
+            diagnostics.error(.badVariantName(nameAttribute.value), on: nameAttribute)
+            return nil
+        }
+        if let first = variants.first(where: { $0.name == name }) {
+            diagnostics.error(.duplicateName("variant", name, first: first.location), on: nameAttribute)
+            return nil
+        }
+        let appearance = keyword(el, "appearance", Appearance.self)
+        var settings: [(name: String, value: String)] = []
+        if let set = el.attribute("set") {
+            for part in set.value.split(separator: ";") where !String(part).trimmingSpaces.isEmpty {
+                guard let eq = part.firstIndex(of: "=") else {
+                    diagnostics.error(.badVariantSetting(set.value), on: set)
+                    break
+                }
+                let key = String(part[..<eq]).trimmingSpaces
+                let value = ParameterTypeCheck.unescapingBraces(String(part[part.index(after: eq)...]).trimmingSpaces)
+                guard let p = parameters.first(where: { $0.name == key }) else {
+                    diagnostics.error(.variantSetsUnknown(name, key, suggestion: Suggestion.nearest(to: key, in: parameters.map(\.name))), on: set)
+                    continue
+                }
+                if value.utf8.count > limits.maxParameterLength {
+                    diagnostics.error(.parameterValueTooLong(key, value.utf8.count, limits.maxParameterLength), on: set)
+                } else if !check.isValid(value, as: p.type) {
+                    var message = Diagnostic.Message.badParameterValue(value, p.type)
+                    message.text += " (set by variant '\(name)' for parameter '\(key)')"
+                    diagnostics.error(message, on: set)
+                }
+                settings.append((key, value))
+            }
+        }
+        return SceneVariant(name: name, appearance: appearance, settings: settings, location: el.location)
+    }
+}
+
+/// Whether a value is of a parameter's type, read as the attributes that
+/// take that type read it.
+struct ParameterTypeCheck {
+    /// Palette names stand for colours too; their values are checked where declared.
+    let paletteNames: Set<String>
+
+    func isValid(_ value: String, as type: ParameterType) -> Bool {
+        switch type {
+        case .color:
+            return paletteNames.contains(value.trimmingSpaces) || ColorParser.parse(value, palette: [:]) != nil
+        case .number, .angle: return ValueParser.number(value) != nil
+        case .length: return ValueParser.length(value, allowFill: true) != nil
+        case .string: return true
+        }
+    }
+
+    /// A value written in the scene (`default`, a variant's `set`): `{{` and
+    /// `}}` are braces as in any attribute; `{name}` stays as written, since
+    /// a value is never expanded.
+    static func unescapingBraces(_ s: String) -> String {
+        guard s.contains("{{") || s.contains("}}") else { return s }
+        return s.replacingOccurrences(of: "{{", with: "{").replacingOccurrences(of: "}}", with: "}")
+    }
+
+    /// A letter or `_`, then letters, digits, `_`, `-` and `.` (ASCII).
+    static func isName(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_" else { return false }
+        return s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
+    }
+}

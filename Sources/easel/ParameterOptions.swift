@@ -1,0 +1,69 @@
+import ArgumentParser
+import Easel
+import Foundation
+
+extension Appearance: ExpressibleByArgument {}
+
+/// `--set`, `--set-file` and `--appearance`, shared by the commands that compile.
+struct ParameterOptions: ParsableArguments {
+    @Option(name: .customLong("set"), help: ArgumentHelp("A value for the scene's <param> NAME; repeatable.", valueName: "name=value"))
+    var settings: [String] = []
+
+    @Option(name: .customLong("set-file"), help: ArgumentHelp("A JSON object of parameter values ({\"accent\": \"#0a84ff\", \"radius\": 12}); --set wins over it.", valueName: "file"))
+    var settingsFile: String?
+
+    @Option(help: "light or dark: which value of each palette colour every use of its name gets.")
+    var appearance: Appearance = .light
+
+    func validate() throws {
+        for s in settings {
+            guard let eq = s.firstIndex(of: "="), eq != s.startIndex else {
+                throw ValidationError("--set takes NAME=VALUE, not '\(s)'")
+            }
+        }
+        _ = try fileSettings()
+    }
+
+    /// The values of `--set-file`, each named as coming from that file.
+    private func fileSettings() throws -> [String: ParameterSetting] {
+        guard let settingsFile else { return [:] }
+        guard let data = FileManager.default.contents(atPath: settingsFile) else {
+            throw ValidationError("cannot read the parameter file '\(settingsFile)'")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ValidationError("'\(settingsFile)' must hold one JSON object of parameter values, {\"name\": \"value\", …}")
+        }
+        var out: [String: ParameterSetting] = [:]
+        for (name, value) in object {
+            let text: String
+            switch value {
+            case let s as String: text = s
+            case let n as NSNumber: text = n.stringValue
+            default:
+                throw ValidationError("'\(settingsFile)': the value of '\(name)' must be a string or a number")
+            }
+            out[name] = ParameterSetting(text, from: .file(settingsFile))
+        }
+        return out
+    }
+
+    /// `options` with these values (a file's first, then each `--set`).
+    func applied(to options: Easel.Options) throws -> Easel.Options {
+        var options = options
+        var values = try fileSettings()
+        for s in settings {
+            let eq = s.firstIndex(of: "=")!
+            values[String(s[..<eq])] = ParameterSetting(String(s[s.index(after: eq)...]), from: .commandLine)
+        }
+        options.parameters = values
+        options.appearance = appearance
+        return options
+    }
+}
+
+/// 2 if the command line was at fault (a `--set` naming no parameter), 1 for
+/// any other error, nil for none.
+func failureStatus(_ sessions: [CompileSession]) -> ExitCode? {
+    if sessions.contains(where: { $0.diagnostics.contains(where: \.isCommandLineError) }) { return ExitCode(2) }
+    return sessions.contains(where: \.hasErrors) ? ExitCode(1) : nil
+}
