@@ -126,7 +126,8 @@ struct Build: ParsableCommand {
         if dryRun { for scene in result.rendered { say("\(verb) \(scene)") } }
         for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(file)") }
         if let depfile, !dryRun {
-            try? AtomicFile.write(Array(Depfile.text(result.dependencies, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
+            let rules = result.dependencies.map { ($0.outputs, $0.inputs + parameters.inputFiles) }
+            try? AtomicFile.write(Array(Depfile.text(rules, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
         }
         // Each --set goes to the scenes that declare it; one that none of the
         // scenes compiled now declares is most likely misspelt.

@@ -47,6 +47,11 @@ struct ParameterOptions: ParsableArguments {
         return out
     }
 
+    /// The parameter file, as a depfile input (its values decide the outputs).
+    var inputFiles: [String] {
+        settingsFile.map { [URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path] } ?? []
+    }
+
     /// `options` with these values (a file's first, then each `--set`).
     func applied(to options: Easel.Options) throws -> Easel.Options {
         var options = options

@@ -58,6 +58,10 @@ final class ParameterCLITests: XCTestCase {
         let fromFile = dir.appendingPathComponent("file.png").path
         XCTAssertEqual(try easel(["render", input, "-o", fromFile, "--set-file", json]).status, 0)
         assertPixel(try image(fromFile), 15, 5, hex("#ffd60a"), tolerance: 1)
+        // The file decides the output: a depfile lists it as an input.
+        let depfile = dir.appendingPathComponent("file.d").path
+        XCTAssertEqual(try easel(["render", input, "-o", fromFile, "--set-file", json, "--depfile", depfile]).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: depfile, encoding: .utf8).contains("params.json"))
         XCTAssertEqual(try easel(["render", input, "-o", fromFile, "--set-file", json, "--set", "accent=#30d158"]).status, 0)
         assertPixel(try image(fromFile), 15, 5, hex("#30d158"), tolerance: 1)
 
