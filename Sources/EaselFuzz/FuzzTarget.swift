@@ -4,14 +4,28 @@ import Foundation
 /// One fuzz input: any bytes as a scene, through parse, layout and a small
 /// raster render. Limits are lowered so each input runs in milliseconds;
 /// nothing is written.
+///
+/// After a NUL byte come the command line's parameter surfaces, one per
+/// NUL-separated part: `name=value` as `--set`, `dark` as `--appearance
+/// dark`, `~name` as `--variant name`.
 func easelFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
-    let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
+    let parts = UnsafeBufferPointer(start: data, count: size).split(separator: 0, omittingEmptySubsequences: false)
     var options = Easel.Options()
     options.limits.maxPixels = 250_000
     options.limits.maxNodes = 20_000
     options.limits.maxFileSize = 1 << 20
-    let source = String(decoding: bytes, as: UTF8.self)
+    for part in parts.dropFirst() {
+        let text = String(decoding: part, as: UTF8.self)
+        if text == "dark" {
+            options.appearance = .dark
+        } else if text.hasPrefix("~") {
+            options.variant = String(text.dropFirst())
+        } else if let eq = text.firstIndex(of: "=") {
+            options.parameters[String(text[..<eq])] = ParameterSetting(String(text[text.index(after: eq)...]))
+        }
+    }
+    let source = String(decoding: parts.first.map(Array.init) ?? [], as: UTF8.self)
     if case .success(let scene) = Easel.compile(source: source, file: "fuzz.scene.xml",
                                                  baseDirectory: URL(fileURLWithPath: "/nonexistent-easel-fuzz"),
                                                  options: options) {
