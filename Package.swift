@@ -49,6 +49,7 @@ let package = Package(
         .plugin(name: "EaselPlugin", capability: .buildTool(), dependencies: ["easel"]),
         // libFuzzer target over parse + layout + render; see fuzz/run.
         .executableTarget(name: "EaselFuzz", dependencies: ["Easel"]),
+        .executableTarget(name: "EaselSoak", dependencies: ["Easel"]),
         // Helpers shared by the test targets: scenes from strings, pixel
         // comparison, running external reference renderers.
         .target(name: "EaselTestSupport", dependencies: ["Easel", "EaselParse"], path: "Tests/EaselTestSupport"),

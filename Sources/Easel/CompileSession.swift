@@ -6,7 +6,7 @@ extension Diagnostic.Message {
         .init("scale \(scale) would make \(w.wholeNumberText)×\(h.wholeNumberText) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
     }
     static func animationTooLarge(_ frames: Int, _ w: Int, _ h: Int, _ limit: Double) -> Self {
-        .init("\(frames) frames of \(w)×\(h) pixels would paint more than \(limit.wholeNumberText) pixels in all (raise the limit with --max-paint, or lower --fps)")
+        .init("\(frames) frames of \(w)×\(h) pixels would cost more than \(limit.wholeNumberText) paint units to clear and encode (raise the limit with --max-paint, or lower --fps)")
     }
     static func noFormatForPath(_ path: String) -> Self {
         .init("cannot tell the output format of '\(path)'; use --format png|pdf|svg")

@@ -85,13 +85,13 @@ public struct CompiledScene: Sendable {
     public func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8] {
         let s = scale ?? scene.scale
         return try SceneRenderer.render(tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
-                                        maxPaintedPixels: limits.maxPaintedPixels, animateSVG: time == nil,
+                                        maxPaintCost: limits.maxPaintCost, animateSVG: time == nil,
                                         png: PNGSettings(compression: pngCompression))
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
         let s = scale ?? scene.scale
-        return try SceneRenderer.renderImage(tree(for: s), scale: s, time: time, maxPaintedPixels: limits.maxPaintedPixels)
+        return try SceneRenderer.renderImage(tree(for: s), scale: s, time: time, maxPaintCost: limits.maxPaintCost)
     }
 
     /// The laid-out tree, unless it reduced a graph line for a smaller
@@ -127,14 +127,16 @@ public struct CompiledScene: Sendable {
         let s = scale ?? scene.scale
         let times = frameTimes(fps: fps)
         let (w, h) = SceneRenderer.pixelSize(of: layout, scale: s)
-        let pixels = Double(times.count) * Double(w) * Double(h)
-        guard pixels <= limits.maxPaintedPixels else {
-            throw DiagnosticsError([Diagnostic(.error, .animationTooLarge(times.count, w, h, limits.maxPaintedPixels), at: scene.location)])
+        // Every frame is cleared and encoded whatever it paints: that much
+        // of the budget is spent before the first frame is drawn.
+        let framesCost = Double(times.count) * Double(w) * Double(h) * PaintCost.perFramePixel
+        guard framesCost <= limits.maxPaintCost else {
+            throw DiagnosticsError([Diagnostic(.error, .animationTooLarge(times.count, w, h, limits.maxPaintCost), at: scene.location)])
         }
         let tree = self.tree(for: s)
-        let budget = limits.maxPaintedPixels / Double(times.count)
+        let budget = (limits.maxPaintCost - framesCost) / Double(times.count)
         let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha)
-        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintedPixels: budget, png: png) }
+        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png) }
     }
 
     /// An animated PNG of the frames at `fps`, looping as the scene's

@@ -69,6 +69,11 @@ public struct Diagnostics: Sendable {
         limitReached(at: location)
     }
 
+    /// Warnings do not count towards the error limit and never stop a compile.
+    public mutating func warning(_ message: Diagnostic.Message, at location: SourceLocation?) {
+        all.append(Diagnostic(.warning, message, at: location))
+    }
+
     /// An error caused by the command line, not the scene (exit status 2).
     public mutating func commandLineError(_ message: Diagnostic.Message, at location: SourceLocation?) {
         guard !isFull else { return }

@@ -54,15 +54,22 @@ public struct Limits: Hashable, Sendable {
     public var maxDepth = 256
     public var maxFileSize = 64 * 1024 * 1024
     public var maxScale = 16.0
-    /// Pixels painted in all, each fill, stroke, text, image and group
-    /// composite counted by the device pixels it covers: bounds the work of
-    /// a scene within the other limits (a million full-canvas layers).
-    public var maxPaintedPixels = 16.0 * 64_000_000
+    /// Painting work in all, in paint units (about a nanosecond each;
+    /// EaselRender's `PaintCost` gives each operation's cost by kind and
+    /// area, charged before the operation): bounds the work of a scene
+    /// within the other limits to about two seconds of painting.
+    public var maxPaintCost = 2e9
     /// Errors reported per file before stopping; 0 reports all. 20, as
     /// clang: a screenful, and past the first few most are consequences.
     public var maxErrors = 20
     /// Longest parameter value, in UTF-8 bytes. The scene after substitution
     /// is held to `maxFileSize` as well.
     public var maxParameterLength = 4096
+    /// Characters (Unicode scalars) of text shaped per scene, all texts and
+    /// graph labels together. Shaping costs 0.2–6 µs a character, linearly
+    /// (bench/shaping.py), but Pango 1.50 wraps one long paragraph in more
+    /// than linear time (200,000 characters: 0.4 s): 200,000 keeps the
+    /// worst case near a second — more text than a poster holds.
+    public var maxTextCharacters = 200_000
     public init() {}
 }

@@ -42,6 +42,7 @@ extension SceneBuilder {
             }
         }
         if sources == 1, values.isEmpty, !diagnostics.hasErrors { diagnostics.error(.graphEmpty, at: dataLocation) }
+        labels = shapedText(labels, at: el.location)
 
         var graph = LineGraph(values: values, labels: labels)
         graph.min = number(el, "min")

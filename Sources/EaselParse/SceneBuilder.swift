@@ -23,6 +23,9 @@ final class SceneBuilder {
     var paletteColors: [PaletteColor] = []
     var parameters: [ParameterDeclaration] = []
     var variants: [SceneVariant] = []
+    /// Characters of text to shape so far, against `Limits.maxTextCharacters`.
+    var textCharacters = 0
+    var reportedTextLimit = false
 
     init(resolver: ResourceResolver, limits: Limits, options: ParseOptions = ParseOptions()) {
         self.resolver = resolver

@@ -3,17 +3,28 @@ import CPangoCairo
 import EaselLayout
 import EaselModel
 
-/// Walks a laid-out tree back to front onto a Cairo context. It makes no
-/// layout decisions: every size, paint and path was resolved beforehand.
 /// The painting work a render may still do, shared with the painters of
-/// pattern tiles.
+/// pattern tiles, in paint units (`PaintCost`); and the pixels that
+/// translucent groups and clip masks hold at once, bounded so that deep
+/// nesting cannot take memory without end (each level is a surface the
+/// size of its clip).
 final class PaintBudget {
     var remaining: Double
     let limit: Double
     var exceededAt: SourceLocation?
-    init(limit: Double) { self.limit = limit; remaining = limit }
+    /// The nesting of groups, not the budget, stopped painting.
+    var groupsTooDeep = false
+    var liveGroupPixels = 0.0
+    let maxGroupPixels: Double
+    init(limit: Double, maxGroupPixels: Double = .infinity) {
+        self.limit = limit
+        remaining = limit
+        self.maxGroupPixels = maxGroupPixels
+    }
 }
 
+/// Walks a laid-out tree back to front onto a Cairo context. It makes no
+/// layout decisions: every size, paint and path was resolved beforehand.
 final class Painter {
     private let cr: OpaquePointer
     private let budget: PaintBudget
@@ -42,11 +53,32 @@ final class Painter {
         self.budget = budget
     }
 
-    /// Charges the device pixels that `rect` (user space) covers within the
-    /// clip; false once the budget is spent, and painting stops.
+    /// Charges what an operation of `weight` paint units per pixel costs
+    /// over the device pixels `rect` (user space) covers within the clip,
+    /// before it is done; false once the budget is spent, and painting stops.
     @discardableResult
-    private func charge(_ rect: Rect) -> Bool {
+    private func charge(_ rect: Rect, weight: Double) -> Bool {
         guard budget.exceededAt == nil else { return false }
+        return spend(PaintCost.perOperation + deviceArea(rect) * weight)
+    }
+
+    /// Takes `units` from the budget; false (and painting stops) once it is spent.
+    private func spend(_ units: Double) -> Bool {
+        guard budget.exceededAt == nil else { return false }
+        budget.remaining -= units
+        if budget.remaining < 0 {
+            budget.exceededAt = current
+            return false
+        }
+        return true
+    }
+
+    private func charge(_ rect: Rect, _ kind: PaintCost.Kind) -> Bool {
+        charge(rect, weight: PaintCost.perPixel(kind))
+    }
+
+    /// The device pixels of `rect` (user space) within the clip.
+    private func deviceArea(_ rect: Rect) -> Double {
         var xs: [Double] = [], ys: [Double] = []
         for (x0, y0) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
             var x = x0, y = y0
@@ -63,12 +95,40 @@ final class Painter {
         }
         let w = max(0, min(xs.max()!, clipXs.max()!) - max(xs.min()!, clipXs.min()!))
         let h = max(0, min(ys.max()!, clipYs.max()!) - max(ys.min()!, clipYs.min()!))
-        budget.remaining -= max(1, w * h)
-        if budget.remaining < 0 {
+        return w * h
+    }
+
+    /// Charges a group (a surface the size of the clip, composited when
+    /// popped) before it is pushed, and holds its pixels until `endGroup`;
+    /// nil, and painting stops, when the budget or the nesting is spent.
+    private func beginGroup(_ kind: PaintCost.Kind) -> Double? {
+        let clip = clipRect()
+        guard charge(clip, kind) else { return nil }
+        let pixels = deviceArea(clip)
+        guard budget.liveGroupPixels + pixels <= budget.maxGroupPixels else {
+            budget.groupsTooDeep = true
             budget.exceededAt = current
-            return false
+            return nil
         }
-        return true
+        budget.liveGroupPixels += pixels
+        return pixels
+    }
+
+    private func endGroup(_ pixels: Double) { budget.liveGroupPixels -= pixels }
+
+    /// The weight of painting with `paint`, per pixel.
+    private func weight(of paint: ResolvedPaint) -> Double {
+        switch paint.kind {
+        case .solid: return PaintCost.perPixel(.solid)
+        case .crossFade(let a, let b, _): return weight(of: a) + weight(of: b) + PaintCost.perPixel(.groupComposite)
+        case .linear: return PaintCost.perPixel(.linearGradient)
+        case .radial: return PaintCost.perPixel(.radialGradient)
+        case .conic: return PaintCost.perPixel(.conicGradient)
+        case .pattern:
+            return PaintCost.perPixel(.patternTile) + (paint.opacity < 1 ? PaintCost.perPixel(.groupComposite) : 0)
+        case .stripes:
+            return PaintCost.perPixel(.stripes) + (paint.opacity < 1 ? PaintCost.perPixel(.groupComposite) : 0)
+        }
     }
 
     var budgetExceeded: Bool { budget.exceededAt != nil }
@@ -96,7 +156,12 @@ final class Painter {
     /// overlapping children do not show through each other.
     private func paintContent(_ node: LayoutNode) {
         let grouped = node.opacity < 1
-        if grouped { cairo_push_group(cr) }
+        var groupPixels = 0.0
+        if grouped {
+            guard let pixels = beginGroup(.groupComposite) else { return }
+            groupPixels = pixels
+            cairo_push_group(cr)
+        }
         if let drawing = node.drawing { draw(drawing, node) }
         if !node.children.isEmpty {
             cairo_save(cr)
@@ -121,9 +186,9 @@ final class Painter {
         if let border = node.border { draw(border) }
         if grouped {
             cairo_pop_group_to_source(cr)
-            // Compositing the group covers the frame (for a group, what is clipped).
-            charge(node.drawing == nil ? clipRect() : node.frame.offsetBy(-node.frame.x, -node.frame.y).union(clipRect()))
-            cairo_paint_with_alpha(cr, node.opacity)
+            endGroup(groupPixels)
+            // Charged when pushed; a budget spent inside leaves nothing to composite.
+            if budget.exceededAt == nil { cairo_paint_with_alpha(cr, node.opacity) }
         }
     }
 
@@ -144,6 +209,11 @@ final class Painter {
             withClip(within) { self.withClip(inner, body) }
             return
         }
+        // A clip's shapes are tessellated as fills are.
+        for shape in clip.shapes {
+            let c = PathCrossings.estimate(shape.path)
+            guard spend(Double(c.edges) * PaintCost.perPathEdge + c.crossings * PaintCost.perFillCrossing) else { return }
+        }
         if clip.shapes.count == 1, clip.shapes[0].clip.isEmpty {
             cairo_save(cr)
             append(clip.shapes[0].path)
@@ -153,6 +223,11 @@ final class Painter {
             cairo_restore(cr)
             return
         }
+        // Content and mask: two surfaces the size of the clip, charged up front.
+        guard let contentPixels = beginGroup(.clipMask) else { return }
+        defer { endGroup(contentPixels) }
+        guard let maskPixels = beginGroup(.clipMask) else { return }
+        defer { endGroup(maskPixels) }
         cairo_push_group(cr)
         body()
         let content = cairo_pop_group(cr)
@@ -167,7 +242,6 @@ final class Painter {
             if let inner = shape.clip.first { withClip(inner, fillShape) } else { fillShape() }
         }
         let mask = cairo_pop_group(cr)
-        charge(clipRect())
         cairo_set_source(cr, content)
         cairo_mask(cr, mask)
         cairo_pattern_destroy(mask)
@@ -190,10 +264,11 @@ final class Painter {
     /// Text is drawn as Pango shaped it during layout (glyphs, real text in
     /// PDF), filled with its paint, whose box is the lines' extents or the frame.
     private func draw(_ text: TextDrawing) {
-        guard let fillID = text.fill, let glyphs = text.shaped.glyphs as? PangoShapedLayout,
-              charge(text.paintBox) else { return }
+        guard let fillID = text.fill, let glyphs = text.shaped.glyphs as? PangoShapedLayout else { return }
+        let fill = resolve(fillID)
+        guard charge(text.paintBox, weight: PaintCost.perPixel(.text) + weight(of: fill)) else { return }
         PangoEnvironment.shared.lock.run {
-            paint(with: resolve(fillID), extents: { text.paintBox }) {
+            paint(with: fill, extents: { text.paintBox }) {
                 cairo_move_to(self.cr, 0, 0)
                 pango_cairo_show_layout(self.cr, glyphs.layout)
             }
@@ -208,11 +283,21 @@ final class Painter {
     }
 
     private func draw(_ shape: ShapeDrawing) {
+        // What tessellating the path costs, whatever it covers.
+        let complexity = shape.fill != nil || shape.stroke != nil ? PathCrossings.estimate(shape.path) : nil
+        func pathCost(stroke: Bool) -> Double {
+            guard let complexity else { return 0 }
+            return Double(complexity.edges) * PaintCost.perPathEdge
+                + complexity.crossings * (stroke ? PaintCost.perStrokeCrossing : PaintCost.perFillCrossing)
+        }
         if let fill = shape.fill {
             cairo_set_fill_rule(cr, fillRule(shape.fillRule))
+            // Before the extents, which already tessellate the path.
+            guard spend(pathCost(stroke: false)) else { return }
             let area = extents(of: shape.path, stroke: false)
-            guard charge(area) else { return }
-            paint(with: resolve(fill), extents: { area }) {
+            let paint = resolve(fill)
+            guard charge(area, weight: weight(of: paint)) else { return }
+            self.paint(with: paint, extents: { area }) {
                 self.append(shape.path)
                 cairo_fill(self.cr)
             }
@@ -225,9 +310,11 @@ final class Painter {
             stroke.dash.withUnsafeBufferPointer {
                 cairo_set_dash(cr, $0.baseAddress, Int32($0.count), stroke.dashOffset)
             }
+            guard spend(pathCost(stroke: true)) else { return }
             let area = extents(of: shape.path, stroke: true)
-            guard charge(area) else { return }
-            paint(with: resolve(stroke.paint), extents: { area }) {
+            let paint = resolve(stroke.paint)
+            guard charge(area, weight: weight(of: paint)) else { return }
+            self.paint(with: paint, extents: { area }) {
                 self.append(shape.path)
                 cairo_stroke(self.cr)
             }
@@ -255,13 +342,14 @@ final class Painter {
     }
 
     private func draw(_ image: ImageDrawing, _ node: LayoutNode) {
+        // Charged before decoding, which costs about as much as drawing.
+        guard charge(image.clipRect, .image) else { return }
         guard let surface = ByteSource.decodePNG(image.source.data) else {
             failures.append(Diagnostic(.error, .cannotDecodePNG(image.source.path), at: node.location))
             return
         }
         defer { cairo_surface_destroy(surface) }
         let iw = Double(cairo_image_surface_get_width(surface)), ih = Double(cairo_image_surface_get_height(surface))
-        guard charge(image.clipRect) else { return }
         cairo_save(cr)
         cairo_rectangle(cr, image.clipRect.x, image.clipRect.y, image.clipRect.width, image.clipRect.height)
         cairo_clip(cr)

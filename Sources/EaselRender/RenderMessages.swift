@@ -4,7 +4,10 @@ import EaselModel
 /// (the node being painted, or the scene) that the CLI formats.
 extension Diagnostic.Message {
     static func paintBudgetExceeded(_ limit: Double) -> Self {
-        .init("painting this scene covers more than \(limit.wholeNumberText) pixels in all (raise the limit with --max-paint)")
+        .init("painting this scene would cost more than \(limit.wholeNumberText) paint units (about \(String(format: "%.1f", limit / 1e9)) s; raise the limit with --max-paint)")
+    }
+    static func groupsTooDeep(_ pixels: Double) -> Self {
+        .init("translucent groups and clip masks nested here would hold more than \(pixels.wholeNumberText) pixels at once (flatten the nesting, or lower the scale)")
     }
     static func cannotDecodePNG(_ path: String) -> Self { .init("cannot decode the PNG '\(path)'") }
     static func outputSideTooLong(_ w: Int, _ h: Int) -> Self {

@@ -13,17 +13,17 @@ public enum SceneRenderer {
     }
 
     /// `scale` applies to PNG only (PDF and SVG are at point size); `time`
-    /// is seconds into the scene's animations; `maxPaintedPixels` bounds
+    /// is seconds into the scene's animations; `maxPaintCost` bounds
     /// the painting work (see `Limits`). Failures are located diagnostics.
     /// `animateSVG`: SVG output of animated paints as SMIL animations
     /// (starting at 0) instead of the still frame at `time`.
     /// `png`: how PNG output is encoded.
     public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double, time: Double = 0,
-                              maxPaintedPixels: Double = .infinity, animateSVG: Bool = false,
+                              maxPaintCost: Double = .infinity, animateSVG: Bool = false,
                               png: PNGSettings = PNGSettings()) throws -> [UInt8] {
         switch format {
         case .png:
-            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintedPixels)
+            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost)
             guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha) else {
                 throw failure(.pngEncodingFailed, scene.location)
             }
@@ -47,7 +47,7 @@ public enum SceneRenderer {
                 }
                 do {
                     (overlays, animations) = try draw(scene, on: surface, scale: 1, time: animateSVG ? 0 : time, format: format,
-                                                      budget: maxPaintedPixels, smil: animateSVG)
+                                                      budget: maxPaintCost, smil: animateSVG)
                 } catch {
                     failure = error
                 }
@@ -73,8 +73,8 @@ public enum SceneRenderer {
 
     /// A raster render without PNG encoding.
     public static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0,
-                                   maxPaintedPixels: Double = .infinity) throws -> RasterImage {
-        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintedPixels)
+                                   maxPaintCost: Double = .infinity) throws -> RasterImage {
+        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost)
         return RasterImage(surface: canvas.surface)
     }
 
@@ -107,9 +107,16 @@ public enum SceneRenderer {
             cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
             cairo_paint(cr)
         }
-        let budget = PaintBudget(limit: limit)
+        // Groups and masks nested over the whole canvas: four at once (or
+        // 16 megapixels' worth on a small canvas) is more than any scene in
+        // the examples and docs needs, and bounds memory to a few canvases.
+        let canvasPixels = scene.size.width * scale * scene.size.height * scale
+        let budget = PaintBudget(limit: limit, maxGroupPixels: max(4 * canvasPixels, 16_000_000))
         let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil)
         painter.paint(scene.nodes)
+        if budget.groupsTooDeep {
+            throw failure(.groupsTooDeep(budget.maxGroupPixels), budget.exceededAt ?? scene.location)
+        }
         if budget.remaining < 0 {
             throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
         }

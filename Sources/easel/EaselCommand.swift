@@ -50,8 +50,10 @@ struct SafetyOptions: ParsableArguments {
     var maxDepth: Int = Limits().maxDepth
     @Option(name: .customLong("max-file-size"), help: "Largest input file, in bytes.")
     var maxFileSize: Int = Limits().maxFileSize
-    @Option(name: .customLong("max-paint"), help: "Most pixels painted in all (each fill, stroke, text, image and group counted by the pixels it covers).")
-    var maxPaint: Int = Int(Limits().maxPaintedPixels)
+    @Option(name: .customLong("max-paint"), help: "Most painting work, in units of about 1 ns (see Security in the README).")
+    var maxPaint: Int = Int(Limits().maxPaintCost)
+    @Option(name: .customLong("max-text"), help: "Most characters of text shaped per scene (all texts and graph labels).")
+    var maxText: Int = Limits().maxTextCharacters
     @Option(name: .customLong("error-limit"), help: "Most errors reported per file before stopping; 0 reports all.")
     var errorLimit: Int = Limits().maxErrors
     @Option(name: .customLong("allow-read"), help: "A folder outside the scene's that href/src may read.")
@@ -59,7 +61,7 @@ struct SafetyOptions: ParsableArguments {
 
     func validate() throws {
         for (name, v) in [("--max-pixels", maxPixels), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
-                          ("--max-file-size", maxFileSize), ("--max-paint", maxPaint)] where v <= 0 {
+                          ("--max-file-size", maxFileSize), ("--max-paint", maxPaint), ("--max-text", maxText)] where v <= 0 {
             throw ValidationError("\(name) must be greater than 0")
         }
         if errorLimit < 0 { throw ValidationError("--error-limit must be 0 (no limit) or more") }
@@ -71,8 +73,9 @@ struct SafetyOptions: ParsableArguments {
         limits.maxNodes = maxNodes
         limits.maxDepth = maxDepth
         limits.maxFileSize = maxFileSize
-        limits.maxPaintedPixels = Double(maxPaint)
+        limits.maxPaintCost = Double(maxPaint)
         limits.maxErrors = errorLimit
+        limits.maxTextCharacters = maxText
         return Easel.Options(limits: limits,
                              allowedDirectories: allowRead.map { URL(fileURLWithPath: $0) },
                              scale: scale, scales: scales)

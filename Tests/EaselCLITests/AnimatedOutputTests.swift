@@ -127,7 +127,7 @@ final class AnimatedOutputTests: XCTestCase {
             let r = try easel(["render", scene, "-o", dir.appendingPathComponent("x.png").path] + args)
             XCTAssertEqual(r.status, 2, args.joined(separator: " ") + ": " + r.stderr)
         }
-        // 13 frames × 48×32 pixels is more than a paint budget of 10,000 pixels.
+        // Clearing and encoding 13 frames of 48×32 pixels (5 units a pixel) is more than a budget of 10,000.
         let out = dir.appendingPathComponent("big.png")
         let r = try easel(["render", scene, "-o", out.path, "--fps", "4", "--max-paint", "10000"])
         XCTAssertEqual(r.status, 1)

@@ -229,8 +229,8 @@ final class CLITests: XCTestCase {
 
     func testHelpShowsIntegerDefaults() throws {
         let help = try easel(["render", "--help"]).stdout
-        XCTAssertTrue(help.contains("(default: 1024000000)"), help)
-        XCTAssertFalse(help.contains("1024000000.0"))
+        XCTAssertTrue(help.contains("(default: 2000000000)"), help)
+        XCTAssertFalse(help.contains("2000000000.0"))
     }
 
     func testLimitsCanBeRaised() throws {

@@ -1,0 +1,55 @@
+/// What painting costs, in paint units: about a nanosecond each on the
+/// machine the weights were measured on (a 2-core x86-64 VM; measure again
+/// with `bench/paint-costs.py`, which renders full-canvas layers of each
+/// kind at two layer counts and divides the time difference by the pixels).
+/// The paint budget (`Limits.maxPaintCost`, `--max-paint`, default 2·10⁹ —
+/// about two seconds) is charged before each operation: the device pixels
+/// it may cover within the clip times its kind's weight, plus a fixed cost
+/// for the operation itself. Deterministic — a count, never a clock — so a
+/// scene renders or fails the same way on every machine.
+public enum PaintCost {
+    public enum Kind: Sendable, CaseIterable {
+        case solid, linearGradient, radialGradient, conicGradient, patternTile, stripes
+        case groupComposite, clipMask, image, text
+    }
+
+    /// Paint units per device pixel, rounded up from `bench/paint-costs.py`
+    /// at 4000×4000 (ns/pixel; at 2000×2000, where surfaces fit in cache
+    /// better, groups and masks cost a third as much): a translucent solid
+    /// fill 0.25, linear 4.1, radial 7.7, conic 79 (evaluated per pixel by
+    /// Easel), a pattern tile's repeat 0.24 (its content is charged as it is
+    /// painted into the tile), stripes 9.7, a group's push and composite 2.4,
+    /// a two-shape clip mask 2.3, an image 0.9, text over its paint box 0.8
+    /// (2026-11-22, with a fuzzer busy on the other core).
+    public static func perPixel(_ kind: Kind) -> Double {
+        switch kind {
+        case .solid: return 0.3
+        case .linearGradient: return 4
+        case .radialGradient: return 8
+        case .conicGradient: return 80
+        case .patternTile: return 0.3
+        case .stripes: return 10
+        case .groupComposite: return 2.5
+        case .clipMask: return 2.5
+        case .image: return 1
+        case .text: return 1
+        }
+    }
+
+    /// Each fill, stroke, text, image, group or mask: the path, the state
+    /// and the calls around it (1.2–3 µs a node measured on 100,000 tiny
+    /// shapes, less the same scene's parse and layout).
+    public static let perOperation = 2_000.0
+
+    /// Per edge of a filled or stroked path, and per point where its edges
+    /// cross (`PathCrossings`): random scribbles of 1,000 to 30,000 line
+    /// segments measured 0.5–1.3 µs a crossing to fill and 0.1–0.2 µs to
+    /// stroke (2026-11-22).
+    public static let perPathEdge = 100.0
+    public static let perFillCrossing = 1_300.0
+    public static let perStrokeCrossing = 250.0
+
+    /// A frame of an animation, per pixel, before anything is painted on it:
+    /// clearing and encoding it (PNG at the default setting, ~5 ns a pixel).
+    public static let perFramePixel = 5.0
+}

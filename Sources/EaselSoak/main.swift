@@ -1,0 +1,78 @@
+import Easel
+import Foundation
+
+/// glibc's `malloc_trim` (malloc.h, which the Glibc module leaves out).
+@_silgen_name("malloc_trim")
+func mallocTrim(_ pad: Int) -> Int32
+
+// A long-lived process's view of Easel (`easel build --watch`, the preview,
+// a rendering service): one process compiles and renders the bad-input
+// corpus, the fuzz findings, the examples and the docs scenes ROUNDS times
+// through the library, on JOBS threads, and reports its resident memory
+// after each round. It fails (exit 1) if memory after any later round is
+// more than 10% above memory after the second round (the first rounds fill
+// the caches a process keeps: fonts, glyphs, malloc's arenas).
+//   EaselSoak ROOT [--rounds 20] [--jobs 1] [--formats png,pdf,svg|none]
+
+func residentMegabytes() -> Double {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let pages = statm.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0
+    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+}
+
+func option(_ name: String, _ fallback: Int, in arguments: [String]) -> Int {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
+    return v
+}
+let arguments = Array(CommandLine.arguments.dropFirst())
+let rounds = option("--rounds", 20, in: arguments), jobs = option("--jobs", 1, in: arguments)
+/// `--formats png,pdf,svg` (default), or `none` to compile only.
+let formats: [OutputFormat] = {
+    guard let i = arguments.firstIndex(of: "--formats"), i + 1 < arguments.count else { return [.png, .pdf, .svg] }
+    return arguments[i + 1].split(separator: ",").compactMap { OutputFormat(rawValue: String($0)) }
+}()
+let root = URL(fileURLWithPath: arguments.enumerated().first { i, a in
+    !a.hasPrefix("-") && (i == 0 || !arguments[i - 1].hasPrefix("--"))
+}?.element ?? ".")
+var scenes: [URL] = []
+for folder in ["Tests/Fixtures/bad", "fuzz/findings", "examples", "examples/themed", "docs/scenes"] {
+    let dir = root.appendingPathComponent(folder)
+    for name in ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted()
+    where name.hasSuffix(".xml") {
+        scenes.append(dir.appendingPathComponent(name))
+    }
+}
+guard !scenes.isEmpty else {
+    print("no scenes under \(root.path)")
+    exit(2)
+}
+
+var memory: [Double] = []
+let start = Date()
+for round in 1...rounds {
+    let outcomes = ParallelJobs.map(scenes, jobs: jobs) { url -> Bool in
+        var session = CompileSession()
+        guard let scene = session.compile(fileAt: url) else { return false }
+        return session.run {
+            for format in formats { _ = try scene.render(format: format, scale: format == .png ? 1 : nil, time: format == .svg ? nil : 0) }
+        }
+    }
+    // Freed memory back to the system first: what is measured is what the
+    // process holds, not what malloc's per-thread arenas keep for reuse
+    // (with -j 4 each arena keeps its own peak — a 230 MB PDF of the
+    // paint-budget case — so the untrimmed figure wanders with which thread
+    // rendered what).
+    _ = mallocTrim(0)
+    memory.append(residentMegabytes())
+    print(String(format: "round %2d: %d scenes (%d rendered), resident %.1f MB", round, scenes.count,
+                 outcomes.filter { $0 }.count, memory.last!))
+}
+let baseline = memory[min(1, memory.count - 1)]
+let peak = memory.dropFirst(2).max() ?? baseline
+let growth = (peak / baseline - 1) * 100
+print(String(format: "-j %d, %d rounds in %.0f s: after round 2 %.1f MB, highest after it %.1f MB (%+.1f%%), last %.1f MB",
+             jobs, rounds, Date().timeIntervalSince(start), baseline, peak, growth, memory.last!))
+if growth > 10 {
+    print("FAIL: resident memory grew more than 10% after the second round")
+    exit(1)
+}
