@@ -7,6 +7,9 @@ extension Diagnostic.Message {
     static let doctypeRefused = Self("a DOCTYPE is not allowed in a scene (scenes need none, and refusing it shuts out entity tricks)")
     static let notUTF8 = Self("a scene file must be UTF-8 text")
     static let emptyDocument = Self("the file has no root element")
+    static func tooManyAttributes(_ limit: Int) -> Self {
+        .init("this element has more than \(limit) attributes (no element of the format takes more than 40)")
+    }
     static func fileTooLarge(_ size: Int, _ limit: Int) -> Self {
         .init("the file is \(size) bytes, more than the limit of \(limit) bytes (raise it with --max-file-size)")
     }
@@ -38,6 +41,13 @@ public enum XMLReader {
         }
         guard !bytes.isEmpty else {
             state.diagnostics.error(.emptyDocument, at: SourceLocation(file: file, line: 1, column: 1))
+            return (nil, state.diagnostics)
+        }
+        // libxml2 checks each attribute against every earlier one of its
+        // element (quadratic: 100,000 attributes on one element cost it
+        // 2.5·10¹⁰ instructions before Easel sees the element).
+        if let offset = firstElementWithTooManyAttributes(bytes, limit: maxAttributesPerElement) {
+            state.diagnostics.error(.tooManyAttributes(maxAttributesPerElement), at: state.lines.location(ofByte: offset))
             return (nil, state.diagnostics)
         }
         let ctxtOrNil: xmlParserCtxtPtr? = bytes.withUnsafeBufferPointer { buf in
@@ -75,6 +85,51 @@ public enum XMLReader {
             state.diagnostics.error(.emptyDocument, at: SourceLocation(file: file, line: 1, column: 1))
         }
         return (state.diagnostics.hasErrors ? nil : state.root, state.diagnostics)
+    }
+
+    /// Far above what any element takes, far below what makes libxml2 slow.
+    static let maxAttributesPerElement = 256
+
+    /// The offset of the first start tag with more than `limit` attributes
+    /// (counted by their `=` outside quotes), in one pass that skips
+    /// comments, CDATA, processing instructions and declarations.
+    static func firstElementWithTooManyAttributes(_ b: [UInt8], limit: Int) -> Int? {
+        let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), eq = UInt8(ascii: "=")
+        let dq = UInt8(ascii: "\""), sq = UInt8(ascii: "'")
+        func skip(past marker: [UInt8], from start: Int) -> Int {
+            var k = start
+            while k + marker.count <= b.count {
+                if b[k] == marker[0], b[k..<(k + marker.count)].elementsEqual(marker) { return k + marker.count }
+                k += 1
+            }
+            return b.count
+        }
+        var i = 0
+        while i < b.count {
+            guard b[i] == lt, i + 1 < b.count else { i += 1; continue }
+            let next = b[i + 1]
+            if b[i...].starts(with: Array("<!--".utf8)) { i = skip(past: Array("-->".utf8), from: i + 4); continue }
+            if b[i...].starts(with: Array("<![CDATA[".utf8)) { i = skip(past: Array("]]>".utf8), from: i + 9); continue }
+            if next == UInt8(ascii: "?") { i = skip(past: Array("?>".utf8), from: i + 2); continue }
+            if next == UInt8(ascii: "!") || next == UInt8(ascii: "/") { i = skip(past: [gt], from: i + 2); continue }
+            var j = i + 1, quote: UInt8? = nil, count = 0
+            while j < b.count {
+                let c = b[j]
+                if let q = quote {
+                    if c == q { quote = nil }
+                } else if c == dq || c == sq {
+                    quote = c
+                } else if c == eq {
+                    count += 1
+                    if count > limit { return i }
+                } else if c == gt || c == lt {
+                    break
+                }
+                j += 1
+            }
+            i = j
+        }
+        return nil
     }
 
     private static func installHandlers(on sax: UnsafeMutablePointer<xmlSAXHandler>) {

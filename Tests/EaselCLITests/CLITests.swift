@@ -275,6 +275,21 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(r.stderr.split(separator: "\n").count, 201, "every error, the second <rect>'s too")
         XCTAssertEqual(try easel(["check", input, "--error-limit", "-1"]).status, 2)
     }
+
+    /// 100,000 attributes on one element: refused before libxml2 reads the
+    /// element (its duplicate check is quadratic — 2.5·10¹⁰ instructions
+    /// for this input), located at the element. The scan skips comments,
+    /// CDATA and quoted values, so '=' there does not count.
+    func testAttributeFloodIsRefusedBeforeParsing() throws {
+        let attributes = (0..<100_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
+        let input = try write("attrs.scene.xml", "<scene width=\"10\" height=\"10\">\n<rect \(attributes)/></scene>")
+        let r = try easel(["check", input])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, input + ":2:1: error: this element has more than 256 attributes (no element of the format takes more than 40)\n")
+        let equals = String(repeating: "=", count: 300)
+        let quiet = try write("quiet.scene.xml", "<scene width=\"10\" height=\"10\"><!-- \(equals) --><text id=\"\(equals)\">\(equals)</text></scene>")
+        XCTAssertEqual(try easel(["check", quiet]).status, 0)
+    }
 }
 
 /// The machine-readable format: every example validates against the XSD
