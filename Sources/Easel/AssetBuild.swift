@@ -97,7 +97,7 @@ public enum AssetBuild {
         // Scenes that are gone: remove exactly the files they wrote.
         let present = Set(scenes)
         for (scene, entry) in manifest.scenes.sorted(by: { $0.key < $1.key }) where !present.contains(scene) {
-            for output in entry.outputs {
+            for output in entry.outputs where BuildManifest.isInsideFolder(output) {
                 report.removed.append(output)
                 guard !options.dryRun else { continue }
                 let url = options.output.appendingPathComponent(output)
@@ -288,6 +288,15 @@ extension AssetBuild.Options {
     }
 }
 
+extension AssetBuild {
+    /// Reads build-manifest bytes as `easel build` does (for the fuzzer):
+    /// the number of scenes recorded, or nil if they are not a manifest
+    /// this Easel reads.
+    public static func manifestSceneCount(_ bytes: [UInt8]) -> Int? {
+        BuildManifest.decode(Data(bytes))?.scenes.count
+    }
+}
+
 /// The build's record in the output folder: for each scene, the files it
 /// read (with their hashes) and the files it wrote. Versioned JSON; anything
 /// unreadable means a full rebuild, with a warning.
@@ -304,11 +313,30 @@ struct BuildManifest: Codable, Sendable {
 
     static func load(from url: URL, warnings: inout [Diagnostic]) -> BuildManifest {
         guard let data = FileManager.default.contents(atPath: url.path) else { return BuildManifest() }
-        guard let m = try? JSONDecoder().decode(BuildManifest.self, from: data), m.version == currentVersion else {
+        guard let m = decode(data) else {
             warnings.append(Diagnostic(.warning, .init("'\(url.path)' is not a build manifest this Easel reads: building everything again"), at: nil))
             return BuildManifest()
         }
         return m
+    }
+
+    /// A manifest from its bytes, or nil. The output folder may come from
+    /// anywhere (a checkout, an archive), and a build removes the outputs a
+    /// manifest lists for scenes that are gone: a manifest naming any path
+    /// that is absolute or climbs out of the folder (`..`) is not one.
+    static func decode(_ data: Data) -> BuildManifest? {
+        guard let m = try? JSONDecoder().decode(BuildManifest.self, from: data), m.version == currentVersion else { return nil }
+        for entry in m.scenes.values {
+            for output in entry.outputs where !isInsideFolder(output) { return nil }
+        }
+        for scene in m.scenes.keys where !isInsideFolder(scene) { return nil }
+        return m
+    }
+
+    /// A relative path with no `..`, `.` or empty component.
+    static func isInsideFolder(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\0") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
     }
 
     func encoded() -> Data {

@@ -7,7 +7,9 @@ import Foundation
 ///
 /// After a NUL byte come the command line's parameter surfaces, one per
 /// NUL-separated part: `name=value` as `--set`, `dark` as `--appearance
-/// dark`, `~name` as `--variant name`.
+/// dark`, `~name` as `--variant name`; and two files: `csv:` then the bytes
+/// of `data.csv` beside the scene (a graph's `src="data.csv"` reads it), and
+/// `manifest:` then bytes read as `easel build`'s manifest.
 func easelFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let parts = UnsafeBufferPointer(start: data, count: size).split(separator: 0, omittingEmptySubsequences: false)
@@ -15,9 +17,15 @@ func easelFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     options.limits.maxPixels = 250_000
     options.limits.maxNodes = 20_000
     options.limits.maxFileSize = 1 << 20
+    var folder = URL(fileURLWithPath: "/nonexistent-easel-fuzz")
     for part in parts.dropFirst() {
         let text = String(decoding: part, as: UTF8.self)
-        if text == "dark" {
+        if part.starts(with: Array("csv:".utf8)) {
+            folder = fuzzFolder
+            try? Data(part.dropFirst(4)).write(to: folder.appendingPathComponent("data.csv"))
+        } else if part.starts(with: Array("manifest:".utf8)) {
+            _ = AssetBuild.manifestSceneCount(Array(part.dropFirst(9)))
+        } else if text == "dark" {
             options.appearance = .dark
         } else if text.hasPrefix("~") {
             options.variant = String(text.dropFirst())
@@ -27,10 +35,17 @@ func easelFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     let source = String(decoding: parts.first.map(Array.init) ?? [], as: UTF8.self)
     if case .success(let scene) = Easel.compile(source: source, file: "fuzz.scene.xml",
-                                                 baseDirectory: URL(fileURLWithPath: "/nonexistent-easel-fuzz"),
+                                                 baseDirectory: folder,
                                                  options: options) {
         _ = try? scene.renderImage()
         _ = scene.layoutJSON()
     }
     return 0
 }
+
+/// One folder per fuzzing process for the CSV an input carries.
+let fuzzFolder: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("easel-fuzz-\(getpid())")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}()

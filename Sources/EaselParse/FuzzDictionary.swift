@@ -24,6 +24,8 @@ public enum FuzzDictionary {
         // Parameters: a reference, escaped braces, declarations and variants.
         "{p}", "{{", "}}", "<param name=\"p\" type=\"color\" default=\"red\"/>", "<variant name=\"v\" appearance=\"dark\" set=\"p=blue\"/>",
         "dark=\"#111\"", "number", "length", "angle", "string",
+        // The files an input may carry after a NUL (EaselFuzz): a CSV and a build manifest.
+        "csv:", "src=\"data.csv\" column=\"v\"", "manifest:", "{\"version\":1,\"scenes\":{", "\"outputs\":[\"../",
     ]
 }
 

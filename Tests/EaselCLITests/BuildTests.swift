@@ -44,6 +44,27 @@ final class BuildTests: XCTestCase {
         try easel(["build", src.path, "-o", out.path, "--scales", "1,2"] + extra)
     }
 
+    /// A build removes the outputs its manifest lists for scenes that are
+    /// gone; a manifest from elsewhere naming a path outside the output
+    /// folder is not read (and nothing outside is touched).
+    func testManifestCannotRemoveFilesOutsideTheOutputFolder() throws {
+        try makeTree()
+        XCTAssertEqual(try build().status, 0)
+        let victim = dir.appendingPathComponent("victim.txt")
+        try Data("keep me".utf8).write(to: victim)
+        let manifest = out.appendingPathComponent(".easel-build.json")
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        var scenes = try XCTUnwrap(json["scenes"] as? [String: Any])
+        scenes["gone.scene.xml"] = ["inputs": [], "outputs": ["../victim.txt"]]
+        json["scenes"] = scenes
+        try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+        let r = try build()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is not a build manifest this Easel reads"), r.stderr)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "keep me")
+        XCTAssertEqual(AssetBuild.manifestSceneCount(Array(try Data(contentsOf: manifest))), 3, "rewritten, valid")
+    }
+
     func testIncrementalByContentRemovalsAndOptions() throws {
         try makeTree()
         var r = try build()
