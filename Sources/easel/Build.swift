@@ -83,7 +83,9 @@ struct Build: ParsableCommand {
         signal(SIGINT) { _ in _exit(0) }
         signal(SIGTERM) { _ in _exit(0) }
         while true {
-            let folders = (try? buildOnce()).map { [source] + $0 } ?? [source]
+            // The parameter file's folder too: its values are inputs.
+            let watched = [source] + parameters.inputFiles.map { ($0 as NSString).deletingLastPathComponent }
+            let folders = (try? buildOnce()).map { watched + $0 } ?? watched
             say("easel build: watching \(source) for changes (Ctrl-C stops)")
             guard FolderWatcher(folders: folders).waitForChange() else {
                 FileHandle.standardError.write(Data("easel: error: cannot watch '\(source)' for changes\n".utf8))
