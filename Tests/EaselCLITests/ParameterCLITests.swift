@@ -21,10 +21,7 @@ final class ParameterCLITests: XCTestCase {
 
     func image(_ path: String) throws -> RasterImage { try RasterImage(png: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))) }
 
-    func hex(_ s: String) -> ExpectedColor {
-        let v = Int(s.dropFirst(), radix: 16)!
-        return ExpectedColor(Double(v >> 16 & 255) / 255, Double(v >> 8 & 255) / 255, Double(v & 255) / 255)
-    }
+    func hex(_ s: String) -> ExpectedColor { ExpectedColor(hex: s) }
 
     /// Left half: the `bg` palette colour; right half: the accent parameter.
     let scene = """

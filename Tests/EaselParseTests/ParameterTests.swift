@@ -7,11 +7,7 @@ import XCTest
 /// library API (SCENE-FORMAT.md, "Parameters and appearances"). Expected
 /// colours are read from the hex text in the test, not through Easel.
 final class ParameterTests: XCTestCase {
-    /// `#rrggbb` as 0…1 channels, parsed here.
-    func hex(_ s: String) -> ExpectedColor {
-        let v = Int(s.dropFirst(), radix: 16)!
-        return ExpectedColor(Double(v >> 16 & 255) / 255, Double(v >> 8 & 255) / 255, Double(v & 255) / 255)
-    }
+    func hex(_ s: String) -> ExpectedColor { ExpectedColor(hex: s) }
 
     func options(_ values: [String: String], appearance: Appearance = .light, variant: String? = nil) -> Easel.Options {
         var o = Easel.Options()

@@ -20,6 +20,11 @@ public struct ExpectedColor {
     public var r, g, b, a: Double
     public init(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) { self.r = r; self.g = g; self.b = b; self.a = a }
     public init(_ c: Color) { self.init(c.red, c.green, c.blue, c.alpha) }
+    /// `#rrggbb` read here, not through Easel's colour parser.
+    public init(hex: String) {
+        let v = Int(hex.dropFirst(), radix: 16)!
+        self.init(Double(v >> 16 & 255) / 255, Double(v >> 8 & 255) / 255, Double(v & 255) / 255)
+    }
     public var pixel: RasterImage.Pixel {
         func q(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
         return RasterImage.Pixel(r: q(r), g: q(g), b: q(b), a: q(a))
