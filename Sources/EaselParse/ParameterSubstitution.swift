@@ -125,6 +125,7 @@ extension SceneBuilder {
         var used: Set<String> = []
         /// Bytes the substitutions added to the scene; bounded by the file limit.
         var added = 0
+        var overflowed = false
         var stopped = false
     }
 
@@ -164,7 +165,7 @@ extension SceneBuilder {
                 _ = reportWrongValues(uses, state, at: el.location, through: nil)
             }
         }
-        if state.added > limits.maxFileSize, !state.stopped {
+        if state.overflowed, !state.stopped {
             state.stopped = true
             diagnostics.error(.parameterExpansionTooLarge(limits.maxFileSize), at: el.location)
         }
@@ -219,6 +220,12 @@ extension SceneBuilder {
                     state.used.insert(name)
                     var value = entry.setting.value
                     if graphText { value = value.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}") }
+                    // Checked before writing: one attribute of 64 MB of
+                    // references could otherwise grow without bound first.
+                    guard state.added + value.utf8.count <= limits.maxFileSize else {
+                        state.overflowed = true
+                        return String(out)
+                    }
                     out.append(contentsOf: value.unicodeScalars)
                     state.added += value.utf8.count
                 } else {

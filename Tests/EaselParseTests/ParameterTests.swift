@@ -161,6 +161,13 @@ final class ParameterTests: XCTestCase {
         let bounded = diagnostics(of: big, options: o)
         XCTAssertTrue(bounded.contains { $0.message.text.contains("parameters make the scene more than 100000 bytes larger") },
                       bounded.prefix(3).description)
+        // All in one attribute: stopped while expanding it, not after.
+        let refs = String(repeating: "{v}", count: 50_000)
+        let one = "<scene width=\"10\" height=\"10\"><defs><param name=\"v\" type=\"string\" default=\"\(String(repeating: "y", count: 4000))\"/></defs><rect id=\"\(refs)\"/></scene>"
+        o.limits.maxFileSize = 1_000_000
+        let single = diagnostics(of: one, options: o)
+        XCTAssertTrue(single.contains { $0.message.text.contains("parameters make the scene more than 1000000 bytes larger") },
+                      single.prefix(3).description)
     }
 
     func testPaletteColoursKeepBothValues() throws {
