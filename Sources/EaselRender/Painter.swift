@@ -342,8 +342,9 @@ final class Painter {
     }
 
     private func draw(_ image: ImageDrawing, _ node: LayoutNode) {
-        // Charged before decoding, which costs about as much as drawing.
-        guard charge(image.clipRect, .image) else { return }
+        // Charged before decoding: what it covers, and its source's pixels.
+        let sourcePixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
+        guard charge(image.clipRect, .image), spend(sourcePixels * PaintCost.perImageSourcePixel) else { return }
         guard let surface = ByteSource.decodePNG(image.source.data) else {
             failures.append(Diagnostic(.error, .cannotDecodePNG(image.source.path), at: node.location))
             return

@@ -74,6 +74,23 @@ final class PaintBudgetTests: XCTestCase {
         XCTAssertEqual(clip.status, 1, clip.stderr)
     }
 
+    /// An image is charged its source's pixels each time it is drawn
+    /// (decoding and sampling them): 1,000 copies of a one-megapixel PNG
+    /// shrunk to 10×10 used to decode 1,000 times.
+    func testImagesAreChargedTheirSourcePixels() throws {
+        let png = dir.appendingPathComponent("big.png").path
+        let source = dir.appendingPathComponent("big.scene.xml")
+        try Data("<scene width=\"1000\" height=\"1000\"><rect fill=\"#c86432\"/></scene>".utf8).write(to: source)
+        XCTAssertEqual(try ExternalTool.run(ExternalTool.easelExecutable, ["render", source.path, "-o", png]).status, 0)
+        func copies(_ n: Int) -> String {
+            "<scene width=\"200\" height=\"200\"><repeat count=\"\(n)\" transform=\"translate(0.1 0)\"><image href=\"big.png\" width=\"10\" height=\"10\"/></repeat></scene>"
+        }
+        let many = try render("images", copies(1_000))
+        XCTAssertEqual(many.status, 1)
+        XCTAssertTrue(many.stderr.contains("painting this scene would cost more than 2000000000 paint units"), many.stderr)
+        XCTAssertEqual(try render("few", copies(10)).status, 0)
+    }
+
     /// 64 megapixels with a handful of layers — a gradient background, a
     /// translucent group with a card and a radial glow, a heading, a bar —
     /// renders with the default budget (as PDF, whose device space is the
