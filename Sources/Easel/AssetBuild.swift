@@ -110,7 +110,7 @@ public enum AssetBuild {
             if options.xcassets { writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted()) }
             // Unchanged, it is not rewritten: a watched output folder stays quiet.
             let bytes = manifest.encoded()
-            if FileManager.default.contents(atPath: manifestURL.path) != bytes { try? AtomicFile.write(Array(bytes), to: manifestURL) }
+            if (try? FileBytes.read(manifestURL.path).get()) != Array(bytes) { try? AtomicFile.write(Array(bytes), to: manifestURL) }
         }
         for scene in scenes {
             guard let entry = manifest.scenes[scene] else { continue }
@@ -312,7 +312,7 @@ struct BuildManifest: Codable, Sendable {
     var scenes: [String: Entry] = [:]
 
     static func load(from url: URL, warnings: inout [Diagnostic]) -> BuildManifest {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return BuildManifest() }
+        guard let data = (try? FileBytes.read(url.path).get()).map({ Data($0) }) else { return BuildManifest() }
         guard let m = decode(data) else {
             warnings.append(Diagnostic(.warning, .init("'\(url.path)' is not a build manifest this Easel reads: building everything again"), at: nil))
             return BuildManifest()

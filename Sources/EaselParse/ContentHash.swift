@@ -7,7 +7,7 @@ import Foundation
 public enum ContentHash {
     /// The hash of a file's bytes now; nil if it cannot be read.
     public static func sha256(ofFileAt path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { sha256([UInt8]($0)) }
+        (try? FileBytes.read(path).get()).map { sha256($0) }
     }
 
     public static func sha256(_ bytes: [UInt8]) -> String {

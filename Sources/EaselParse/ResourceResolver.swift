@@ -47,13 +47,13 @@ public struct ResourceResolver: Sendable {
         switch resolve(reference) {
         case .failure(let m): return .failure(m)
         case .success(let url):
-            guard let attrs = try? FileManager.default.attributesOfItem(atPath: url.path),
-                  let size = (attrs[.size] as? NSNumber)?.intValue else { return .failure(.fileUnreadable(reference)) }
-            guard size <= limits.maxFileSize else { return .failure(.fileTooLarge(size, limits.maxFileSize)) }
-            guard let data = FileManager.default.contents(atPath: url.path) else { return .failure(.fileUnreadable(reference)) }
-            let bytes = [UInt8](data)
-            recorder.record(path: url.path, bytes: bytes)
-            return .success(bytes)
+            switch FileBytes.read(url.path, limit: limits.maxFileSize) {
+            case .failure(.tooLarge(let size)): return .failure(.fileTooLarge(size, limits.maxFileSize))
+            case .failure: return .failure(.fileUnreadable(reference))
+            case .success(let bytes):
+                recorder.record(path: url.path, bytes: bytes)
+                return .success(bytes)
+            }
         }
     }
 

@@ -48,16 +48,16 @@ public enum SceneParser {
     public static func parse(fileAt url: URL, displayPath: String? = nil, options: ParseOptions = ParseOptions()) -> ParseResult {
         let path = displayPath ?? url.path
         let start = SourceLocation(file: path, line: 1, column: 1)
-        let attrs = try? FileManager.default.attributesOfItem(atPath: url.path)
-        if let size = (attrs?[.size] as? NSNumber)?.intValue, size > options.limits.maxFileSize {
+        let bytes: [UInt8]
+        switch FileBytes.read(url.path, limit: options.limits.maxFileSize) {
+        case .failure(.tooLarge(let size)):
             return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileTooLarge(size, options.limits.maxFileSize), at: start)],
                                filesRead: [])
-        }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        case .failure:
             return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileUnreadable(path), at: nil)], filesRead: [])
+        case .success(let b): bytes = b
         }
         let recorder = FileRecorder()
-        let bytes = [UInt8](data)
         let real = url.standardizedFileURL.resolvingSymlinksInPath()
         recorder.record(path: real.path, bytes: bytes)
         // A scene reached through a symlink (as in Bazel's sandbox, where

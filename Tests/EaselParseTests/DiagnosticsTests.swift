@@ -117,6 +117,20 @@ final class DiagnosticsTests: XCTestCase {
         }
     }
 
+    /// An empty CSV: Foundation's FileManager.contents(atPath:) leaked 4 KB
+    /// for each empty file it read (found by the fuzzer through a graph's
+    /// `src`; fuzz/findings/leak-empty-csv.scene.xml carries the CSV after
+    /// a NUL). Easel reads files itself now; CI's ASan stage runs this.
+    func testEmptyCSVIsAnErrorWithoutALeak() throws {
+        let dir = ExternalTool.temporaryDirectory(name)
+        try Data().write(to: dir.appendingPathComponent("data.csv"))
+        for _ in 0..<3 {
+            let found = diagnostics(of: "<scene width=\"60\" height=\"30\"><lineGraph src=\"data.csv\" column=\"v\"/></scene>",
+                                    baseDirectory: dir)
+            XCTAssertTrue(found.contains { $0.message.text.contains("no header row") }, found.description)
+        }
+    }
+
     func testClipPathReferenceCycle() {
         check("""
         <scene width="10" height="10">
