@@ -106,7 +106,7 @@ extension SceneBuilder {
             parameters[k].value = setting.value
             substitution.values[p.name] = (setting, p.type, check.isValid(setting.value, as: p.type))
         }
-        let result = substituted(root, parent: nil, &substitution) ?? root
+        let result = sourceHasBraces ? substituted(root, parent: nil, &substitution) ?? root : root
         // A wrong value nothing uses is still wrong: say so at its <param>.
         for p in parameters {
             guard let (setting, type, valid) = substitution.values[p.name], !valid, !substitution.used.contains(p.name),

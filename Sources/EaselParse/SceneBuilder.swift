@@ -23,6 +23,9 @@ final class SceneBuilder {
     var paletteColors: [PaletteColor] = []
     var parameters: [ParameterDeclaration] = []
     var variants: [SceneVariant] = []
+    /// The source has a brace somewhere: without one there is nothing to
+    /// substitute, and the walk over every attribute is skipped.
+    var sourceHasBraces = true
     /// Characters of text to shape so far, against `Limits.maxTextCharacters`.
     var textCharacters = 0
     var reportedTextLimit = false

@@ -91,6 +91,7 @@ public enum SceneParser {
                                         allowedDirectories: options.allowedDirectories,
                                         limits: options.limits, recorder: recorder)
         let builder = SceneBuilder(resolver: resolver, limits: options.limits, options: options)
+        builder.sourceHasBraces = bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "}"))
         let scene = builder.build(root)
         let diagnostics = builder.diagnostics
         // Reported in file order, whatever order the passes found them in.

@@ -93,43 +93,56 @@ public enum XMLReader {
     /// The offset of the first start tag with more than `limit` attributes
     /// (counted by their `=` outside quotes), in one pass that skips
     /// comments, CDATA, processing instructions and declarations.
-    static func firstElementWithTooManyAttributes(_ b: [UInt8], limit: Int) -> Int? {
-        let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), eq = UInt8(ascii: "=")
-        let dq = UInt8(ascii: "\""), sq = UInt8(ascii: "'")
-        func skip(past marker: [UInt8], from start: Int) -> Int {
-            var k = start
-            while k + marker.count <= b.count {
-                if b[k] == marker[0], b[k..<(k + marker.count)].elementsEqual(marker) { return k + marker.count }
-                k += 1
+    static func firstElementWithTooManyAttributes(_ bytes: [UInt8], limit: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { b -> Int? in
+            let n = b.count
+            let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), eq = UInt8(ascii: "=")
+            let dq = UInt8(ascii: "\""), sq = UInt8(ascii: "'"), bang = UInt8(ascii: "!"), question = UInt8(ascii: "?")
+            func has(_ marker: StaticString, at k: Int) -> Bool {
+                let m = UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
+                guard k + m.count <= n else { return false }
+                for t in 0..<m.count where b[k + t] != m[t] { return false }
+                return true
             }
-            return b.count
-        }
-        var i = 0
-        while i < b.count {
-            guard b[i] == lt, i + 1 < b.count else { i += 1; continue }
-            let next = b[i + 1]
-            if b[i...].starts(with: Array("<!--".utf8)) { i = skip(past: Array("-->".utf8), from: i + 4); continue }
-            if b[i...].starts(with: Array("<![CDATA[".utf8)) { i = skip(past: Array("]]>".utf8), from: i + 9); continue }
-            if next == UInt8(ascii: "?") { i = skip(past: Array("?>".utf8), from: i + 2); continue }
-            if next == UInt8(ascii: "!") || next == UInt8(ascii: "/") { i = skip(past: [gt], from: i + 2); continue }
-            var j = i + 1, quote: UInt8? = nil, count = 0
-            while j < b.count {
-                let c = b[j]
-                if let q = quote {
-                    if c == q { quote = nil }
-                } else if c == dq || c == sq {
-                    quote = c
-                } else if c == eq {
-                    count += 1
-                    if count > limit { return i }
-                } else if c == gt || c == lt {
-                    break
+            func skip(past marker: StaticString, from start: Int) -> Int {
+                var k = start
+                while k < n {
+                    if has(marker, at: k) { return k + marker.utf8CodeUnitCount }
+                    k += 1
                 }
-                j += 1
+                return n
             }
-            i = j
+            var i = 0
+            while i < n {
+                guard b[i] == lt, i + 1 < n else { i += 1; continue }
+                let next = b[i + 1]
+                if next == bang {
+                    if has("<!--", at: i) { i = skip(past: "-->", from: i + 4) }
+                    else if has("<![CDATA[", at: i) { i = skip(past: "]]>", from: i + 9) }
+                    else { i = skip(past: ">", from: i + 2) }
+                    continue
+                }
+                if next == question { i = skip(past: "?>", from: i + 2); continue }
+                if next == UInt8(ascii: "/") { i = skip(past: ">", from: i + 2); continue }
+                var j = i + 1, quote: UInt8 = 0, count = 0
+                while j < n {
+                    let c = b[j]
+                    if quote != 0 {
+                        if c == quote { quote = 0 }
+                    } else if c == dq || c == sq {
+                        quote = c
+                    } else if c == eq {
+                        count += 1
+                        if count > limit { return i }
+                    } else if c == gt || c == lt {
+                        break
+                    }
+                    j += 1
+                }
+                i = j
+            }
+            return nil
         }
-        return nil
     }
 
     private static func installHandlers(on sax: UnsafeMutablePointer<xmlSAXHandler>) {

@@ -18,6 +18,7 @@ enum PathCrossings {
     static let samplePairs = 20_000
 
     static func estimate(_ path: BezierPath) -> Estimate {
+        if let n = convexLoopEdges(path) { return Estimate(edges: n, crossings: 0) }
         let edges = self.edges(of: path)
         let n = edges.count
         guard n > 3 else { return Estimate(edges: n, crossings: 0) }
@@ -46,6 +47,49 @@ enum PathCrossings {
             if cross(edges[i], edges[j]) { hits += 1 }
         }
         return Estimate(edges: n, crossings: Double(hits) / Double(tested) * pairs)
+    }
+
+    /// The edge count of a path that is one loop whose control polygon is
+    /// convex (every rect, rounded rect, circle and ellipse): it cannot cross
+    /// itself, and nothing needs to be allocated to know. Convex: every turn
+    /// the same way, and the edges reverse horizontal and vertical direction
+    /// at most twice each (a star turns one way too, but reverses more).
+    static func convexLoopEdges(_ path: BezierPath) -> Int? {
+        var count = 0, moves = 0, turn = 0.0
+        var start = Point(0, 0), current = Point(0, 0), last: Point? = nil
+        var xFlips = 0, yFlips = 0, lastDX = 0.0, lastDY = 0.0
+        func edge(to p: Point) -> Bool {
+            let d = Point(p.x - current.x, p.y - current.y)
+            guard d.x != 0 || d.y != 0 else { return true }
+            if let l = last {
+                let cross = l.x * d.y - l.y * d.x
+                if cross != 0 {
+                    if turn != 0, (cross > 0) != (turn > 0) { return false }
+                    turn = cross
+                }
+            }
+            if d.x != 0 { if lastDX != 0, (d.x > 0) != (lastDX > 0) { xFlips += 1 }; lastDX = d.x }
+            if d.y != 0 { if lastDY != 0, (d.y > 0) != (lastDY > 0) { yFlips += 1 }; lastDY = d.y }
+            last = d
+            current = p
+            count += 1
+            return true
+        }
+        for e in path.elements {
+            switch e {
+            case .move(let p):
+                moves += 1
+                guard moves == 1 else { return nil }
+                start = p; current = p
+            case .line(let p): guard edge(to: p) else { return nil }
+            case .cubic(let c1, let c2, let p): guard edge(to: c1), edge(to: c2), edge(to: p) else { return nil }
+            case .close: guard edge(to: start) else { return nil }
+            }
+        }
+        guard edge(to: start) else { return nil }   // an open path closes when filled
+        // The turn from the closing edge back to the first is not checked;
+        // the reversal counts bound the loop to one winding.
+        return xFlips <= 2 && yFlips <= 2 ? count : nil
     }
 
     /// The path's edges, a curve standing for its control polygon (which
