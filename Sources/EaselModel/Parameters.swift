@@ -52,28 +52,26 @@ public struct ParameterSetting: Hashable, Sendable {
 /// `<variant name [appearance] [set]>`: one more rendering of the scene for
 /// builds, with its own appearance and parameter values.
 public struct SceneVariant: Hashable, Sendable {
+    /// One `name=value` of a variant's `set`.
+    public struct Assignment: Hashable, Sendable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) { self.name = name; self.value = value }
+    }
+
     public var name: String
     public var appearance: Appearance?
     /// `set="a=1; b=#f00"`, in the order written.
-    public var settings: [(name: String, value: String)]
+    public var settings: [Assignment]
     public var location: SourceLocation
 
-    public init(name: String, appearance: Appearance?, settings: [(name: String, value: String)], location: SourceLocation) {
+    public init(name: String, appearance: Appearance?, settings: [Assignment], location: SourceLocation) {
         self.name = name; self.appearance = appearance; self.settings = settings; self.location = location
     }
 
     /// A dark rendering of the scene as it is: in an asset catalog, the dark
     /// appearance of the scene's own imageset rather than an imageset of its own.
     public var isAppearanceOnly: Bool { appearance == .dark && settings.isEmpty }
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.name == b.name && a.appearance == b.appearance && a.location == b.location
-            && a.settings.map(\.name) == b.settings.map(\.name) && a.settings.map(\.value) == b.settings.map(\.value)
-    }
-    public func hash(into h: inout Hasher) {
-        h.combine(name); h.combine(appearance); h.combine(location)
-        for s in settings { h.combine(s.name); h.combine(s.value) }
-    }
 }
 
 /// A palette colour with both of its values, for asset catalogs' colorsets.

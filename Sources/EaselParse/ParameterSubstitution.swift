@@ -287,7 +287,7 @@ extension SceneBuilder {
             return nil
         }
         let appearance = keyword(el, "appearance", Appearance.self)
-        var settings: [(name: String, value: String)] = []
+        var settings: [SceneVariant.Assignment] = []
         if let set = el.attribute("set") {
             for part in set.value.split(separator: ";") where !String(part).trimmingSpaces.isEmpty {
                 guard let eq = part.firstIndex(of: "=") else {
@@ -307,7 +307,7 @@ extension SceneBuilder {
                     message.text += " (set by variant '\(name)' for parameter '\(key)')"
                     diagnostics.error(message, on: set)
                 }
-                settings.append((key, value))
+                settings.append(SceneVariant.Assignment(name: key, value: value))
             }
         }
         return SceneVariant(name: name, appearance: appearance, settings: settings, location: el.location)

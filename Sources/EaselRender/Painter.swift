@@ -102,9 +102,8 @@ final class Painter {
     /// popped) before it is pushed, and holds its pixels until `endGroup`;
     /// nil, and painting stops, when the budget or the nesting is spent.
     private func beginGroup(_ kind: PaintCost.Kind) -> Double? {
-        let clip = clipRect()
-        guard charge(clip, kind) else { return nil }
-        let pixels = deviceArea(clip)
+        let pixels = deviceArea(clipRect())
+        guard spend(PaintCost.perOperation + pixels * PaintCost.perPixel(kind)) else { return nil }
         guard budget.liveGroupPixels + pixels <= budget.maxGroupPixels else {
             budget.groupsTooDeep = true
             budget.exceededAt = current
