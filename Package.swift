@@ -2,12 +2,15 @@
 import PackageDescription
 
 // The pipeline, one module per stage; dependencies point down this list:
-// EaselModel ← EaselParse ← EaselLayout ← EaselRender ← Easel ← easel (CLI).
+// EaselModel ← EaselParse ← EaselLayout ← EaselRender ← Easel ← easel (CLI);
+// EaselPreview (the HTTP server) sits beside the CLI, in its own executable.
 let package = Package(
     name: "Easel",
     products: [
         .library(name: "Easel", targets: ["Easel"]),
         .executable(name: "easel", targets: ["easel"]),
+        // `easel preview` runs this program (so `easel` itself links no HTTP server).
+        .executable(name: "easel-preview", targets: ["easel-preview"]),
         // Scenes in a target rendered to PNG resources at build time (see examples/swiftpm-plugin).
         .plugin(name: "EaselPlugin", targets: ["EaselPlugin"]),
     ],
@@ -17,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         // `swift package generate-documentation --target Easel` (the DocC catalog in Sources/Easel/Easel.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The live preview's HTTP server: small, async/await, no SwiftNIO (a
+        // fraction of Hummingbird's build time); only `easel-preview` links it.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .systemLibrary(
@@ -42,9 +48,22 @@ let package = Package(
         .target(name: "EaselLayout", dependencies: ["EaselModel"]),
         .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo", "CDeflate"]),
         .target(name: "Easel", dependencies: ["EaselModel", "EaselParse", "EaselLayout", "EaselRender"]),
+        // Options, messages and file watching shared by `easel` and `easel-preview`.
+        .target(
+            name: "EaselCommandLine",
+            dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "easel",
-            dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Easel", "EaselCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The live preview: scenes re-rendered on save, pushed to a page by Server-Sent Events.
+        .target(
+            name: "EaselPreview",
+            dependencies: ["Easel", "EaselCommandLine", .product(name: "FlyingFox", package: "FlyingFox")],
+            // The page is compiled into the program: nothing is read from disk to serve it.
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/preview.js"), .embedInCode("Page/preview.css")]),
+        .executableTarget(
+            name: "easel-preview",
+            dependencies: ["EaselPreview", "EaselCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Runs this package's own easel executable (its tool dependency), not one from PATH.
         .plugin(name: "EaselPlugin", capability: .buildTool(), dependencies: ["easel"]),
         // libFuzzer target over parse + layout + render; see fuzz/run.
@@ -58,6 +77,7 @@ let package = Package(
         .testTarget(name: "EaselLayoutTests", dependencies: ["EaselLayout", "EaselParse", "EaselTestSupport"]),
         .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselTestSupport"]),
         .testTarget(name: "EaselCLITests", dependencies: ["Easel", "EaselTestSupport"]),
+        .testTarget(name: "EaselPreviewTests", dependencies: ["Easel", "EaselTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

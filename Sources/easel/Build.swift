@@ -1,5 +1,6 @@
 import ArgumentParser
 import Easel
+import EaselCommandLine
 import Foundation
 
 /// One line to standard output, unbuffered, so that a pipe (a build log, a
@@ -82,12 +83,18 @@ struct Build: ParsableCommand {
         // manifest last).
         signal(SIGINT) { _ in _exit(0) }
         signal(SIGTERM) { _ in _exit(0) }
+        guard let watcher = FolderWatcher(quiet: 0.1) else {
+            FileHandle.standardError.write(Data("easel: error: cannot watch '\(source)' for changes\n".utf8))
+            throw ExitCode(1)
+        }
+        // The parameter file's folder too: its values are inputs.
+        let watched = [source] + parameters.inputFiles.map { ($0 as NSString).deletingLastPathComponent }
+        watcher.watch(watched)
         while true {
-            // The parameter file's folder too: its values are inputs.
-            let watched = [source] + parameters.inputFiles.map { ($0 as NSString).deletingLastPathComponent }
-            let folders = (try? buildOnce()).map { watched + $0 } ?? watched
+            // Folders created since, and those of files read outside the source.
+            watcher.watch((try? buildOnce()).map { watched + $0 } ?? watched)
             say("easel build: watching \(source) for changes (Ctrl-C stops)")
-            guard FolderWatcher(folders: folders).waitForChange() else {
+            guard watcher.waitForChanges() != nil else {
                 FileHandle.standardError.write(Data("easel: error: cannot watch '\(source)' for changes\n".utf8))
                 throw ExitCode(1)
             }

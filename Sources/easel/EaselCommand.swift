@@ -1,5 +1,6 @@
 import ArgumentParser
 import Easel
+import EaselCommandLine
 import Foundation
 
 /// Exit status: 0 success, 1 a scene or its inputs had errors, 2 the
@@ -10,7 +11,7 @@ struct EaselCommand: ParsableCommand {
         commandName: "easel",
         abstract: "Compile declarative graphics scenes (XML) to PNG, PDF or SVG.",
         version: Easel.version,
-        subcommands: [Render.self, Build.self, Check.self, Layout.self])
+        subcommands: [Render.self, Build.self, Check.self, Layout.self, Preview.self])
 
     static func main() {
         // Interrupted mid-write: the target stays as it was (writes go to an
@@ -37,48 +38,6 @@ struct EaselCommand: ParsableCommand {
             }
         }
         Foundation.exit(code)
-    }
-}
-
-/// Limits and file access, shared by every subcommand.
-struct SafetyOptions: ParsableArguments {
-    @Option(name: .customLong("max-pixels"), help: "Most output pixels allowed.")
-    var maxPixels: Int = Limits().maxPixels
-    @Option(name: .customLong("max-nodes"), help: "Most painted nodes allowed, after expanding repeats.")
-    var maxNodes: Int = Limits().maxNodes
-    @Option(name: .customLong("max-depth"), help: "Deepest element nesting allowed.")
-    var maxDepth: Int = Limits().maxDepth
-    @Option(name: .customLong("max-file-size"), help: "Largest input file, in bytes.")
-    var maxFileSize: Int = Limits().maxFileSize
-    @Option(name: .customLong("max-paint"), help: "Most painting work, in units of about 1 ns (see Security in the README).")
-    var maxPaint: Int = Int(Limits().maxPaintCost)
-    @Option(name: .customLong("max-text"), help: "Most characters of text shaped per scene (all texts and graph labels).")
-    var maxText: Int = Limits().maxTextCharacters
-    @Option(name: .customLong("error-limit"), help: "Most errors reported per file before stopping; 0 reports all.")
-    var errorLimit: Int = Limits().maxErrors
-    @Option(name: .customLong("allow-read"), help: "A folder outside the scene's that href/src may read.")
-    var allowRead: [String] = []
-
-    func validate() throws {
-        for (name, v) in [("--max-pixels", maxPixels), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
-                          ("--max-file-size", maxFileSize), ("--max-paint", maxPaint), ("--max-text", maxText)] where v <= 0 {
-            throw ValidationError("\(name) must be greater than 0")
-        }
-        if errorLimit < 0 { throw ValidationError("--error-limit must be 0 (no limit) or more") }
-    }
-
-    func options(scale: Double? = nil, scales: [Double] = []) -> Easel.Options {
-        var limits = Limits()
-        limits.maxPixels = maxPixels
-        limits.maxNodes = maxNodes
-        limits.maxDepth = maxDepth
-        limits.maxFileSize = maxFileSize
-        limits.maxPaintCost = Double(maxPaint)
-        limits.maxErrors = errorLimit
-        limits.maxTextCharacters = maxText
-        return Easel.Options(limits: limits,
-                             allowedDirectories: allowRead.map { URL(fileURLWithPath: $0) },
-                             scale: scale, scales: scales)
     }
 }
 

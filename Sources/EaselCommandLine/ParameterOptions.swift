@@ -5,17 +5,19 @@ import Foundation
 extension Appearance: ExpressibleByArgument {}
 
 /// `--set`, `--set-file` and `--appearance`, shared by the commands that compile.
-struct ParameterOptions: ParsableArguments {
+public struct ParameterOptions: ParsableArguments, Sendable {
+    public init() {}
+
     @Option(name: .customLong("set"), help: ArgumentHelp("A value for the scene's <param> NAME; repeatable.", valueName: "name=value"))
-    var settings: [String] = []
+    public var settings: [String] = []
 
     @Option(name: .customLong("set-file"), help: ArgumentHelp("A JSON object of parameter values ({\"accent\": \"#0a84ff\", \"radius\": 12}); --set wins over it.", valueName: "file"))
-    var settingsFile: String?
+    public var settingsFile: String?
 
     @Option(help: "light or dark: which value of each palette colour every use of its name gets.")
-    var appearance: Appearance = .light
+    public var appearance: Appearance = .light
 
-    func validate() throws {
+    public func validate() throws {
         for s in settings {
             guard let eq = s.firstIndex(of: "="), eq != s.startIndex else {
                 throw ValidationError("--set takes NAME=VALUE, not '\(s)'")
@@ -48,12 +50,12 @@ struct ParameterOptions: ParsableArguments {
     }
 
     /// The parameter file, as a depfile input (its values decide the outputs).
-    var inputFiles: [String] {
+    public var inputFiles: [String] {
         settingsFile.map { [URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path] } ?? []
     }
 
     /// `options` with these values (a file's first, then each `--set`).
-    func applied(to options: Easel.Options) throws -> Easel.Options {
+    public func applied(to options: Easel.Options) throws -> Easel.Options {
         var options = options
         var values = try fileSettings()
         for s in settings {
@@ -68,7 +70,7 @@ struct ParameterOptions: ParsableArguments {
 
 /// 2 if the command line was at fault (a `--set` naming no parameter), 1 for
 /// any other error, nil for none.
-func failureStatus(_ sessions: [CompileSession]) -> ExitCode? {
+public func failureStatus(_ sessions: [CompileSession]) -> ExitCode? {
     if sessions.contains(where: { $0.diagnostics.contains(where: \.isCommandLineError) }) { return ExitCode(2) }
     return sessions.contains(where: \.hasErrors) ? ExitCode(1) : nil
 }

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Easel
+import Foundation
+
+/// What `easel preview` takes; `easel-preview` parses the same arguments.
+public struct PreviewOptions: ParsableArguments, Sendable {
+    public init() {}
+
+    @Argument(help: "Scene files to preview.")
+    public var scenes: [String] = []
+
+    @Option(help: "TCP port to listen on; 0 picks a free one (the URL printed says which).")
+    public var port: Int = 8080
+
+    @Option(help: "Address to listen on. Anything but loopback (127.0.0.1, ::1, localhost) lets other machines see your scenes.")
+    public var host: String = "127.0.0.1"
+
+    @Option(help: "Pixels per point of the preview's pictures (the page switches between 1, 2 and 3).")
+    public var scale: Double = 2
+
+    @OptionGroup public var safety: SafetyOptions
+    @OptionGroup public var parameters: ParameterOptions
+
+    public func validate() throws {
+        guard !scenes.isEmpty else { throw ValidationError("give at least one scene file to preview") }
+        for scene in scenes where !FileManager.default.isReadableFile(atPath: scene) {
+            throw ValidationError("cannot read '\(scene)'")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard scale > 0, scale <= 16 else { throw ValidationError("--scale must be greater than 0 and at most 16") }
+    }
+
+    /// True when `host` reaches this machine only.
+    public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+}

@@ -1,0 +1,173 @@
+import Easel
+import Foundation
+
+/// One previewed scene: its settings, its last good picture, and the
+/// renders that keep them current.
+///
+/// Renders run on this scene's own serial queue, never on a request's task:
+/// a scene that takes seconds does not hold up the server or other scenes.
+/// At most one render is in flight; edits that arrive meanwhile collapse
+/// into one more render of the newest state when it finishes.
+final class PreviewScene: @unchecked Sendable {
+    let index: Int
+    /// As the user typed it: how messages name the scene.
+    let path: String
+    /// Absolute, symlinks resolved: how file events name it.
+    let resolvedPath: String
+    private let options: Easel.Options
+    private let queue: DispatchQueue
+    private let onUpdate: @Sendable (SceneSnapshot) -> Void
+
+    private let lock = NSLock()
+    private var snapshot: SceneSnapshot
+    private var png: [UInt8] = []
+    private var layout = "{}"
+    private var filesRead: Set<String> = []
+    private var isRendering = false
+    private var isStale = false
+
+    init(index: Int, path: String, options: Easel.Options, scale: Double,
+         onUpdate: @escaping @Sendable (SceneSnapshot) -> Void) {
+        self.index = index
+        self.path = path
+        resolvedPath = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        self.options = options
+        self.onUpdate = onUpdate
+        queue = DispatchQueue(label: "easel.preview.scene\(index)")
+        snapshot = SceneSnapshot(scene: index, name: path,
+                                 settings: PreviewSettings(scale: scale, appearance: options.appearance.rawValue))
+    }
+
+    var state: SceneSnapshot { lock.withLock { snapshot } }
+    /// The last good picture, PNG-encoded; empty until one rendered.
+    var picture: [UInt8] { lock.withLock { png } }
+    /// `easel layout`'s JSON of the last good picture.
+    var layoutJSON: String { lock.withLock { layout } }
+
+    /// The files whose change means a new render: the scene, everything its
+    /// last compile read, and — while it has errors — anything in its folder
+    /// (the file it is missing may appear).
+    func isAffected(by changed: Set<String>) -> Bool {
+        lock.withLock {
+            if changed.contains(resolvedPath) || !changed.isDisjoint(with: filesRead) { return true }
+            guard !snapshot.ok else { return false }
+            let folder = (resolvedPath as NSString).deletingLastPathComponent
+            return changed.contains { ($0 as NSString).deletingLastPathComponent == folder }
+        }
+    }
+
+    /// Folders to watch: the scene's and those of the files it read.
+    var watchedFolders: [String] {
+        lock.withLock {
+            Array(Set(([resolvedPath] + filesRead).map { ($0 as NSString).deletingLastPathComponent }))
+        }
+    }
+
+    /// New settings from a page; renders with them.
+    func update(_ settings: PreviewSettings) {
+        lock.withLock { snapshot.settings = settings }
+        requestRender()
+    }
+
+    /// Renders the newest state soon: now if nothing is rendering, else once
+    /// the render in flight finishes.
+    func requestRender() {
+        let start: Bool = lock.withLock {
+            isStale = true
+            guard !isRendering else { return false }
+            isRendering = true
+            return true
+        }
+        if start { queue.async { self.renderUntilCurrent() } }
+    }
+
+    private func renderUntilCurrent() {
+        while true {
+            let settings: PreviewSettings = lock.withLock {
+                isStale = false
+                snapshot.rendering = true
+                return snapshot.settings
+            }
+            let outcome = render(with: settings)
+            let (current, again): (SceneSnapshot, Bool) = lock.withLock {
+                apply(outcome, settings: settings)
+                if !isStale {
+                    isRendering = false
+                    snapshot.rendering = false
+                }
+                return (snapshot, isStale)
+            }
+            onUpdate(current)
+            if !again { return }
+        }
+    }
+
+    private struct Outcome {
+        var diagnostics: [Diagnostic]
+        var filesRead: [String]
+        var milliseconds: Double
+        var png: [UInt8]?
+        var layout: String?
+        var scene: Scene?
+        var duration: Double?
+    }
+
+    private func render(with settings: PreviewSettings) -> Outcome {
+        var options = self.options
+        options.scale = settings.scale
+        options.appearance = Appearance(rawValue: settings.appearance) ?? .light
+        // Only the names the scene declared when the page offered the fields:
+        // a field left over from an older version of the scene is dropped.
+        let declared = Set(lock.withLock { snapshot.parameters.map(\.name) })
+        for (name, value) in settings.parameters where declared.contains(name) {
+            options.parameters[name] = ParameterSetting(value, from: .file("the preview page"))
+        }
+        let clock = ContinuousClock()
+        let begun = clock.now
+        var session = CompileSession(options: options)
+        var outcome = Outcome(diagnostics: [], filesRead: [], milliseconds: 0)
+        if let compiled = session.compile(fileAt: URL(fileURLWithPath: path), displayPath: path) {
+            var png: [UInt8]?
+            if session.run({ png = try compiled.render(format: .png, scale: settings.scale, time: settings.time) }) {
+                outcome.png = png
+                outcome.layout = compiled.layoutJSON()
+                outcome.scene = compiled.scene
+                outcome.duration = compiled.duration
+            }
+        }
+        let elapsed = clock.now - begun
+        outcome.milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        outcome.diagnostics = session.diagnostics
+        outcome.filesRead = session.filesRead.map(\.path)
+        return outcome
+    }
+
+    /// Called with the lock held.
+    private func apply(_ outcome: Outcome, settings: PreviewSettings) {
+        snapshot.version += 1
+        snapshot.diagnostics = outcome.diagnostics.map { SceneSnapshot.Message($0, scenePath: path) }
+        snapshot.renderMilliseconds = (outcome.milliseconds * 10).rounded() / 10
+        if !outcome.filesRead.isEmpty { filesRead = Set(outcome.filesRead) }
+        guard let png = outcome.png, let scene = outcome.scene, let layout = outcome.layout else {
+            snapshot.ok = false
+            return
+        }
+        snapshot.ok = true
+        self.png = png
+        self.layout = layout
+        snapshot.picture = .init(version: snapshot.version,
+                                 pixelWidth: Self.bigEndian(png, at: 16), pixelHeight: Self.bigEndian(png, at: 20),
+                                 width: scene.width, height: scene.height)
+        snapshot.parameters = scene.parameters.map {
+            .init(name: $0.name, type: $0.type.rawValue, defaultValue: $0.defaultValue, value: $0.value)
+        }
+        snapshot.hasDark = scene.definitions.paletteColors.contains { $0.dark != nil }
+        snapshot.duration = outcome.duration
+    }
+
+    /// A PNG's IHDR width (offset 16) or height (20).
+    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> Int {
+        guard bytes.count >= offset + 4 else { return 0 }
+        return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+    }
+}

@@ -1,0 +1,27 @@
+/// What the page chose for one scene: shared by every open page, so two
+/// browsers on the same scene show the same picture.
+public struct PreviewSettings: Codable, Sendable, Equatable {
+    /// Pixels per point of the picture.
+    public var scale: Double
+    /// Seconds into the scene's animations.
+    public var time: Double = 0
+    /// "light" or "dark".
+    public var appearance: String
+    /// Values typed into the page's parameter fields, over the command line's.
+    public var parameters: [String: String] = [:]
+
+    public init(scale: Double, appearance: String) {
+        self.scale = scale
+        self.appearance = appearance
+    }
+
+    /// Settings sent by a page, or nil if they are out of range (the page
+    /// offers only valid ones; anything else is a hand-made request).
+    func checked(maxScale: Double) -> PreviewSettings? {
+        guard scale.isFinite, scale > 0, scale <= maxScale, time.isFinite, time >= 0,
+              appearance == "light" || appearance == "dark",
+              parameters.count <= 256, parameters.allSatisfy({ $0.key.utf8.count <= 256 && $0.value.utf8.count <= 4096 })
+        else { return nil }
+        return self
+    }
+}

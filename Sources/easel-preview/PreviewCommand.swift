@@ -1,0 +1,97 @@
+import ArgumentParser
+import Easel
+import EaselCommandLine
+import EaselPreview
+import Foundation
+
+/// `easel preview`, which runs this program with its own arguments.
+@main
+struct PreviewCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "easel preview",
+        abstract: "Serve a live preview of scenes: a page that re-renders them as you save.",
+        version: Easel.version)
+
+    @OptionGroup var options: PreviewOptions
+
+    /// Exit status as `easel`'s: 2 when the command line was wrong, 1 when
+    /// the server could not start, 0 after Ctrl-C.
+    static func main() async {
+        let code: Int32
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            code = 0
+        } catch let exit as ExitCode {
+            code = exit.rawValue
+        } catch {
+            let message = fullMessage(for: error)
+            if exitCode(for: error) == .success {
+                if !message.isEmpty { print(message) }
+                code = 0
+            } else {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                code = 2
+            }
+        }
+        Foundation.exit(code)
+    }
+
+    func run() async throws {
+        var compile = try options.parameters.applied(to: options.safety.options())
+        compile.scale = options.scale
+        let server: PreviewServer
+        do {
+            server = try PreviewServer(.init(scenes: options.scenes, host: options.host, port: UInt16(options.port),
+                                             scale: options.scale, options: compile))
+        } catch let failure as PreviewServer.Failure {
+            throw ValidationError(failure.description)
+        }
+        if !options.isLoopback {
+            say("easel preview: warning: listening on \(options.host), not loopback: anyone who can reach this machine can see these scenes", to: .standardError)
+        }
+        let url: String
+        do {
+            url = try await server.start()
+        } catch {
+            say("easel preview: error: \(error)", to: .standardError)
+            throw ExitCode(1)
+        }
+        say("easel preview: \(url) (\(options.scenes.count) scene\(options.scenes.count == 1 ? "" : "s"); Ctrl-C stops)", to: .standardOutput)
+        await Self.waitForInterrupt()
+        await server.stop()
+        say("easel preview: stopped", to: .standardOutput)
+    }
+
+    /// Returns when SIGINT or SIGTERM arrives.
+    static func waitForInterrupt() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let once = Once(done)
+            for sig in [SIGINT, SIGTERM] {
+                signal(sig, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+                source.setEventHandler { once.resume() }
+                source.resume()
+                Once.keep(source)
+            }
+        }
+    }
+
+    private func say(_ line: String, to handle: FileHandle) {
+        handle.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Resumes a continuation at most once, whichever signal comes first.
+private final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    init(_ c: CheckedContinuation<Void, Never>) { continuation = c }
+    func resume() { lock.withLock { defer { continuation = nil }; return continuation }?.resume() }
+    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+}

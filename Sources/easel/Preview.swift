@@ -1,0 +1,39 @@
+import ArgumentParser
+import EaselCommandLine
+import Foundation
+
+/// `easel preview` replaces this process with `easel-preview`, installed
+/// beside `easel`: the HTTP server is linked only into that program, so
+/// `easel render` neither loads it nor pays for it at start-up.
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Serve a live preview of scenes: a page that re-renders them as you save.",
+        discussion: """
+            Prints the page's URL (http://127.0.0.1:8080/ by default). Each scene is re-rendered when it or a file it \
+            reads changes; while it has errors the page shows them over the last good picture. The server listens on \
+            loopback only unless --host says otherwise. Ctrl-C stops it.
+            """)
+
+    @OptionGroup var options: PreviewOptions
+
+    func run() throws {
+        let arguments = CommandLine.arguments
+        let tail = arguments.firstIndex(of: "preview").map { Array(arguments[($0 + 1)...]) } ?? []
+        let program = Self.previewProgram()
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            FileHandle.standardError.write(Data("easel: error: '\(program)' is missing; easel-preview is installed beside easel (swift build --product easel-preview)\n".utf8))
+            throw ExitCode(1)
+        }
+        let argv = ([program] + tail).map { strdup($0) } + [nil]
+        execv(program, argv)
+        FileHandle.standardError.write(Data("easel: error: cannot run '\(program)': \(String(cString: strerror(errno)))\n".utf8))
+        throw ExitCode(1)
+    }
+
+    /// `easel-preview` in the folder of this executable (symlinks resolved).
+    static func previewProgram() -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("easel-preview").path
+    }
+}

@@ -1,0 +1,136 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// The preview page in a real browser (headless Chromium): it shows the new
+/// picture after a save, the located error after a broken save, and the
+/// frame of a hovered node.
+final class PreviewBrowserTests: XCTestCase {
+    func testPageFollowsEditsInChromium() throws {
+        let folder = ExternalTool.temporaryDirectory()
+        let sceneFile = folder.appendingPathComponent("card.scene.xml")
+        try PreviewServerTests.scene(fill: "#d0302a").write(to: sceneFile, atomically: true, encoding: .utf8)
+        let preview = try PreviewProcess([sceneFile.path])
+        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+
+        let browser = try HeadlessChromium()
+        try browser.open(preview.url)
+        let image = #"document.querySelector('[data-scene="0"] img')"#
+        func shows(version: Int) -> String {
+            "(() => { const i = \(image); return !!i && i.dataset.version === '\(version)' && i.complete && i.naturalWidth > 0 })()"
+        }
+        XCTAssertTrue(try browser.waitUntil(shows(version: 1), timeout: 20), "the first picture never showed")
+        XCTAssertEqual(try browser.evaluate("document.getElementById('connection').textContent") as? String, "live")
+
+        // Save a new colour; the page shows it without a reload.
+        try PreviewServerTests.scene(fill: "#1f6feb").write(to: sceneFile, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try browser.waitUntil(shows(version: 2), timeout: 5), "the page did not update after the save")
+        let box = try XCTUnwrap(try browser.evaluate(
+            "(() => { const r = \(image).getBoundingClientRect(); return [r.left, r.top, r.width, r.height] })()") as? [Double])
+        XCTAssertEqual(box[2], 200, "the picture is shown at its size in points")
+        let shot = try RasterImage(png: try browser.screenshot())
+        // Right of the white chip, inside the picture (screenshot pixels are CSS pixels here).
+        assertPixel(shot, Int(box[0] + 150), Int(box[1] + 60), ExpectedColor(hex: "#1f6feb"), tolerance: 0.02)
+        assertPixel(shot, Int(box[0] + 40), Int(box[1] + 35), ExpectedColor(hex: "#ffffff"), tolerance: 0.02)
+
+        // Hovering a node in the list outlines its frame (the chip: 20, 20, 40 × 30 points).
+        let outline = try browser.evaluate("""
+            (() => {
+              const item = [...document.querySelectorAll('[data-scene="0"] .nodes li')].find(li => li.textContent.startsWith('rect#chip'));
+              item.dispatchEvent(new MouseEvent('mouseenter'));
+              const s = document.querySelector('[data-scene="0"] .outline').style;
+              return [s.display, s.left, s.top, s.width, s.height].join(' ');
+            })()
+            """) as? String
+        XCTAssertEqual(outline, "block 20px 20px 40px 30px")
+
+        // A broken save: the located error shows over the last good picture.
+        try PreviewServerTests.scene(fill: "#1f6fe").write(to: sceneFile, atomically: true, encoding: .utf8)
+        let overlay = #"document.querySelector('[data-scene="0"] .diagnostics')"#
+        XCTAssertTrue(try browser.waitUntil("\(overlay).classList.contains('visible')", timeout: 5), "no error shown")
+        let text = try XCTUnwrap(try browser.evaluate("\(overlay).textContent") as? String)
+        XCTAssertTrue(text.contains("\(sceneFile.path):2:"), text)
+        XCTAssertTrue(text.contains("error: '#1f6fe' is not a colour"), text)
+        XCTAssertEqual(try browser.evaluate("\(image).dataset.version") as? String, "2", "the last good picture stays")
+        let broken = try browser.screenshot()
+        _ = saveArtifacts("preview-browser", ["broken.png": broken])
+
+        // Fixed again: the error goes away.
+        try PreviewServerTests.scene(fill: "#2a9d4b").write(to: sceneFile, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try browser.waitUntil("!\(overlay).classList.contains('visible') && \(shows(version: 4))", timeout: 5))
+    }
+
+    /// Two examples in one page: the themed card's parameter fields and
+    /// light/dark switch, the animated gradient's time slider. With
+    /// EASEL_RECORD=1 the screenshot becomes docs/images/preview-page.png
+    /// (the README's picture of the page).
+    func testExamplesInThePage() throws {
+        let root = ExternalTool.repositoryRoot
+        let preview = try PreviewProcess(["examples/themed/themed-card.scene.xml", "examples/animated-gradient.scene.xml"], in: root)
+        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+        let browser = try HeadlessChromium(width: 1100, height: 900)
+        try browser.open(preview.url)
+        func panel(_ i: Int) -> String { #"document.querySelector('[data-scene="\#(i)"]')"# }
+        func loaded(_ i: Int) -> String { "(() => { const i = \(panel(i))?.querySelector('img'); return !!i && i.complete && i.naturalWidth > 0 })()" }
+        XCTAssertTrue(try browser.waitUntil("\(loaded(0)) && \(loaded(1))", timeout: 30), "the examples did not show")
+
+        // The themed card: a field per <param>, and the light/dark switch (its palette has dark values).
+        let fields = try browser.evaluate("[...\(panel(0)).querySelectorAll('.params input')].map(i => i.name + '=' + i.value).join(';')") as? String
+        XCTAssertEqual(fields, "accent=#0a84ff;title=Weekly steps;figure=68,240;goal=70,000;corner=18")
+        XCTAssertEqual(try browser.evaluate("\(panel(0)).querySelector('.appearance').hidden") as? Bool, false)
+        XCTAssertEqual(try browser.evaluate("\(panel(0)).querySelector('.time').hidden") as? Bool, true)
+        // The animated gradient: the time slider runs over the scene's duration.
+        XCTAssertEqual(try browser.evaluate("\(panel(1)).querySelector('.time').hidden") as? Bool, false)
+        XCTAssertEqual(try browser.evaluate("\(panel(1)).querySelector('.appearance').hidden") as? Bool, true)
+        let duration = try XCTUnwrap(Double(try browser.evaluate("\(panel(1)).querySelector('input[type=range]').max") as? String ?? ""))
+        XCTAssertGreaterThan(duration, 0)
+
+        // Dark: the surface becomes the palette's dark value (#000000 in the scene's text).
+        let before = try XCTUnwrap(try browser.evaluate("\(panel(0)).querySelector('img').dataset.version") as? String)
+        _ = try browser.evaluate("\(panel(0)).querySelector('[data-appearance=dark]').click()")
+        XCTAssertTrue(try browser.waitUntil(
+            "\(panel(0)).querySelector('img').dataset.version !== '\(before)' && \(loaded(0))", timeout: 10))
+        let box = try XCTUnwrap(try browser.evaluate(
+            "(() => { const r = \(panel(0)).querySelector('img').getBoundingClientRect(); return [r.left, r.top] })()") as? [Double])
+        // A time on the slider: the frame at 1 s.
+        _ = try browser.evaluate("""
+            (() => { const s = \(panel(1)).querySelector('input[type=range]'); s.value = 1; s.dispatchEvent(new Event('input')); })()
+            """)
+        XCTAssertTrue(try browser.waitUntil("\(panel(1)).querySelector('.time-label').textContent.startsWith('1.00 s')", timeout: 10))
+        XCTAssertTrue(try browser.waitUntil(loaded(1), timeout: 10))
+        // Hovering the figure's node outlines its frame as `easel layout` gives it
+        // (the picture is shown at its size in points, so CSS pixels are points).
+        let layout = try ExternalTool.run(ExternalTool.easelExecutable, ["layout", root.appendingPathComponent("examples/themed/themed-card.scene.xml").path])
+        let figureFrame = try XCTUnwrap(Self.frame(ofLine: 33, in: try JSONSerialization.jsonObject(with: Data(layout.stdout.utf8))))
+        let outline = try browser.evaluate("""
+            (() => {
+              const item = [...\(panel(0)).querySelectorAll('.nodes li')].find(li => li.textContent.endsWith('line 33'));
+              item.dispatchEvent(new MouseEvent('mouseenter'));
+              const s = \(panel(0)).querySelector('.outline').style;
+              return [s.left, s.top, s.width, s.height].map(parseFloat);
+            })()
+            """) as? [Double]
+        let expected = ["x", "y", "width", "height"].map { figureFrame[$0] ?? -1 }
+        XCTAssertEqual(outline?.count, 4)
+        for (got, want) in zip(outline ?? [], expected) { XCTAssertEqual(got, want, accuracy: 0.01) }
+        usleep(200_000)
+        let shot = try browser.screenshot()
+        let image = try RasterImage(png: shot)
+        // The card's margin (the surface) at (6, 6) points.
+        assertPixel(image, Int(box[0] + 6), Int(box[1] + 6), ExpectedColor(hex: "#000000"), tolerance: 0.02)
+        if ProcessInfo.processInfo.environment["EASEL_RECORD"] == "1" {
+            try Data(shot).write(to: root.appendingPathComponent("docs/images/preview-page.png"))
+        }
+    }
+
+    /// The frame of the node on `line` in `easel layout`'s JSON.
+    static func frame(ofLine line: Int, in node: Any) -> [String: Double]? {
+        guard let node = node as? [String: Any] else { return nil }
+        if node["line"] as? Int == line { return node["frame"] as? [String: Double] }
+        for child in node["children"] as? [Any] ?? [] {
+            if let found = frame(ofLine: line, in: child) { return found }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,96 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// Fifty open pages while a scene is saved twenty times: every page gets
+/// the last version, and the server's memory stays small.
+final class PreviewLoadTests: XCTestCase {
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var versions: [Int]
+        init(_ n: Int) { versions = Array(repeating: 0, count: n) }
+        func record(_ client: Int, _ version: Int) { lock.withLock { versions[client] = max(versions[client], version) } }
+        var all: [Int] { lock.withLock { versions } }
+    }
+
+    func testFiftyClientsTwentyEdits() throws {
+        let folder = ExternalTool.temporaryDirectory()
+        let sceneFile = folder.appendingPathComponent("load.scene.xml")
+        try PreviewServerTests.scene(fill: "#000000").write(to: sceneFile, atomically: true, encoding: .utf8)
+        let preview = try PreviewProcess([sceneFile.path])
+        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+        let idle = preview.residentKilobytes ?? 0
+        let idleFiles = preview.openFiles
+        let port = preview.port
+
+        let clients = 50
+        let seen = Seen(clients)
+        let stop = NSLock()
+        nonisolated(unsafe) var stopping = false
+        let connected = DispatchGroup()
+        let finished = DispatchGroup()
+        for i in 0..<clients {
+            connected.enter()
+            finished.enter()
+            Thread {
+                defer { finished.leave() }
+                guard let events = try? EventStreamClient(port: port) else { connected.leave(); return }
+                connected.leave()
+                while !stop.withLock({ stopping }) {
+                    guard let event = try? events.next(timeout: 0.2) else { continue }
+                    let state = PreviewServerTests.json(event)
+                    if state["rendering"] as? Bool == false, let v = state["version"] as? Int { seen.record(i, v) }
+                }
+            }.start()
+        }
+        XCTAssertEqual(connected.wait(timeout: .now() + 20), .success)
+
+        // Twenty saves, 40 ms apart: faster than renders finish, so many
+        // collapse; the last must reach everyone.
+        let colours = (1...20).map { String(format: "#%02x%02x%02x", $0 * 12, 255 - $0 * 12, 90) }
+        for colour in colours {
+            try PreviewServerTests.scene(fill: colour).write(to: sceneFile, atomically: true, encoding: .utf8)
+            usleep(40_000)
+        }
+        // The server's final state, once renders stop.
+        var final: [String: Any] = [:]
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while deadline.timeIntervalSinceNow > 0 {
+            usleep(300_000)
+            let s = try JSONSerialization.jsonObject(
+                with: Data(try HTTPTestClient.request(port: preview.port, "/scenes/0/state.json").body)) as? [String: Any] ?? [:]
+            if s["rendering"] as? Bool == false, s["version"] as? Int == final["version"] as? Int { break }
+            final = s
+        }
+        let lastVersion = try XCTUnwrap(final["version"] as? Int)
+        let withClients = preview.residentKilobytes ?? 0
+        XCTAssertGreaterThanOrEqual(preview.openFiles, idleFiles + clients)
+        // Every page hears of the last version within a second.
+        let heard = Date(timeIntervalSinceNow: 5)
+        while seen.all.contains(where: { $0 < lastVersion }), heard.timeIntervalSinceNow > 0 { usleep(50_000) }
+        let versions = seen.all
+        stop.withLock { stopping = true }
+        XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(versions.filter { $0 == lastVersion }.count, clients, "versions seen: \(versions), last \(lastVersion)")
+        let picture = try RasterImage(png: try HTTPTestClient.request(port: preview.port, "/scenes/0/image.png").body)
+        assertPixel(picture, 300, 150, ExpectedColor(hex: colours.last!), tolerance: 0.01)
+
+        // Pages that went away cost nothing once the server has written to
+        // them twice (TCP takes the first write after the page closed; the
+        // reset it provokes fails the second): two saves here, keep-alives
+        // every 5 s otherwise.
+        for grey in ["#808080", "#909090"] {
+            try PreviewServerTests.scene(fill: grey).write(to: sceneFile, atomically: true, encoding: .utf8)
+            usleep(200_000)
+        }
+        let closing = Date(timeIntervalSinceNow: 5)
+        // (A few descriptors of slack: the test's own last requests may still be closing.)
+        while preview.openFiles > idleFiles + 4, closing.timeIntervalSinceNow > 0 { usleep(50_000) }
+        XCTAssertLessThanOrEqual(preview.openFiles, idleFiles + 4, "the \(clients) closed pages' connections are closed")
+
+        print("preview load: \(clients) clients, \(colours.count) saves → \(lastVersion) renders; "
+              + "server RSS \(idle / 1024) MB idle, \(withClients / 1024) MB with the clients")
+        XCTAssertLessThan(withClients, 200 * 1024, "resident memory with \(clients) clients")
+    }
+}

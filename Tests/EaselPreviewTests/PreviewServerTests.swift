@@ -1,0 +1,236 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// `easel preview` over HTTP: the page, the event stream, the picture, the
+/// refusals. Each test starts the real program on a free port.
+final class PreviewServerTests: XCTestCase {
+    /// A scene filled with one colour (given as hex text, so the expected
+    /// pixel comes from the text, not from Easel).
+    static func scene(fill: String, width: Int = 200, height: Int = 100) -> String {
+        """
+        <scene width="\(width)" height="\(height)">
+          <rect id="paper" x="0" y="0" width="\(width)" height="\(height)" fill="\(fill)"/>
+          <rect id="chip" x="20" y="20" width="40" height="30" fill="#ffffff"/>
+        </scene>
+        """
+    }
+
+    var folder: URL!
+    var sceneFile: URL!
+    var preview: PreviewProcess!
+
+    override func setUpWithError() throws {
+        folder = ExternalTool.temporaryDirectory()
+        sceneFile = folder.appendingPathComponent("card.scene.xml")
+        try Self.scene(fill: "#d0302a").write(to: sceneFile, atomically: true, encoding: .utf8)
+        preview = try PreviewProcess([sceneFile.path])
+    }
+
+    override func tearDownWithError() throws {
+        guard let preview else { return }
+        let (status, stderr) = preview.interrupt()
+        XCTAssertEqual(status, 0, "Ctrl-C stops the server cleanly; stderr: \(stderr)")
+    }
+
+    /// A state after a render finished (the first events may be the states
+    /// from before any render).
+    static func rendered(_ event: EventStreamClient.Event) -> Bool {
+        let state = json(event)
+        return state["rendering"] as? Bool == false && (state["version"] as? Int ?? 0) >= 1
+    }
+
+    static func json(_ event: EventStreamClient.Event) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(event.data.utf8))) as? [String: Any] ?? [:]
+    }
+
+    func image() throws -> RasterImage {
+        let response = try HTTPTestClient.request(port: preview.port, "/scenes/0/image.png")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.headers["content-type"], "image/png")
+        return try RasterImage(png: response.body)
+    }
+
+    func testPageEventsUpdatesAndErrors() throws {
+        let page = try HTTPTestClient.request(port: preview.port, "/")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")
+        XCTAssertTrue(page.text.contains("<script src=\"/preview.js\""))
+        XCTAssertEqual(try HTTPTestClient.request(port: preview.port, "/preview.js").status, 200)
+
+        let events = try EventStreamClient(port: preview.port)
+        XCTAssertEqual(events.status, 200)
+        XCTAssertEqual(events.headers["content-type"], "text/event-stream")
+        // The first render: ok, 2× by default.
+        let first = Self.json(try events.next(timeout: 10, where: Self.rendered))
+        XCTAssertEqual(first["ok"] as? Bool, true)
+        let picture = try XCTUnwrap(first["picture"] as? [String: Any])
+        XCTAssertEqual(picture["pixelWidth"] as? Int, 400)
+        assertPixel(try image(), 300, 150, ExpectedColor(hex: "#d0302a"), tolerance: 0.01)
+
+        // An edit in place (as editors that write the file itself do).
+        let saved = Date()
+        try Self.scene(fill: "#1f6feb").write(to: sceneFile, atomically: false, encoding: .utf8)
+        let updated = Self.json(try events.next(timeout: 2) {
+            let s = Self.json($0)
+            return s["ok"] as? Bool == true && (s["version"] as? Int ?? 0) > (first["version"] as? Int ?? 0)
+        })
+        let latency = Date().timeIntervalSince(saved)
+        print("preview: event \(Int(latency * 1000)) ms after the save")
+        XCTAssertEqual((updated["picture"] as? [String: Any])?["version"] as? Int, updated["version"] as? Int)
+        assertPixel(try image(), 300, 150, ExpectedColor(hex: "#1f6feb"), tolerance: 0.01)
+
+        // A broken edit, written by rename (as most editors save): the
+        // located error arrives and the last good picture is still served.
+        try Self.scene(fill: "#1f6fe").write(to: sceneFile, atomically: true, encoding: .utf8)
+        let broken = Self.json(try events.next(timeout: 2) { Self.json($0)["ok"] as? Bool == false })
+        let message = try XCTUnwrap((broken["diagnostics"] as? [[String: Any]])?.first)
+        XCTAssertEqual(message["line"] as? Int, 2)
+        XCTAssertEqual(message["severity"] as? String, "error")
+        let text = try XCTUnwrap(message["text"] as? String)
+        XCTAssertTrue(text.hasPrefix("\(sceneFile.path):2:"), text)
+        XCTAssertTrue(text.contains("error: '#1f6fe' is not a colour"), text)
+        XCTAssertEqual((broken["picture"] as? [String: Any])?["version"] as? Int, updated["version"] as? Int)
+        assertPixel(try image(), 300, 150, ExpectedColor(hex: "#1f6feb"), tolerance: 0.01)
+        let state = try HTTPTestClient.request(port: preview.port, "/scenes/0/state.json")
+        XCTAssertTrue(state.text.contains("is not a colour"))
+
+        // The layout pass's nodes, with frames in scene points.
+        let layout = try HTTPTestClient.request(port: preview.port, "/scenes/0/layout.json")
+        XCTAssertTrue(layout.text.contains("\"id\" : \"chip\""), layout.text)
+    }
+
+    func testOnlyTheServedSetIsReachable() throws {
+        let secret = folder.appendingPathComponent("secret.txt")
+        try "not for the web".write(to: secret, atomically: true, encoding: .utf8)
+        for path in ["/card.scene.xml", "/secret.txt", "/../secret.txt", "/scenes/0/../../secret.txt",
+                     "/%2e%2e/%2e%2e/etc/passwd", "/etc/passwd", "/scenes/1/image.png", "/scenes/-1/image.png",
+                     "/scenes/00/image.png", "/scenes/0/card.scene.xml", "/scenes/0", "/index.html", "/events/x"] {
+            let r = try HTTPTestClient.request(port: preview.port, path)
+            XCTAssertEqual(r.status, 404, path)
+            XCTAssertFalse(r.text.contains("not for the web") || r.text.contains("root:"), path)
+        }
+        // Another name for 127.0.0.1 (DNS rebinding) is refused.
+        XCTAssertEqual(try HTTPTestClient.request(port: preview.port, "/", host: "attacker.example:\(preview.port)").status, 403)
+        XCTAssertEqual(try HTTPTestClient.request(port: preview.port, "/", host: "localhost:\(preview.port)").status, 200)
+        // Settings come as JSON only (a cross-site form cannot send JSON
+        // without a preflight), and in range.
+        let form = try HTTPTestClient.request(port: preview.port, "/scenes/0/settings", method: "POST",
+                                              headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                              body: Array("scale=2".utf8))
+        XCTAssertEqual(form.status, 415)
+        let huge = try HTTPTestClient.request(port: preview.port, "/scenes/0/settings", method: "POST",
+                                              headers: ["Content-Type": "application/json"],
+                                              body: Array(#"{"scale": 1000, "appearance": "light"}"#.utf8))
+        XCTAssertEqual(huge.status, 400)
+    }
+
+    func testSettingsFromThePageRerender() throws {
+        let themed = folder.appendingPathComponent("themed.scene.xml")
+        try """
+            <scene width="100" height="50">
+              <defs>
+                <param name="accent" type="color" default="#ff0000"/>
+                <color name="ground" value="#ffffff" dark="#000000"/>
+              </defs>
+              <rect x="0" y="0" width="100" height="50" fill="ground"/>
+              <rect x="0" y="0" width="50" height="50" fill="{accent}"/>
+            </scene>
+            """.write(to: themed, atomically: true, encoding: .utf8)
+        let second = try PreviewProcess([themed.path])
+        defer { XCTAssertEqual(second.interrupt().status, 0) }
+        let events = try EventStreamClient(port: second.port)
+        let first = Self.json(try events.next(timeout: 10, where: Self.rendered))
+        XCTAssertEqual(first["ok"] as? Bool, true)
+        XCTAssertEqual(first["hasDark"] as? Bool, true)
+        let parameters = try XCTUnwrap(first["parameters"] as? [[String: Any]])
+        XCTAssertEqual(parameters.first?["name"] as? String, "accent")
+
+        let settings = ##"{"scale": 3, "time": 0, "appearance": "dark", "parameters": {"accent": "#00a0ff"}}"##
+        let posted = try HTTPTestClient.request(port: second.port, "/scenes/0/settings", method: "POST",
+                                                headers: ["Content-Type": "application/json"], body: Array(settings.utf8))
+        XCTAssertEqual(posted.status, 202)
+        let after = Self.json(try events.next(timeout: 5) {
+            (Self.json($0)["picture"] as? [String: Any])?["pixelWidth"] as? Int == 300
+        })
+        XCTAssertEqual((after["settings"] as? [String: Any])?["appearance"] as? String, "dark")
+        let png = try HTTPTestClient.request(port: second.port, "/scenes/0/image.png").body
+        let image = try RasterImage(png: png)
+        XCTAssertEqual(image.width, 300)
+        assertPixel(image, 60, 75, ExpectedColor(hex: "#00a0ff"), tolerance: 0.01)
+        assertPixel(image, 240, 75, ExpectedColor(hex: "#000000"), tolerance: 0.01)
+    }
+
+    /// A scene that renders for seconds does not hold up requests or other scenes.
+    func testSlowSceneDoesNotBlockTheServer() throws {
+        let slow = folder.appendingPathComponent("slow.scene.xml")
+        // More than a second in a debug build, as the tests run it (a conic
+        // gradient is the slowest paint there: about 2.5 s per million
+        // pixels); the release build takes a twentieth of that.
+        func slowScene(_ angle: Int) -> String {
+            """
+            <scene width="700" height="700">
+              <defs><conicGradient id="c"><stop color="red"/><stop color="blue"/></conicGradient></defs>
+              <rect x="0" y="0" width="700" height="700" fill="url(#c)" transform="rotate(\(angle) 350 350)"/>
+            </scene>
+            """
+        }
+        try slowScene(3).write(to: slow, atomically: true, encoding: .utf8)
+        let both = try PreviewProcess([slow.path, sceneFile.path, "--scale", "1"])
+        defer { XCTAssertEqual(both.interrupt().status, 0) }
+        let events = try EventStreamClient(port: both.port)
+        // The quick scene's picture arrives while the slow one is still rendering.
+        let quick = Self.json(try events.next(timeout: 10) { Self.json($0)["scene"] as? Int == 1 && Self.rendered($0) })
+        XCTAssertNotNil(quick["picture"])
+        let slowState = try HTTPTestClient.request(port: both.port, "/scenes/0/state.json")
+        let slowJSON = try JSONSerialization.jsonObject(with: Data(slowState.body)) as? [String: Any]
+        XCTAssertEqual(slowJSON?["rendering"] as? Bool, true, "the slow scene should still be rendering")
+        for _ in 0..<5 {
+            let start = Date()
+            XCTAssertEqual(try HTTPTestClient.request(port: both.port, "/").status, 200)
+            XCTAssertEqual(try HTTPTestClient.request(port: both.port, "/scenes/1/image.png").status, 200)
+            XCTAssertLessThan(Date().timeIntervalSince(start), 0.5)
+        }
+        // Three saves while it renders collapse into one more render, of the newest text.
+        for angle in [4, 5, 6] {
+            try slowScene(angle).write(to: slow, atomically: true, encoding: .utf8)
+            usleep(60_000)
+        }
+        // The first render's state says it is rendering again (the saves
+        // came during it); the second is the last.
+        let last = Self.json(try events.next(timeout: 60) { Self.json($0)["scene"] as? Int == 0 && Self.rendered($0) })
+        print("preview: the slow scene took \(last["renderMilliseconds"] ?? "?") ms")
+        XCTAssertEqual(last["version"] as? Int, 2)
+        usleep(300_000)
+        let settled = try JSONSerialization.jsonObject(
+            with: Data(try HTTPTestClient.request(port: both.port, "/scenes/0/state.json").body)) as? [String: Any]
+        XCTAssertEqual(settled?["version"] as? Int, 2, "one render for the three saves")
+        XCTAssertEqual(settled?["rendering"] as? Bool, false)
+    }
+
+    func testNonLoopbackHostPrintsAWarning() throws {
+        let open = try PreviewProcess([sceneFile.path, "--host", "0.0.0.0"])
+        XCTAssertEqual(try HTTPTestClient.request(port: open.port, "/").status, 200)
+        let (status, stderr) = open.interrupt()
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(stderr.contains("warning: listening on 0.0.0.0, not loopback"), stderr)
+        // Loopback prints none.
+        let (_, quiet) = preview.interrupt()
+        XCTAssertFalse(quiet.contains("warning"), quiet)
+        preview = nil
+    }
+
+    func testCommandLineMistakesExitTwo() throws {
+        let missing = try ExternalTool.run(ExternalTool.easelExecutable, ["preview", folder.appendingPathComponent("nope.scene.xml").path])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("cannot read"), missing.stderr)
+        let host = try ExternalTool.run(ExternalTool.easelExecutable, ["preview", sceneFile.path, "--host", "example.com"])
+        XCTAssertEqual(host.status, 2)
+        XCTAssertTrue(host.stderr.contains("--host takes an IP address"), host.stderr)
+        // A port already taken.
+        let taken = try ExternalTool.run(ExternalTool.easelExecutable, ["preview", sceneFile.path, "--port", String(preview.port)])
+        XCTAssertEqual(taken.status, 1)
+        XCTAssertTrue(taken.stderr.contains("error: cannot listen"), taken.stderr)
+    }
+}

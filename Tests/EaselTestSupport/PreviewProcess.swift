@@ -1,0 +1,65 @@
+import Foundation
+
+/// `easel preview` running in the background for a test, on a port it chose.
+public final class PreviewProcess {
+    public let process = Process()
+    public let port: Int
+    public let url: String
+    private let errors = Pipe()
+
+    /// Starts `easel preview ARGUMENTS --port 0` and waits for the URL it prints.
+    public init(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 20) throws {
+        process.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
+        if let directory { process.currentDirectoryURL = directory }
+        process.arguments = ["preview"] + arguments + ["--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // The first line of stdout: "easel preview: http://127.0.0.1:PORT/ (…)".
+        var line = [UInt8]()
+        let fd = output.fileHandleForReading.fileDescriptor
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while !line.contains(10) {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard deadline.timeIntervalSinceNow > 0, poll(&p, 1, 100) >= 0 else { break }
+            if p.revents != 0 {
+                var byte: UInt8 = 0
+                guard read(fd, &byte, 1) == 1 else { break }
+                line.append(byte)
+            }
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let start = text.range(of: "http://"), let end = text[start.upperBound...].firstIndex(of: " ") else {
+            process.terminate()
+            throw NSError(domain: "PreviewProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "no URL in '\(text)'"])
+        }
+        url = String(text[start.lowerBound..<end])
+        let hostPort = url.dropFirst(7).prefix { $0 != "/" }
+        port = Int(hostPort.split(separator: ":").last ?? "") ?? 0
+    }
+
+    /// Sends Ctrl-C (SIGINT) and returns the exit status and what went to stderr.
+    public func interrupt(timeout: TimeInterval = 10) -> (status: Int32?, stderr: String) {
+        kill(process.processIdentifier, SIGINT)
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning, deadline.timeIntervalSinceNow > 0 { usleep(20_000) }
+        if process.isRunning { process.terminate(); return (nil, "") }
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, err)
+    }
+
+    /// Resident memory of the server, from /proc (kB).
+    public var residentKilobytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    /// Open file descriptors of the server (each connection holds one).
+    public var openFiles: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? -1
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
