@@ -8,9 +8,11 @@ import Glibc
 /// temporary file, rename it over the old one, touch the folder).
 ///
 /// One inotify instance lives as long as the watcher, so an edit made while
-/// the caller is busy (a build, a render) is queued, not missed.
-public final class FolderWatcher {
+/// the caller is busy (a build, a render) is queued, not missed. Folders may
+/// be added from any thread while another waits for changes.
+public final class FolderWatcher: @unchecked Sendable {
     private let fd: Int32
+    private let lock = NSLock()
     private var watches: [Int32: String] = [:]
     /// How long the files must stay unchanged before the changes are reported.
     public var quiet: TimeInterval
@@ -24,15 +26,16 @@ public final class FolderWatcher {
 
     deinit { close(fd) }
 
-    /// Adds `folders` and every folder below them (inotify watches one level);
-    /// false if none could be watched. Watching a folder twice is harmless.
+    /// Adds `folders`, and with `recursive` every folder below them (inotify
+    /// watches one level); false if none could be watched. Watching a folder
+    /// twice is harmless.
     @discardableResult
-    public func watch(_ folders: [String]) -> Bool {
+    public func watch(_ folders: [String], recursive: Bool = true) -> Bool {
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
         var any = false
         for folder in Set(folders) {
             var all = [folder]
-            if let walker = FileManager.default.enumerator(atPath: folder) {
+            if recursive, let walker = FileManager.default.enumerator(atPath: folder) {
                 while let item = walker.nextObject() as? String {
                     var isDir: ObjCBool = false
                     let path = folder + "/" + item
@@ -41,7 +44,7 @@ public final class FolderWatcher {
             }
             for path in all {
                 let wd = inotify_add_watch(fd, path, mask)
-                if wd >= 0 { watches[wd] = path; any = true }
+                if wd >= 0 { lock.withLock { watches[wd] = path }; any = true }
             }
         }
         return any
@@ -67,6 +70,7 @@ public final class FolderWatcher {
     private func collect(_ buffer: [UInt8], count: Int, into changed: inout Set<String>) {
         var offset = 0
         let header = MemoryLayout<inotify_event>.size
+        let watches = lock.withLock { self.watches }
         buffer.withUnsafeBytes { raw in
             while offset + header <= count {
                 let wd = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)

@@ -16,7 +16,10 @@ final class PreviewScene: @unchecked Sendable {
     let resolvedPath: String
     private let options: Easel.Options
     private let queue: DispatchQueue
-    private let onUpdate: @Sendable (SceneSnapshot) -> Void
+    /// Shared by all scenes: renders at once at most as many as cores.
+    private let renderSlots: DispatchSemaphore
+    /// Called after each render with the new state and the folders to watch.
+    private let onUpdate: @Sendable (SceneSnapshot, [String]) -> Void
 
     private let lock = NSLock()
     private var snapshot: SceneSnapshot
@@ -26,8 +29,9 @@ final class PreviewScene: @unchecked Sendable {
     private var isRendering = false
     private var isStale = false
 
-    init(index: Int, path: String, options: Easel.Options, scale: Double,
-         onUpdate: @escaping @Sendable (SceneSnapshot) -> Void) {
+    init(index: Int, path: String, options: Easel.Options, scale: Double, renderSlots: DispatchSemaphore,
+         onUpdate: @escaping @Sendable (SceneSnapshot, [String]) -> Void) {
+        self.renderSlots = renderSlots
         self.index = index
         self.path = path
         resolvedPath = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
@@ -88,7 +92,9 @@ final class PreviewScene: @unchecked Sendable {
                 snapshot.rendering = true
                 return snapshot.settings
             }
+            renderSlots.wait()
             let outcome = render(with: settings)
+            renderSlots.signal()
             let (current, again): (SceneSnapshot, Bool) = lock.withLock {
                 apply(outcome, settings: settings)
                 if !isStale {
@@ -97,7 +103,7 @@ final class PreviewScene: @unchecked Sendable {
                 }
                 return (snapshot, isStale)
             }
-            onUpdate(current)
+            onUpdate(current, watchedFolders)
             if !again { return }
         }
     }

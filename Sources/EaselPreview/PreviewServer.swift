@@ -56,8 +56,14 @@ public final class PreviewServer: @unchecked Sendable {
         guard let watcher = FolderWatcher(quiet: 0.03) else { throw Failure.cannotWatch }
         self.watcher = watcher
         let events = self.events
+        let slots = DispatchSemaphore(value: ParallelJobs.defaultJobs)
         scenes = configuration.scenes.enumerated().map { index, path in
-            PreviewScene(index: index, path: path, options: configuration.options, scale: configuration.scale) { snapshot in
+            PreviewScene(index: index, path: path, options: configuration.options, scale: configuration.scale,
+                         renderSlots: slots) { snapshot, folders in
+                // A render may have read files in folders not watched yet
+                // (only the folders themselves: a scene in a home folder must
+                // not make every render walk the home folder's tree).
+                watcher.watch(folders, recursive: false)
                 events.send(event: "scene", data: Self.json(snapshot))
             }
         }
@@ -71,7 +77,7 @@ public final class PreviewServer: @unchecked Sendable {
     /// returns the URL once connections are accepted.
     public func start() async throws -> String {
         for scene in scenes {
-            watcher.watch(scene.watchedFolders)
+            watcher.watch(scene.watchedFolders, recursive: false)
             scene.requestRender()
         }
         let watchThread = Thread { [self] in watchForChanges() }
@@ -112,8 +118,6 @@ public final class PreviewServer: @unchecked Sendable {
             for scene in scenes where scene.isAffected(by: changed) {
                 scene.requestRender()
             }
-            // A scene may now read files in folders not watched yet.
-            for scene in scenes { watcher.watch(scene.watchedFolders) }
         }
     }
 

@@ -119,6 +119,16 @@ final class PreviewBrowserTests: XCTestCase {
         let image = try RasterImage(png: shot)
         // The card's margin (the surface) at (6, 6) points.
         assertPixel(image, Int(box[0] + 6), Int(box[1] + 6), ExpectedColor(hex: "#000000"), tolerance: 0.02)
+        // Play: frames follow one another (each asked for once the last is on screen), then pause.
+        _ = try browser.evaluate("\(panel(1)).querySelector('.play').click()")
+        var times = Set<String>()
+        let playing = Date(timeIntervalSinceNow: 10)
+        while times.count < 4, playing.timeIntervalSinceNow > 0 {
+            if let label = try browser.evaluate("\(panel(1)).querySelector('.time-label').textContent") as? String { times.insert(label) }
+            usleep(30_000)
+        }
+        XCTAssertGreaterThanOrEqual(times.count, 4, "play shows successive times: \(times)")
+        _ = try browser.evaluate("\(panel(1)).querySelector('.play').click()")
         if ProcessInfo.processInfo.environment["EASEL_RECORD"] == "1" {
             try Data(shot).write(to: root.appendingPathComponent("docs/images/preview-page.png"))
         }

@@ -101,6 +101,35 @@ final class PreviewServerTests: XCTestCase {
         XCTAssertTrue(layout.text.contains("\"id\" : \"chip\""), layout.text)
     }
 
+    /// A file the scene reads, in a folder of its own, is watched too.
+    func testEditingAnImageTheSceneReadsRerenders() throws {
+        let assets = folder.appendingPathComponent("assets")
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        func writeTile(_ hex: String) throws {
+            let tileScene = folder.appendingPathComponent("tile-\(hex.dropFirst()).scene.xml")
+            try Self.scene(fill: hex, width: 10, height: 10).write(to: tileScene, atomically: true, encoding: .utf8)
+            let made = try ExternalTool.run(ExternalTool.easelExecutable,
+                                            ["render", tileScene.path, "-o", assets.appendingPathComponent("tile.png").path])
+            XCTAssertEqual(made.status, 0, made.stderr)
+        }
+        try writeTile("#2a9d4b")
+        let framed = folder.appendingPathComponent("framed.scene.xml")
+        try """
+            <scene width="100" height="100">
+              <image href="assets/tile.png" x="0" y="0" width="100" height="100" fit="fill"/>
+            </scene>
+            """.write(to: framed, atomically: true, encoding: .utf8)
+        let second = try PreviewProcess([framed.path])
+        defer { XCTAssertEqual(second.interrupt().status, 0) }
+        let events = try EventStreamClient(port: second.port)
+        let first = Self.json(try events.next(timeout: 10, where: Self.rendered))
+        XCTAssertEqual(first["ok"] as? Bool, true, "\(first)")
+        try writeTile("#7b2cbf")
+        _ = try events.next(timeout: 3) { Self.rendered($0) && (Self.json($0)["version"] as? Int ?? 0) > 1 }
+        let image = try RasterImage(png: try HTTPTestClient.request(port: second.port, "/scenes/0/image.png").body)
+        assertPixel(image, 180, 180, ExpectedColor(hex: "#7b2cbf"), tolerance: 0.01)
+    }
+
     func testOnlyTheServedSetIsReachable() throws {
         let secret = folder.appendingPathComponent("secret.txt")
         try "not for the web".write(to: secret, atomically: true, encoding: .utf8)
