@@ -32,8 +32,11 @@ final class EventBroadcaster: @unchecked Sendable {
         // The browser reconnects after a second if the server restarts.
         continuation.yield(Array("retry: 1000\n\n".utf8))
         for event in initial { continuation.yield(event) }
-        continuation.onTermination = { [weak self] _ in self?.remove(id) }
-        return EventStreamBody(stream: stream, subscription: Subscription { [weak self] in self?.remove(id) })
+        // Strong references (no weak side table): a subscriber's closures are
+        // released when it is removed, and the broadcaster lives as long as
+        // the server anyway.
+        continuation.onTermination = { _ in self.remove(id) }
+        return EventStreamBody(stream: stream, subscription: Subscription { self.remove(id) })
     }
 
     func send(event name: String, data: String) {

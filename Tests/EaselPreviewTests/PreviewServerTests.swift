@@ -194,14 +194,14 @@ final class PreviewServerTests: XCTestCase {
     /// A scene that renders for seconds does not hold up requests or other scenes.
     func testSlowSceneDoesNotBlockTheServer() throws {
         let slow = folder.appendingPathComponent("slow.scene.xml")
-        // More than a second in a debug build, as the tests run it (a conic
+        // More than half a second in a debug build, as the tests run it (a conic
         // gradient is the slowest paint there: about 2.5 s per million
         // pixels); the release build takes a twentieth of that.
         func slowScene(_ angle: Int) -> String {
             """
-            <scene width="700" height="700">
+            <scene width="500" height="500">
               <defs><conicGradient id="c"><stop color="red"/><stop color="blue"/></conicGradient></defs>
-              <rect x="0" y="0" width="700" height="700" fill="url(#c)" transform="rotate(\(angle) 350 350)"/>
+              <rect x="0" y="0" width="500" height="500" fill="url(#c)" transform="rotate(\(angle) 250 250)"/>
             </scene>
             """
         }
