@@ -26,17 +26,8 @@ struct PreviewCommand: AsyncParsableCommand {
                 try command.run()
             }
             code = 0
-        } catch let exit as ExitCode {
-            code = exit.rawValue
         } catch {
-            let message = fullMessage(for: error)
-            if exitCode(for: error) == .success {
-                if !message.isEmpty { print(message) }
-                code = 0
-            } else {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
-                code = 2
-            }
+            code = exitStatus(for: error)
         }
         Foundation.exit(code)
     }

@@ -24,18 +24,8 @@ struct EaselCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
             code = 0
-        } catch let exit as ExitCode {
-            code = exit.rawValue          // 1: the scenes' errors were already printed
         } catch {
-            // Help, version, and everything ArgumentParser rejects.
-            let message = fullMessage(for: error)
-            if exitCode(for: error) == .success {
-                if !message.isEmpty { print(message) }
-                code = 0
-            } else {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
-                code = 2
-            }
+            code = exitStatus(for: error)
         }
         Foundation.exit(code)
     }

@@ -1,0 +1,19 @@
+import ArgumentParser
+import Foundation
+
+extension ParsableCommand {
+    /// The contract's exit status for what parsing or running threw: an
+    /// `ExitCode` as it is (1: the scenes' errors were already printed);
+    /// help and version printed, 0; everything ArgumentParser rejects printed
+    /// to stderr, 2 (not ArgumentParser's 64).
+    public static func exitStatus(for error: any Error) -> Int32 {
+        if let exit = error as? ExitCode { return exit.rawValue }
+        let message = fullMessage(for: error)
+        if exitCode(for: error) == .success {
+            if !message.isEmpty { print(message) }
+            return 0
+        }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        return 2
+    }
+}
