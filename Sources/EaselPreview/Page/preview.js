@@ -166,9 +166,16 @@ function updateParameters(p, state) {
 }
 
 // The layout pass's nodes; hovering one outlines its frame on the picture.
+// A list of a few thousand rows stays quick to build and to scroll; the
+// rest are counted.
+const maxListedNodes = 2000;
+
 function showNodes(p, tree) {
   p.nodes.replaceChildren();
+  let listed = 0, skipped = 0;
   const visit = (node, depth) => {
+    if (listed >= maxListedNodes) { skipped += 1; for (const child of node.children || []) visit(child, depth + 1); return; }
+    listed += 1;
     const item = element("li");
     item.style.paddingLeft = `${6 + depth * 12}px`;
     item.append(element("span", "element", node.element + (node.id ? `#${node.id}` : "")));
@@ -179,7 +186,7 @@ function showNodes(p, tree) {
     for (const child of node.children || []) visit(child, depth + 1);
   };
   if (tree.element) visit(tree, 0);
-  for (const child of tree.nodes || []) visit(child, 0);
+  if (skipped) p.nodes.append(element("li", "more", `… and ${skipped} more nodes`));
 }
 
 function outline(p, frame) {
