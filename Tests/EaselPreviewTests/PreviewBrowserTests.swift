@@ -61,6 +61,25 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertTrue(try browser.waitUntil("!\(overlay).classList.contains('visible') && \(shows(version: 4))", timeout: 5))
     }
 
+    /// A scene of 3,000 shapes: the node list shows 2,000 rows and counts the rest.
+    func testLongNodeListIsCapped() throws {
+        let folder = ExternalTool.temporaryDirectory()
+        let sceneFile = folder.appendingPathComponent("many.scene.xml")
+        let shapes = (0..<3000).map { i in
+            "<rect x=\"\(i % 100 * 4)\" y=\"\(i / 100 * 4)\" width=\"3\" height=\"3\" fill=\"#336699\"/>"
+        }.joined(separator: "\n")
+        try "<scene width=\"400\" height=\"120\">\n\(shapes)\n</scene>\n".write(to: sceneFile, atomically: true, encoding: .utf8)
+        let preview = try PreviewProcess([sceneFile.path])
+        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+        let browser = try HeadlessChromium()
+        try browser.open(preview.url)
+        XCTAssertTrue(try browser.waitUntil("document.querySelectorAll('.nodes li').length > 0", timeout: 20))
+        XCTAssertEqual(try browser.evaluate("document.querySelectorAll('.nodes li:not(.more)').length") as? Int, 2000)
+        // The scene and its 3,000 shapes: 3,001 nodes, 1,001 of them counted.
+        XCTAssertEqual(try browser.evaluate("document.querySelector('.nodes li.more').textContent") as? String,
+                       "… and 1001 more nodes")
+    }
+
     /// Two examples in one page: the themed card's parameter fields and
     /// light/dark switch, the animated gradient's time slider. With
     /// EASEL_RECORD=1 the screenshot becomes docs/images/preview-page.png
