@@ -29,7 +29,7 @@ final class PreviewScene: @unchecked Sendable {
     private var isRendering = false
     private var isStale = false
 
-    init(index: Int, path: String, options: Easel.Options, scale: Double, renderSlots: DispatchSemaphore,
+    init(index: Int, path: String, run: String, options: Easel.Options, scale: Double, renderSlots: DispatchSemaphore,
          onUpdate: @escaping @Sendable (SceneSnapshot, [String]) -> Void) {
         self.renderSlots = renderSlots
         self.index = index
@@ -38,7 +38,7 @@ final class PreviewScene: @unchecked Sendable {
         self.options = options
         self.onUpdate = onUpdate
         queue = DispatchQueue(label: "easel.preview.scene\(index)")
-        snapshot = SceneSnapshot(scene: index, name: path,
+        snapshot = SceneSnapshot(scene: index, name: path, run: run,
                                  settings: PreviewSettings(scale: scale, appearance: options.appearance.rawValue))
     }
 

@@ -57,8 +57,9 @@ public final class PreviewServer: @unchecked Sendable {
         self.watcher = watcher
         let events = self.events
         let slots = DispatchSemaphore(value: ParallelJobs.defaultJobs)
+        let run = String(UUID().uuidString.prefix(8))
         scenes = configuration.scenes.enumerated().map { index, path in
-            PreviewScene(index: index, path: path, options: configuration.options, scale: configuration.scale,
+            PreviewScene(index: index, path: path, run: run, options: configuration.options, scale: configuration.scale,
                          renderSlots: slots) { snapshot, folders in
                 // A render may have read files in folders not watched yet
                 // (only the folders themselves: a scene in a home folder must

@@ -33,6 +33,9 @@ struct SceneSnapshot: Encodable, Sendable {
 
     var scene: Int
     var name: String
+    /// Differs each time the server starts, so a page that reconnects to a
+    /// restarted server reloads pictures whose version numbers repeat.
+    var run: String
     /// Counts compiles of this scene since the server started.
     var version: Int = 0
     /// False while the scene (or a file it reads) has errors.

@@ -61,6 +61,32 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertTrue(try browser.waitUntil("!\(overlay).classList.contains('visible') && \(shows(version: 4))", timeout: 5))
     }
 
+    /// The page reconnects to a restarted server by itself and shows the
+    /// scene as the new server renders it (its versions start again at 1).
+    func testPageSurvivesAServerRestart() throws {
+        let folder = ExternalTool.temporaryDirectory()
+        let sceneFile = folder.appendingPathComponent("card.scene.xml")
+        try PreviewServerTests.scene(fill: "#d0302a").write(to: sceneFile, atomically: true, encoding: .utf8)
+        let first = try PreviewProcess([sceneFile.path])
+        let browser = try HeadlessChromium()
+        try browser.open(first.url)
+        let image = #"document.querySelector('[data-scene="0"] img')"#
+        XCTAssertTrue(try browser.waitUntil("!!\(image) && \(image).dataset.version === '1' && \(image).complete", timeout: 20))
+        XCTAssertEqual(first.interrupt().status, 0)
+        XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'reconnecting…'", timeout: 5))
+        try PreviewServerTests.scene(fill: "#1f6feb").write(to: sceneFile, atomically: true, encoding: .utf8)
+        let second = try PreviewProcess([sceneFile.path], port: first.port)
+        defer { XCTAssertEqual(second.interrupt().status, 0) }
+        XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'live'", timeout: 10))
+        // Version 1 again, of another run: the page must still load it.
+        XCTAssertTrue(try browser.waitUntil("\(image).src.endsWith('/1') && \(image).complete && \(image).dataset.version === '1'", timeout: 10))
+        usleep(300_000)
+        let box = try XCTUnwrap(try browser.evaluate(
+            "(() => { const r = \(image).getBoundingClientRect(); return [r.left, r.top] })()") as? [Double])
+        let shot = try RasterImage(png: try browser.screenshot())
+        assertPixel(shot, Int(box[0] + 150), Int(box[1] + 60), ExpectedColor(hex: "#1f6feb"), tolerance: 0.02)
+    }
+
     /// A scene of 3,000 shapes: the node list shows 2,000 rows and counts the rest.
     func testLongNodeListIsCapped() throws {
         let folder = ExternalTool.temporaryDirectory()

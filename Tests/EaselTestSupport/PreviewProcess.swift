@@ -7,11 +7,11 @@ public final class PreviewProcess {
     public let url: String
     private let errors = Pipe()
 
-    /// Starts `easel preview ARGUMENTS --port 0` and waits for the URL it prints.
-    public init(_ arguments: [String], in directory: URL? = nil, timeout: TimeInterval = 20) throws {
+    /// Starts `easel preview ARGUMENTS --port PORT` (0: a free one) and waits for the URL it prints.
+    public init(_ arguments: [String], port requested: Int = 0, in directory: URL? = nil, timeout: TimeInterval = 20) throws {
         process.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
         if let directory { process.currentDirectoryURL = directory }
-        process.arguments = ["preview"] + arguments + ["--port", "0"]
+        process.arguments = ["preview"] + arguments + ["--port", String(requested)]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = errors

@@ -21,7 +21,7 @@ function postSettings(panel) {
 }
 
 function makePanel(state) {
-  const p = { index: state.scene, settings: state.settings, pictureVersion: -1, playing: false, paramsKey: "" };
+  const p = { index: state.scene, settings: state.settings, pictureKey: "", playing: false, paramsKey: "" };
   p.root = element("section", "scene");
   p.root.dataset.scene = state.scene;
   const title = element("h2");
@@ -126,14 +126,15 @@ function update(state) {
   p.warnings.textContent = warnings.map((d) => d.text).join("\n");
 
   const picture = state.picture;
-  if (picture && picture.version !== p.pictureVersion) {
-    p.pictureVersion = picture.version;
+  if (picture && `${state.run}/${picture.version}` !== p.pictureKey) {
+    p.pictureKey = `${state.run}/${picture.version}`;
     p.loadingVersion = picture.version;
     p.image.style.width = `${picture.width}px`;
     p.image.style.height = `${picture.height}px`;
-    p.image.src = `/scenes/${state.scene}/image.png?v=${picture.version}`;
+    // The run in the URL too: a browser reuses an image it has for the same URL.
+    p.image.src = `/scenes/${state.scene}/image.png?v=${p.pictureKey}`;
     p.sceneWidth = picture.width;
-    fetch(`/scenes/${state.scene}/layout.json?v=${picture.version}`)
+    fetch(`/scenes/${state.scene}/layout.json?v=${p.pictureKey}`)
       .then((r) => r.json()).then((tree) => showNodes(p, tree)).catch(() => {});
   }
 }
