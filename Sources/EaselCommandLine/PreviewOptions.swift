@@ -30,6 +30,10 @@ public struct PreviewOptions: ParsableArguments, Sendable {
         guard scale > 0, scale <= 16 else { throw ValidationError("--scale must be greater than 0 and at most 16") }
     }
 
+    /// The names of this machine only: the server binds them to loopback,
+    /// and on loopback requests must name one of them as their `Host`.
+    public static let loopbackHosts: Set<String> = ["127.0.0.1", "::1", "localhost"]
+
     /// True when `host` reaches this machine only.
-    public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+    public var isLoopback: Bool { Self.loopbackHosts.contains(host) }
 }

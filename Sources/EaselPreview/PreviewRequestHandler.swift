@@ -1,3 +1,4 @@
+import EaselCommandLine
 import FlyingFox
 import Foundation
 
@@ -84,7 +85,7 @@ struct PreviewRequestHandler: HTTPHandler {
         guard let header else { return false }
         let host = header.hasPrefix("[") ? header.dropFirst().prefix { $0 != "]" }
                                          : header.prefix { $0 != ":" }
-        return ["127.0.0.1", "localhost", "::1"].contains(String(host))
+        return PreviewOptions.loopbackHosts.contains(String(host))
     }
 
     private func headers(_ type: String) -> HTTPHeaders {

@@ -52,7 +52,7 @@ public final class PreviewServer: @unchecked Sendable {
             guard let a = try? sockaddr_in.inet(ip4: host, port: configuration.port) else { throw Failure.notAnAddress(host) }
             address = a
         }
-        isLoopback = ["localhost", "127.0.0.1", "::1"].contains(configuration.host)
+        isLoopback = PreviewOptions.loopbackHosts.contains(configuration.host)
         guard let watcher = FolderWatcher(quiet: 0.03) else { throw Failure.cannotWatch }
         self.watcher = watcher
         let events = self.events

@@ -19,12 +19,10 @@ struct PreviewCommand: AsyncParsableCommand {
     static func main() async {
         let code: Int32
         do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
+            let command = try parseAsRoot()
+            // The one command; --help and --version throw from parseAsRoot.
+            guard let preview = command as? PreviewCommand else { throw CleanExit.helpRequest(command) }
+            try await preview.run()
             code = 0
         } catch {
             code = exitStatus(for: error)
@@ -33,8 +31,8 @@ struct PreviewCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var compile = try options.parameters.applied(to: options.safety.options())
-        compile.scale = options.scale
+        // Each render takes its scale from the page's settings (--scale first).
+        let compile = try options.parameters.applied(to: options.safety.options())
         let server: PreviewServer
         do {
             server = try PreviewServer(.init(scenes: options.scenes, host: options.host, port: UInt16(options.port),

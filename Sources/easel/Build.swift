@@ -89,6 +89,7 @@ struct Build: ParsableCommand {
         }
         // The parameter file's folder too: its values are inputs.
         let watched = [source] + parameters.inputFiles.map { ($0 as NSString).deletingLastPathComponent }
+        // Watching from before the first build: an edit made during it is queued.
         watcher.watch(watched)
         while true {
             // Folders created since, and those of files read outside the source.
