@@ -60,11 +60,19 @@ public enum AssetBuild {
         manifest.options = fingerprint
 
         // Which scenes need rendering: no record, an output missing, or a
-        // file they read (the scene first) whose bytes changed.
+        // file they read (the scene first) whose bytes changed. Each file is
+        // hashed once a build, however many scenes read it (one font, 500 scenes).
+        var hashes: [String: String?] = [:]
+        func currentHash(_ path: String) -> String? {
+            if let known = hashes[path] { return known }
+            let h = ContentHash.sha256(ofFileAt: path)
+            hashes[path] = h
+            return h
+        }
         let stale = scenes.filter { scene in
             guard let entry = manifest.scenes[scene] else { return true }
             let outputsThere = entry.outputs.allSatisfy { fm.fileExists(atPath: options.output.appendingPathComponent($0).path) }
-            return !outputsThere || entry.inputs.contains { ContentHash.sha256(ofFileAt: $0.path) != $0.sha256 }
+            return !outputsThere || entry.inputs.contains { currentHash($0.path) != $0.sha256 }
         }
         let done = Locked(0)
         let results: [SceneResult] = options.dryRun
@@ -284,7 +292,11 @@ extension AssetBuild.Options {
         return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters) "
             + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue) "
-            + "appearance=\(compile.appearance.rawValue) set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" })"
+            + "appearance=\(compile.appearance.rawValue) set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }) "
+            // The font folders' files by name: a font added or removed can change
+            // any scene's fallback; one whose bytes change rebuilds the scenes that used it.
+            + "fonts=\(FontInputs.fileNames(in: compile.fontDirectories)) system-fonts=\(compile.systemFonts) "
+            + "missing-glyphs=\(compile.missingGlyphs.rawValue)"
     }
 }
 

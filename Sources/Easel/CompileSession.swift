@@ -83,10 +83,62 @@ public struct CompileSession: Sendable {
                                           at: scene.location))
         }
         guard !hasErrors else { return nil }
+        // A scene without text needs no fonts: neither fontconfig nor the
+        // declared files are touched.
+        var fonts: FontSet?
+        var declared: [DeclaredFontFile] = []
+        if scene.containsText {
+            guard let made = fontSet(for: scene, fontData: parsed.fontData) else { return nil }
+            (fonts, declared) = made
+        }
         let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries)
-        let layout = LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(), options: layoutOptions)
-        return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics, limits: options.limits,
-                             pngCompression: options.pngCompression,
-                             filesRead: parsed.filesRead)
+        let layout = LayoutEngine.resolveFrames(scene, text: CompiledScene.textEngine(fonts), options: layoutOptions)
+        var fontDiagnostics: [Diagnostic] = []
+        if let fonts {
+            fontDiagnostics = FontChecks.diagnose(scene, layout, fonts: fonts, missingGlyphs: options.missingGlyphs)
+            diagnostics += fontDiagnostics
+            recordFontsUsed(layout, declared: declared)
+        }
+        guard !hasErrors else { return nil }
+        return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
+                             pngCompression: options.pngCompression, filesRead: filesRead, fonts: fonts)
+    }
+
+    /// The compile's font set: the `--font-dir` fonts and the scene's
+    /// `<font src>` files, then the machine's unless either the options or
+    /// the scene turn them off.
+    private mutating func fontSet(for scene: Scene, fontData: [String: [UInt8]]) -> (FontSet, [DeclaredFontFile])? {
+        var declared: [DeclaredFontFile]
+        switch FontInputs.declaredFiles(in: options.fontDirectories, limit: options.limits.maxFileSize) {
+        case .failure(let d):
+            diagnostics.append(d)
+            return nil
+        case .success(let files): declared = files
+        }
+        declared += scene.fonts.map { DeclaredFontFile(path: $0.path, sha256: $0.sha256, bytes: fontData[$0.sha256] ?? []) }
+        switch FontSets.fontSet(declared: declared, systemFonts: options.systemFonts && scene.systemFonts != false) {
+        case .success(let set): return (set, declared)
+        case .failure(let failure):
+            let location = scene.fonts.first { $0.path == failure.path }?.location
+            diagnostics.append(Diagnostic(.error, failure.message, at: location))
+            return nil
+        }
+    }
+
+    /// Every font file the compile's text used is a file it read: a
+    /// declared one with the hash it was read with, a system one hashed now.
+    private mutating func recordFontsUsed(_ layout: LaidOutScene, declared files: [DeclaredFontFile]) {
+        var seen = Set(filesRead.map(\.path))
+        let declared = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        for (_, text) in layout.texts {
+            for run in text.shaped.runs {
+                guard let file = run.font?.file, !file.isEmpty, seen.insert(file).inserted else { continue }
+                if let d = declared[file] {
+                    filesRead.append(FileRecord(path: d.path, sha256: d.sha256, size: d.bytes.count))
+                } else if let record = FontInputs.record(ofSystemFont: file) {
+                    filesRead.append(record)
+                }
+            }
+        }
     }
 }

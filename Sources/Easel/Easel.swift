@@ -41,6 +41,13 @@ public enum Easel {
         /// A value for a parameter the scene does not declare is passed over
         /// instead of being an error (a build sets values for many scenes).
         public var ignoresUndeclaredParameters = false
+        /// Folders whose font files every scene of the run declares (`--font-dir`).
+        public var fontDirectories: [URL] = []
+        /// The machine's fonts are in every compile's font set (`--system-fonts`);
+        /// a scene's `system-fonts="false"` still leaves them out of its own.
+        public var systemFonts = true
+        /// Characters no font of the compile covers: warnings, or errors (`--missing-glyphs`).
+        public var missingGlyphs = MissingGlyphs.warning
         public init(limits: Limits = Limits(), allowedDirectories: [URL] = [], scale: Double? = nil, scales: [Double] = []) {
             self.limits = limits
             self.allowedDirectories = allowedDirectories
@@ -72,8 +79,12 @@ public struct CompiledScene: Sendable {
     public var warnings: [Diagnostic]
     public var limits: Limits
     public var pngCompression: PNGCompression
-    /// The scene file and every file it read, with content hashes.
+    /// The scene file and every file it read, with content hashes (the
+    /// font files its text used among them).
     public var filesRead: [FileRecord]
+    /// The fonts the compile saw (laying the scene out again uses them);
+    /// nil for a scene without text.
+    public var fonts: FontSet?
 
     /// How long the scene animates: its `duration`, or the longest pass
     /// among its animations; nil when nothing animates.
@@ -99,7 +110,7 @@ public struct CompiledScene: Sendable {
     /// never coarser than asked (the compile's `scales` avoid this).
     private func tree(for scale: Double) -> LaidOutScene {
         guard layout.reducedSeries, scale > layout.maxScale else { return layout }
-        return LayoutEngine.resolveFrames(scene, text: PangoTextMeasurer(),
+        return LayoutEngine.resolveFrames(scene, text: CompiledScene.textEngine(fonts),
                                           options: LayoutOptions(maxScale: scale, reduceSeries: true))
     }
 
@@ -153,9 +164,32 @@ public struct CompiledScene: Sendable {
                                         plays: layout.paints.plays)
     }
 
+    /// The text engine a layout uses: a scene without text has no fonts,
+    /// and its layout never asks for one.
+    static func textEngine(_ fonts: FontSet?) -> any TextMeasuring {
+        if let fonts { return TextShaper(fonts: fonts) }
+        return NoText()
+    }
+
     /// `easel layout`'s JSON: every node with its element, id, line and
     /// frame in absolute scene points, before transforms.
     public func layoutJSON() -> String {
         LayoutJSON.encode(layout)
+    }
+}
+
+/// What a character that no font of a compile covers is (`--missing-glyphs`).
+public enum MissingGlyphs: String, Sendable, CaseIterable {
+    /// A located warning; the character is drawn as an empty box.
+    case warning
+    /// A located error: the scene writes nothing (`easel build`'s default).
+    case error
+}
+
+/// The text engine of a scene that has no text: layout never calls it.
+struct NoText: TextMeasuring {
+    func measure(_ request: TextRequest) -> Size { .zero }
+    func shape(_ request: TextRequest) -> ShapedText {
+        ShapedText(text: request.text, size: .zero, lineBounds: .zero, lines: [], runs: [])
     }
 }

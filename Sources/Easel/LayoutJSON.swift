@@ -11,14 +11,52 @@ enum LayoutJSON {
         var column: Int
         var frame: Frame
         var count: Int?
+        /// A text's characters as drawn, and its shaped runs.
+        var text: String?
+        var runs: [Run]?
         var children: [Entry]
+    }
+
+    /// One shaped run of a text: the font actually used (SCENE-FORMAT.md,
+    /// "Fonts"); `family`, `weight`, `style` and `file` are null where no
+    /// font covered the run's characters.
+    struct Run: Encodable {
+        var text: String
+        var family: String?
+        var weight: Int?
+        var style: String?
+        var file: String?
+        var missing: [String]
+
+        enum CodingKeys: String, CodingKey { case text, family, weight, style, file, missing }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(text, forKey: .text)
+            try c.encode(family, forKey: .family)
+            try c.encode(weight, forKey: .weight)
+            try c.encode(style, forKey: .style)
+            try c.encode(file, forKey: .file)
+            try c.encode(missing, forKey: .missing)
+        }
+
+        init(_ run: GlyphRun) {
+            text = run.text
+            family = run.font?.family
+            weight = run.font?.weight
+            style = run.font?.style.rawValue
+            file = run.font?.file
+            missing = run.missing.map { MissingGlyphText.codePoint($0.scalar) }
+        }
     }
 
     static func entry(_ n: LayoutNode) -> Entry {
         let f = n.absoluteFrame
+        var text: TextDrawing?
+        if case .text(let t)? = n.drawing { text = t }
         return Entry(element: n.element, id: n.id, line: n.location.line, column: n.location.column,
                      frame: Frame(x: f.x, y: f.y, width: f.width, height: f.height),
-                     count: n.copies?.count, children: n.children.map(entry))
+                     count: n.copies?.count, text: text?.shaped.text, runs: text?.shaped.runs.map(Run.init),
+                     children: n.children.map(entry))
     }
 
     static func encode(_ scene: LaidOutScene) -> String {

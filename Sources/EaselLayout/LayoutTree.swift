@@ -263,3 +263,22 @@ public struct ResolvedClip: Sendable {
             within: within.map { $0.applying(t) })
     }
 }
+
+extension LaidOutScene {
+    /// Every text drawing the scene paints, with its node: the tree's, and
+    /// those inside pattern tiles (each tile once, however often it is used).
+    public var texts: [(node: LayoutNode, text: TextDrawing)] {
+        var out: [(LayoutNode, TextDrawing)] = []
+        func visit(_ node: LayoutNode) {
+            if case .text(let t)? = node.drawing { out.append((node, t)) }
+            node.children.forEach(visit)
+        }
+        nodes.forEach(visit)
+        var tiles = Set<SourceLocation>()
+        for entry in paints.entries {
+            guard case .fixed(let paint) = entry, case .pattern(let fill) = paint.kind else { continue }
+            for node in fill.content where tiles.insert(node.location).inserted { visit(node) }
+        }
+        return out
+    }
+}

@@ -21,7 +21,7 @@ public struct LayoutOptions: Sendable {
 public enum LayoutEngine {
     public static func resolveFrames(_ scene: Scene, text: TextMeasuring, options: LayoutOptions = LayoutOptions()) -> LaidOutScene {
         let context = LayoutContext()
-        let resolver = Resolver(definitions: scene.definitions, measurer: text, context: context, options: options)
+        let resolver = Resolver(definitions: scene.definitions, measurer: text, context: context, options: options, lang: scene.lang)
         let content = Size(scene.width, scene.height)
         let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
         return LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background, nodes: nodes,
@@ -43,6 +43,8 @@ private struct Resolver {
     let measurer: TextMeasuring
     let context: LayoutContext
     let options: LayoutOptions
+    /// The scene's `lang`, for graph labels (texts carry their own).
+    let lang: String?
 
     var paints: PaintResolver {
         PaintResolver(definitions: definitions) { id, nodes, tile in
@@ -243,6 +245,7 @@ private struct Resolver {
             var style = TextStyle(text: text)
             style.font = font
             style.fill = fill
+            style.lang = lang
             let size = measurer.measure(textRequest(style, wrapWidth: nil))
             let frame = Rect(x: place(size).x, y: place(size).y, width: size.width, height: size.height)
             var n = layer("text", location, opacity: 1, frame: frame, drawing: .text(textDrawing(style, frame: frame)))
@@ -308,7 +311,7 @@ private struct Resolver {
 
     private func textRequest(_ style: TextStyle, wrapWidth: Double?) -> TextRequest {
         TextRequest(text: style.text, font: style.font, wrapWidth: wrapWidth, align: style.align,
-                    lineSpacing: style.lineSpacing, maxLines: style.maxLines)
+                    lineSpacing: style.lineSpacing, maxLines: style.maxLines, lang: style.lang)
     }
 
     /// Text is shaped at its frame's width, so alignment works inside the

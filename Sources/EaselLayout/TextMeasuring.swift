@@ -9,10 +9,13 @@ public struct TextRequest: Hashable, Sendable {
     public var align: TextAlignment
     public var lineSpacing: Double
     public var maxLines: Int?
+    /// BCP 47; steers font fallback (Han forms) and shaping.
+    public var lang: String?
 
-    public init(text: String, font: FontSpec, wrapWidth: Double?, align: TextAlignment, lineSpacing: Double, maxLines: Int?) {
+    public init(text: String, font: FontSpec, wrapWidth: Double?, align: TextAlignment, lineSpacing: Double, maxLines: Int?,
+                lang: String? = nil) {
         self.text = text; self.font = font; self.wrapWidth = wrapWidth
-        self.align = align; self.lineSpacing = lineSpacing; self.maxLines = maxLines
+        self.align = align; self.lineSpacing = lineSpacing; self.maxLines = maxLines; self.lang = lang
     }
 }
 
@@ -28,23 +31,8 @@ public struct ShapedLine: Hashable, Sendable {
     }
 }
 
-/// The font the engine actually chose for a request.
-public struct ResolvedFont: Hashable, Sendable {
-    public var family: String
-    public var size: Double
-    public var weight: Int
-    public var italic: Bool
-    public init(family: String, size: Double, weight: Int, italic: Bool) {
-        self.family = family; self.size = size; self.weight = weight; self.italic = italic
-    }
-}
-
-/// The engine's own shaped form of a text (Pango's glyph strings), which
-/// only the renderer of that engine can draw. Immutable once made.
-public protocol ShapedGlyphs: AnyObject, Sendable {}
-
-/// Text shaped and broken into lines, once, during layout. The painter
-/// draws `glyphs` as they are and never measures or breaks lines again.
+/// Text shaped and broken into lines, once, during layout: plain data the
+/// painter draws with no text engine (the usvg way: glyphs, not layouts).
 public struct ShapedText: Sendable {
     /// The text as drawn: with `maxLines`, cut after the last kept line,
     /// which ends with an ellipsis.
@@ -55,18 +43,23 @@ public struct ShapedText: Sendable {
     /// what a gradient on the text spans.
     public var lineBounds: Rect
     public var lines: [ShapedLine]
-    public var font: ResolvedFont
-    /// `nil` from measurers that only size text (layout tests).
-    public var glyphs: (any ShapedGlyphs)?
+    /// Every run of glyphs in one font, line by line, left to right.
+    public var runs: [GlyphRun]
 
-    public init(text: String, size: Size, lineBounds: Rect, lines: [ShapedLine], font: ResolvedFont, glyphs: (any ShapedGlyphs)?) {
-        self.text = text; self.size = size; self.lineBounds = lineBounds; self.lines = lines; self.font = font; self.glyphs = glyphs
+    public init(text: String, size: Size, lineBounds: Rect, lines: [ShapedLine], runs: [GlyphRun]) {
+        self.text = text; self.size = size; self.lineBounds = lineBounds; self.lines = lines; self.runs = runs
+    }
+
+    /// Characters no font of the compile covers, in text order, each once.
+    public var missing: [Unicode.Scalar] {
+        var seen = Set<UInt32>()
+        return runs.flatMap(\.missing).map(\.scalar).filter { seen.insert($0.value).inserted }
     }
 }
 
-/// Shapes text. `EaselRender` implements it with Pango; layout tests use a
-/// fixed-advance stand-in. `measure` only sizes (stacks ask it often);
-/// `shape` makes what will be drawn.
+/// Shapes text. `EaselRender` implements it with Pango over a compile's
+/// font set; layout tests use a fixed-advance stand-in. `measure` only
+/// sizes (stacks ask it often); `shape` makes what will be drawn.
 public protocol TextMeasuring: Sendable {
     func measure(_ request: TextRequest) -> Size
     func shape(_ request: TextRequest) -> ShapedText

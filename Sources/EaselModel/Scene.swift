@@ -11,6 +11,20 @@ public struct ClipPathDefinition: Hashable, Sendable {
     }
 }
 
+/// `<font src>`: a font file the scene declares, read (and hashed) by the
+/// parse like any other file it names.
+public struct FontDeclaration: Hashable, Sendable {
+    /// The absolute path, symlinks resolved.
+    public var path: String
+    /// `src` as written, for messages.
+    public var reference: String
+    public var sha256: String
+    public var location: SourceLocation
+    public init(path: String, reference: String, sha256: String, location: SourceLocation) {
+        self.path = path; self.reference = reference; self.sha256 = sha256; self.location = location
+    }
+}
+
 public struct Definitions: Hashable, Sendable {
     /// Each palette name's value in the compile's appearance.
     public var palette: [String: Color] = [:]
@@ -40,6 +54,13 @@ public struct Scene: Hashable, Sendable {
     /// The appearance this compile used, and the variant it rendered (if any).
     public var appearance: Appearance = .light
     public var variant: String?
+    /// `<font src>`: the font files the scene declares, in file order.
+    public var fonts: [FontDeclaration] = []
+    /// `<scene system-fonts>`: false keeps the machine's fonts out of this
+    /// scene's compile; nil leaves it to the command line.
+    public var systemFonts: Bool?
+    /// `<scene lang>` (BCP 47), inherited by its texts and graph labels.
+    public var lang: String?
 
     public init(file: String, width: Double, height: Double, location: SourceLocation) {
         self.file = file; self.width = width; self.height = height; self.location = location

@@ -3,7 +3,8 @@ public enum TextAlignment: String, Hashable, Sendable, CaseIterable { case leadi
 
 public enum FontStyle: String, Hashable, Sendable, CaseIterable { case normal, italic, oblique }
 
-/// CSS font weights by name; numbers 100–900 are accepted too.
+/// CSS font weights by name; any number from 1 to 1000 is accepted too
+/// (CSS Fonts 4), and on a variable font it is the `wght` axis.
 public enum FontWeightName: String, CaseIterable {
     case thin, ultralight, light, normal, medium, semibold, bold, ultrabold, heavy
     public var value: Int {
@@ -19,16 +20,55 @@ public enum FontWeightName: String, CaseIterable {
         case .heavy: return 900
         }
     }
+    /// CSS Fonts 4's range for a numeric weight.
+    public static let range: ClosedRange<Double> = 1...1000
+}
+
+/// `font-stretch`: the CSS keywords and their widths in percent of normal;
+/// any percentage from 50% to 200% is accepted too, and on a variable font
+/// it is the `wdth` axis.
+public enum FontStretchName: String, CaseIterable {
+    case ultraCondensed = "ultra-condensed", extraCondensed = "extra-condensed", condensed
+    case semiCondensed = "semi-condensed", normal, semiExpanded = "semi-expanded", expanded
+    case extraExpanded = "extra-expanded", ultraExpanded = "ultra-expanded"
+    public var percent: Double {
+        switch self {
+        case .ultraCondensed: return 50
+        case .extraCondensed: return 62.5
+        case .condensed: return 75
+        case .semiCondensed: return 87.5
+        case .normal: return 100
+        case .semiExpanded: return 112.5
+        case .expanded: return 125
+        case .extraExpanded: return 150
+        case .ultraExpanded: return 200
+        }
+    }
+    public static let range: ClosedRange<Double> = 50...200
+}
+
+/// One axis setting of `font-variation="opsz 32, GRAD 50"`: a four-letter
+/// OpenType axis tag and its value.
+public struct FontVariation: Hashable, Sendable {
+    public var tag: String
+    public var value: Double
+    public init(tag: String, value: Double) { self.tag = tag; self.value = value }
 }
 
 /// A font as written: a Pango-style `font` description, overridden field
 /// by field by the separate attributes.
 public struct FontSpec: Hashable, Sendable {
     public var description: String?
-    public var family: String?
+    /// `font-family`: names tried in order for each character, as in CSS;
+    /// the generic names are kept as their keywords (`sans-serif`).
+    public var families: [String]?
     public var size: Double?
+    /// 1–1000.
     public var weight: Int?
     public var style: FontStyle?
+    /// Percent of the normal width (`font-stretch`).
+    public var stretch: Double?
+    public var variations: [FontVariation] = []
     public init() {}
 
     public static let defaultFamily = "DejaVu Sans"
@@ -49,6 +89,9 @@ public struct TextStyle: Hashable, Sendable {
     public var maxLines: Int?
     /// `paint-bounds="frame"`: gradients span the frame, not the glyphs.
     public var paintsFrame = false
+    /// BCP 47 (`ja`, `zh-Hans`), the text's own or the scene's: it steers
+    /// font fallback and shaping.
+    public var lang: String?
     public init(text: String) { self.text = text }
 }
 

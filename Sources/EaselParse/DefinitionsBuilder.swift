@@ -44,6 +44,8 @@ extension SceneBuilder {
                     }
                 case "param", "variant":
                     break   // read before substitution (ParameterSubstitution)
+                case "font":
+                    buildFontDeclaration(el)
                 case _ where Vocabulary.paintServers.contains(el.name):
                     if let server = buildPaintServer(el) { out.paintServers[server.id] = server }
                 case "clipPath":

@@ -70,7 +70,7 @@ extension Diagnostic.Message {
         .init("'\(attribute)' is \(text) but must be greater than 0")
     }
     static func badFontWeight(_ text: String, suggestion: String?) -> Self {
-        .init("'font-weight' must be a number from 100 to 900 or one of \(FontWeightName.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))")
+        .init("'font-weight' must be a number from 1 to 1000 or one of \(FontWeightName.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))")
     }
     static func percentInFittingStack(_ attribute: String, stack: String) -> Self {
         .init("'\(attribute)' is a percentage, but the enclosing <\(stack)> sizes itself to its children along that axis; give the stack a size or use points")

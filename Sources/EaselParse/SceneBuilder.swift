@@ -29,6 +29,11 @@ final class SceneBuilder {
     /// Characters of text to shape so far, against `Limits.maxTextCharacters`.
     var textCharacters = 0
     var reportedTextLimit = false
+    /// `<font src>` declarations, and the bytes of each declared file by its hash.
+    var fontDeclarations: [FontDeclaration] = []
+    var fontData: [String: [UInt8]] = [:]
+    /// `<scene lang>`, which texts inherit.
+    var sceneLang: String?
 
     init(resolver: ResourceResolver, limits: Limits, options: ParseOptions = ParseOptions()) {
         self.resolver = resolver
@@ -59,6 +64,9 @@ final class SceneBuilder {
             if d >= 0 { scene.duration = d } else { rangeError(root, "duration", "0 or more") }
         }
 
+        sceneLang = language(root)
+        scene.lang = sceneLang
+        scene.systemFonts = bool(root, "system-fonts")
         // Names from <defs> may be used before the <defs> that declares them.
         let defs = root.children.filter { $0.name == "defs" }
         collectDefinitionNames(defs)
@@ -66,6 +74,7 @@ final class SceneBuilder {
         scene.definitions = buildDefinitions(defs, into: scene.definitions)
         scene.parameters = parameters
         scene.variants = variants
+        scene.fonts = fontDeclarations
         scene.appearance = appearance
         scene.variant = options.variant
         for child in root.children where child.name != "defs" {

@@ -40,6 +40,8 @@ public struct ParseResult: Sendable {
     public var scene: Scene?
     public var diagnostics: [Diagnostic]
     public var filesRead: [FileRecord]
+    /// The bytes of each `<font src>` file, by content hash (`Scene.fonts`).
+    public var fontData: [String: [UInt8]] = [:]
 }
 
 /// Scene file → typed `Scene`, with every problem located.
@@ -102,6 +104,7 @@ public enum SceneParser {
         }.map(\.element)
         // "too many errors" closes the list, wherever its location sorts.
         let ordered = sorted.filter { $0.message != .tooManyErrors } + sorted.filter { $0.message == .tooManyErrors }
-        return ParseResult(scene: diagnostics.hasErrors ? nil : scene, diagnostics: ordered, filesRead: recorder.all)
+        return ParseResult(scene: diagnostics.hasErrors ? nil : scene, diagnostics: ordered, filesRead: recorder.all,
+                           fontData: builder.fontData)
     }
 }

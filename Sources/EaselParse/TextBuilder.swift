@@ -55,6 +55,7 @@ extension SceneBuilder {
         }
         if t.text.isEmpty { diagnostics.error(.textNeedsContent, at: el.location) }
         t.font = fontSpec(el)
+        t.lang = language(el) ?? sceneLang
         if let p = paint(el, "fill") { t.fill = p }
         if let o = number(el, "fill-opacity") { if o >= 0, o <= 1 { t.fillOpacity = o } else { rangeError(el, "fill-opacity", "from 0 to 1") } }
         if let a = keyword(el, "align", TextAlignment.self) { t.align = a }
@@ -73,31 +74,5 @@ extension SceneBuilder {
             }
         }
         return t
-    }
-
-    func fontSpec(_ el: XMLElement) -> FontSpec {
-        var font = FontSpec()
-        font.description = el.attribute("font")?.value.trimmingSpaces
-        if let a = el.attribute("font"), let last = a.value.split(separator: " ").last,
-           let size = ValueParser.number(String(last)), size > FontSpec.maxSize {
-            diagnostics.error(.outOfRange("font", a.value, "a description whose size is at most \(Int(FontSpec.maxSize))"), on: a)
-        }
-        font.family = el.attribute("font-family")?.value.trimmingSpaces
-        if let v = number(el, "font-size") {
-            if v > 0, v <= FontSpec.maxSize { font.size = v } else { rangeError(el, "font-size", "greater than 0 and at most \(Int(FontSpec.maxSize))") }
-        }
-        if let a = el.attribute("font-weight") {
-            let v = a.value.trimmingSpaces
-            if let n = ValueParser.number(v), n >= 100, n <= 900 {
-                font.weight = Int(n)
-            } else if let w = FontWeightName(rawValue: v.lowercased()) {
-                font.weight = w.value
-            } else {
-                diagnostics.error(.badFontWeight(v, suggestion: Suggestion.nearest(to: v, in: FontWeightName.allCases.map(\.rawValue))),
-                                  on: a)
-            }
-        }
-        if let s = keyword(el, "font-style", FontStyle.self) { font.style = s }
-        return font
     }
 }

@@ -9,13 +9,16 @@ public enum Vocabulary {
                                   "line-cap", "line-join", "miter-limit", "dash", "dash-offset",
                                   "fill-rule", "clip-rule"]
     static let gradient: [String] = ["id", "spread", "interpolation", "units", "transform"]
+    static let fontAttributes: [String] = ["font", "font-family", "font-size", "font-weight", "font-style", "font-stretch",
+                                           "font-variation"]
 
     public static let attributes: [String: [String]] = [
-        "scene": ["width", "height", "scale", "background", "version", "duration"],
+        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts"],
         "defs": [],
         "color": ["name", "value", "dark"],
         "param": ["name", "type", "default"],
         "variant": ["name", "appearance", "set"],
+        "font": ["src"],
         "linearGradient": gradient + ["angle", "direction", "start", "end"],
         "radialGradient": gradient + ["center", "radius", "focus"],
         "conicGradient": gradient + ["center", "from"],
@@ -35,8 +38,7 @@ public enum Vocabulary {
         "group": ["id", "opacity", "transform", "transform-origin", "clip-path", "hidden"],
         "repeat": ["id", "count", "transform", "hidden"],
         "image": box + ["href", "fit"],
-        "text": box + ["font", "font-family", "font-size", "font-weight", "font-style", "fill", "fill-opacity",
-                       "align", "line-spacing", "max-lines", "paint-bounds"],
+        "text": box + fontAttributes + ["fill", "fill-opacity", "align", "line-spacing", "max-lines", "paint-bounds", "lang"],
         "lineGraph": box + ["values", "labels", "min", "max", "padding", "src", "column", "label-column"],
         "vstack": stack,
         "hstack": stack,
@@ -51,7 +53,7 @@ public enum Vocabulary {
     public static let containers: Set<String> = Set(["view", "group", "repeat"]).union(stacks)
     public static let gradients: Set<String> = ["linearGradient", "radialGradient", "conicGradient"]
     public static let paintServers: Set<String> = gradients.union(["pattern", "stripes", "animatedGradient"])
-    public static let definitions: Set<String> = paintServers.union(["color", "clipPath", "param", "variant"])
+    public static let definitions: Set<String> = paintServers.union(["color", "clipPath", "param", "variant", "font"])
 
     /// Elements the contract names that later releases add; they get a clear
     /// "not supported yet" message instead of a misleading suggestion.
@@ -65,8 +67,8 @@ public enum Vocabulary {
         "line": ["stroke", "stroke-width", "stroke-opacity", "curve", "line-cap", "line-join", "dash", "dash-offset", "opacity"],
         "points": ["diameter", "fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "opacity"],
         "grid": ["count", "stroke", "stroke-width", "stroke-opacity", "dash", "dash-offset", "opacity"],
-        "xLabels": ["font", "font-family", "font-size", "font-weight", "font-style", "fill", "offset", "opacity"],
-        "yLabels": ["font", "font-family", "font-size", "font-weight", "font-style", "fill", "format", "opacity"],
+        "xLabels": fontAttributes + ["fill", "offset", "opacity"],
+        "yLabels": fontAttributes + ["fill", "format", "opacity"],
         "text": (attributes["text"] ?? []) + ["format"],
     ]
 }
@@ -86,7 +88,7 @@ public enum Suggestion {
     }
 
     /// Damerau–Levenshtein (optimal string alignment): a swap of two letters counts once.
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let s = Array(a), t = Array(b)
         if s.isEmpty { return t.count }
         if t.isEmpty { return s.count }

@@ -1,5 +1,4 @@
 import CCairo
-import CPangoCairo
 import EaselLayout
 import EaselModel
 
@@ -260,24 +259,38 @@ final class Painter {
         }
     }
 
-    /// Text is drawn as Pango shaped it during layout (glyphs, real text in
-    /// PDF), filled with its paint, whose box is the lines' extents or the frame.
+    /// Text is drawn as shaped during layout: its glyph runs with Cairo's
+    /// glyph API (real text in PDF), filled with its paint, whose box is the
+    /// lines' extents or the frame. Colour glyphs (emoji) paint their own
+    /// colours, once, at the fill's opacity; a character no font covers is
+    /// an empty box in the fill.
     private func draw(_ text: TextDrawing) {
-        guard let fillID = text.fill, let glyphs = text.shaped.glyphs as? PangoShapedLayout else { return }
+        guard let fillID = text.fill else { return }
         let fill = resolve(fillID)
         guard charge(text.paintBox, weight: PaintCost.perPixel(.text) + weight(of: fill)) else { return }
-        PangoEnvironment.shared.lock.run {
-            paint(with: fill, extents: { text.paintBox }) {
-                cairo_move_to(self.cr, 0, 0)
-                pango_cairo_show_layout(self.cr, glyphs.layout)
+        let runs = text.shaped.runs
+        paint(with: fill, extents: { text.paintBox }) {
+            for run in runs where !run.isColor { GlyphRunDrawing.draw(run, on: self.cr) }
+            GlyphRunDrawing.drawMissingBoxes(runs, on: self.cr)
+        }
+        if runs.contains(where: \.isColor) {
+            cairo_save(cr)
+            cairo_set_source_rgb(cr, 0, 0, 0)
+            let grouped = fill.opacity < 1
+            if grouped { cairo_push_group(cr) }
+            for run in runs where run.isColor { GlyphRunDrawing.draw(run, on: cr) }
+            if grouped {
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, fill.opacity)
             }
+            cairo_restore(cr)
         }
         if format == .svg {
             var m = cairo_matrix_t()
             cairo_get_matrix(cr, &m)
             textOverlays.append(SVGTextOverlay(
                 transform: AffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0),
-                font: text.shaped.font, lines: text.shaped.lines))
+                runs: runs, lines: text.shaped.lines))
         }
     }
 

@@ -9,8 +9,24 @@ import EaselModel
 struct SVGTextOverlay {
     /// The label's space → SVG user space (Cairo's CTM when it was drawn).
     var transform: AffineTransform
-    var font: ResolvedFont
+    var runs: [GlyphRun]
     var lines: [ShapedLine]
+
+    /// The families the text was actually set in, in order of first use
+    /// (not the ones asked for).
+    var families: [String] {
+        var seen = Set<String>()
+        return runs.compactMap(\.font?.family).filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    /// The first run's font: its size (the font matrix's scale, less a
+    /// bitmap font's own), weight and slant.
+    var primary: (size: Double, weight: Int, italic: Bool)? {
+        guard let run = runs.first(where: { $0.font != nil && !$0.isColor }) ?? runs.first(where: { $0.font != nil }),
+              let font = run.font else { return nil }
+        let m = run.fontMatrix
+        return ((abs(m.a * m.d - m.b * m.c)).squareRoot(), font.weight, font.style != .normal)
+    }
 }
 
 enum SVGTextLayer {
@@ -20,12 +36,15 @@ enum SVGTextLayer {
         for o in overlays {
             let t = o.transform
             layer += "<text transform=\"matrix(\(n(t.a)),\(n(t.b)),\(n(t.c)),\(n(t.d)),\(n(t.tx)),\(n(t.ty)))\""
-            layer += " font-family=\"\(escape(o.font.family))\" font-size=\"\(n(o.font.size))\" font-weight=\"\(o.font.weight)\""
-            if o.font.italic { layer += " font-style=\"italic\"" }
+            if !o.families.isEmpty { layer += " font-family=\"\(XMLText.escape(o.families.joined(separator: ", ")))\"" }
+            if let p = o.primary {
+                layer += " font-size=\"\(n(p.size))\" font-weight=\"\(p.weight)\""
+                if p.italic { layer += " font-style=\"italic\"" }
+            }
             layer += " xml:space=\"preserve\">"
             for line in o.lines where !line.text.isEmpty {
                 layer += "<tspan x=\"\(n(line.x))\" y=\"\(n(line.baseline))\" textLength=\"\(n(line.width))\""
-                layer += " lengthAdjust=\"spacingAndGlyphs\">\(escape(line.text))</tspan>"
+                layer += " lengthAdjust=\"spacingAndGlyphs\">\(XMLText.escape(line.text))</tspan>"
             }
             layer += "</text>\n"
         }
@@ -38,20 +57,6 @@ enum SVGTextLayer {
     static func n(_ v: Double) -> String {
         let r = (v * 1000).rounded() / 1000
         return r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r)
-    }
-
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }
 

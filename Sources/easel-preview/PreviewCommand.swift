@@ -17,6 +17,7 @@ struct PreviewCommand: AsyncParsableCommand {
     /// Exit status as `easel`'s: 2 when the command line was wrong, 1 when
     /// the server could not start, 0 after Ctrl-C.
     static func main() async {
+        FontSystem.useEmptyDefaultConfiguration()
         let code: Int32
         do {
             let command = try parseAsRoot()
@@ -32,7 +33,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Each render takes its scale from the page's settings (--scale first).
-        let compile = try options.parameters.applied(to: options.safety.options())
+        let compile = try options.parameters.applied(to: options.fonts.applied(to: options.safety.options()))
         let server: PreviewServer
         do {
             server = try PreviewServer(.init(scenes: options.scenes, host: options.host, port: UInt16(options.port),

@@ -19,6 +19,10 @@ struct EaselCommand: ParsableCommand {
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { received in _exit(128 + received) }
         }
+        // Easel builds every font set itself: fontconfig's default
+        // configuration (the machine's /etc/fonts) is read only when a
+        // compile asks for system fonts.
+        FontSystem.useEmptyDefaultConfiguration()
         let code: Int32
         do {
             var command = try parseAsRoot()

@@ -22,7 +22,7 @@ struct FixedAdvanceMeasurer: TextMeasuring {
         return ShapedText(text: r.text, size: Size(r.wrapWidth ?? width, height),
                           lineBounds: Rect(x: 0, y: 0, width: width, height: height),
                           lines: lines.enumerated().map { ShapedLine(text: $1, x: 0, baseline: Double($0 + 1) * 20, width: Double($1.count) * 10) },
-                          font: ResolvedFont(family: "Fixed", size: 20, weight: 400, italic: false), glyphs: nil)
+                          runs: [])
     }
 }
 

@@ -289,7 +289,7 @@ final class TextAndStackDiagnosticsTests: XCTestCase {
         </scene>
         """)
         let found = diagnostics(of: source.text)
-        assertDiagnostic(found, at: "1️⃣", in: source, contains: "'font-weight' must be a number from 100 to 900")
+        assertDiagnostic(found, at: "1️⃣", in: source, contains: "'font-weight' must be a number from 1 to 1000")
         assertDiagnostic(found, at: "1️⃣", in: source, contains: "did you mean 'heavy'?")
         assertDiagnostic(found, at: "2️⃣", in: source, contains: "'spacing' is -4 but must be 0 or more")
         assertDiagnostic(found, at: "3️⃣", in: source, contains: "'max-lines' is 0")

@@ -1,0 +1,200 @@
+import CPangoCairo
+import EaselModel
+
+extension Diagnostic.Message {
+    static func fontUnreadable(_ path: String) -> Self {
+        .init("cannot read a font from '\(path)'")
+    }
+    static let woffCollection = Self("WOFF2 font collections are not supported; use the collection as a .ttc file")
+}
+
+/// A declared font file (`<font src>`, `--font-dir`): its bytes, read once
+/// by the compile that declared it.
+public struct DeclaredFontFile: Sendable {
+    /// The path as the compile read it (what `easel layout` reports).
+    public var path: String
+    public var sha256: String
+    public var bytes: [UInt8]
+    public init(path: String, sha256: String, bytes: [UInt8]) { self.path = path; self.sha256 = sha256; self.bytes = bytes }
+}
+
+/// Declared fonts in anonymous in-memory files, one per content, kept for
+/// the life of the process. Fontconfig, HarfBuzz and FreeType open fonts
+/// by path; `/proc/self/fd/N` of an anonymous file is a path that always
+/// means these bytes — a font edited on disk later (the preview) is a new
+/// file, never a changed one under glyphs already shaped — and WOFF and
+/// WOFF2 are stored decoded, as the sfnt HarfBuzz can read.
+enum AnonymousFontFiles {
+    struct Stored: Sendable {
+        /// What fontconfig, HarfBuzz and FreeType open.
+        var path: String
+        /// Every family name the file's faces have (for refusing other
+        /// fonts with those names).
+        var families: [String]
+    }
+
+    private static let stored = Locked<[String: Stored]>([:])
+
+    static func store(_ file: DeclaredFontFile) -> Result<Stored, Diagnostic.Message> {
+        if let hit = stored.withLock({ $0[file.sha256] }) { return .success(hit) }
+        let result: Result<Stored, Diagnostic.Message> = FontSystem.withFreeType { library in
+            guard let library else { return .failure(.fontUnreadable(file.path)) }
+            var sfnt = file.bytes
+            switch FontFileKind(file.bytes) {
+            case .woff?, .woff2?:
+                switch SFNTFromWOFF.decode(file.bytes, library: library) {
+                case .success(let decoded): sfnt = decoded
+                case .failure(let m): return .failure(m == .woffCollection ? m : .fontUnreadable(file.path))
+                }
+            case .sfnt?, .collection?: break
+            case nil: return .failure(.fontUnreadable(file.path))
+            }
+            guard let families = FontNames.families(of: sfnt, library: library), !families.isEmpty else {
+                return .failure(.fontUnreadable(file.path))
+            }
+            guard let path = anonymousFile(sfnt) else { return .failure(.fontUnreadable(file.path)) }
+            return .success(Stored(path: path, families: families))
+        }
+        guard case .success(let made) = result else { return result }
+        // Another thread may have stored the same bytes meanwhile: one file per content.
+        return .success(stored.withLock { all in
+            if let first = all[file.sha256] { return first }
+            all[file.sha256] = made
+            return made
+        })
+    }
+
+    /// The bytes in an anonymous file (`memfd_create`), left open for the
+    /// life of the process, so its `/proc/self/fd` path never names other bytes.
+    private static func anonymousFile(_ bytes: [UInt8]) -> String? {
+        let fd = easel_memfd_create("easel-font")
+        guard fd >= 0 else { return nil }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            guard n > 0 else {
+                close(fd)
+                return nil
+            }
+            written += n
+        }
+        return "/proc/self/fd/\(fd)"
+    }
+}
+
+/// A font's family names from its `name` table (typographic, WWS and
+/// legacy families, every platform and language), as fontconfig gives them
+/// to the font: what other fonts must not also claim when it is declared.
+enum FontNames {
+    static func families(of bytes: [UInt8], library: FT_Library) -> [String]? {
+        bytes.withUnsafeBufferPointer { buffer -> [String]? in
+            var names: [String] = []
+            var faceCount = 1
+            var index = 0
+            while index < faceCount {
+                var face: FT_Face?
+                guard FT_New_Memory_Face(library, buffer.baseAddress, FT_Long(buffer.count), FT_Long(index), &face) == 0,
+                      let face else { return nil }
+                defer { FT_Done_Face(face) }
+                faceCount = Int(face.pointee.num_faces)
+                if let family = face.pointee.family_name { names.append(String(cString: family)) }
+                for i in 0..<FT_Get_Sfnt_Name_Count(face) {
+                    var name = FT_SfntName()
+                    guard FT_Get_Sfnt_Name(face, i, &name) == 0, [1, 16, 21].contains(name.name_id),
+                          let text = decode(name) else { continue }
+                    names.append(text)
+                }
+                index += 1
+            }
+            var seen = Set<String>()
+            return names.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+        }
+    }
+
+    /// UTF-16BE for the Unicode and Windows platforms, Mac Roman's ASCII
+    /// part for the Macintosh platform; nil for other encodings.
+    private static func decode(_ name: FT_SfntName) -> String? {
+        guard let p = name.string else { return nil }
+        let bytes = Array(UnsafeBufferPointer(start: p, count: Int(name.string_len)))
+        switch name.platform_id {
+        case 0, 3:
+            guard bytes.count % 2 == 0 else { return nil }
+            let units = stride(from: 0, to: bytes.count, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+            return String(decoding: units, as: UTF16.self)
+        case 1 where name.encoding_id == 0:
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        default:
+            return nil
+        }
+    }
+}
+
+/// WOFF and WOFF2 to the sfnt (TrueType/OpenType) they wrap. FreeType
+/// reads both (zlib and Brotli, WOFF2's glyph transform); its tables are
+/// written back out as a plain sfnt, which HarfBuzz (through Pango) needs:
+/// it reads font files, not WOFF.
+enum SFNTFromWOFF {
+    static func decode(_ bytes: [UInt8], library: FT_Library) -> Result<[UInt8], Diagnostic.Message> {
+        guard bytes.count >= 12 else { return .failure(.woffCollection) }
+        // The WOFF header's flavor: the wrapped font's sfnt version.
+        let flavor = Array(bytes[4..<8])
+        guard flavor != Array("ttcf".utf8) else { return .failure(.woffCollection) }
+        return bytes.withUnsafeBufferPointer { buffer -> Result<[UInt8], Diagnostic.Message> in
+            var face: FT_Face?
+            guard FT_New_Memory_Face(library, buffer.baseAddress, FT_Long(buffer.count), 0, &face) == 0, let face else {
+                return .failure(.fontUnreadable(""))
+            }
+            defer { FT_Done_Face(face) }
+            var tables: [(tag: UInt32, data: [UInt8])] = []
+            var count: FT_ULong = 0
+            // With a NULL tag, FT_Sfnt_Table_Info gives the number of tables.
+            guard FT_Sfnt_Table_Info(face, 0, nil, &count) == 0 else { return .failure(.fontUnreadable("")) }
+            for i in 0..<count {
+                var tag: FT_ULong = 0, length: FT_ULong = 0
+                guard FT_Sfnt_Table_Info(face, FT_UInt(i), &tag, &length) == 0 else { return .failure(.fontUnreadable("")) }
+                var data = [UInt8](repeating: 0, count: Int(length))
+                var got = length
+                let error = data.withUnsafeMutableBufferPointer { FT_Load_Sfnt_Table(face, tag, 0, $0.baseAddress, &got) }
+                guard error == 0, got == length else { return .failure(.fontUnreadable("")) }
+                tables.append((UInt32(tag), data))
+            }
+            guard !tables.isEmpty else { return .failure(.fontUnreadable("")) }
+            return .success(assemble(flavor: flavor, tables: tables.sorted { $0.tag < $1.tag }))
+        }
+    }
+
+    /// An sfnt: the offset table, one record per table (tag, checksum,
+    /// offset, length), then the tables, each padded to four bytes.
+    static func assemble(flavor: [UInt8], tables: [(tag: UInt32, data: [UInt8])]) -> [UInt8] {
+        var out = flavor
+        func u16(_ v: Int) { out += [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func u32(_ v: UInt32) { out += [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        let n = tables.count
+        var power = 1, log2 = 0
+        while power * 2 <= n { power *= 2; log2 += 1 }
+        u16(n); u16(power * 16); u16(log2); u16(n * 16 - power * 16)
+        var offset = 12 + 16 * n
+        for t in tables {
+            u32(t.tag); u32(checksum(t.data)); u32(UInt32(offset)); u32(UInt32(t.data.count))
+            offset += (t.data.count + 3) & ~3
+        }
+        for t in tables {
+            out += t.data
+            out += [UInt8](repeating: 0, count: ((t.data.count + 3) & ~3) - t.data.count)
+        }
+        return out
+    }
+
+    static func checksum(_ data: [UInt8]) -> UInt32 {
+        var sum: UInt32 = 0
+        var i = 0
+        while i < data.count {
+            var word: UInt32 = 0
+            for k in 0..<4 { word = word << 8 | UInt32(i + k < data.count ? data[i + k] : 0) }
+            sum = sum &+ word
+            i += 4
+        }
+        return sum
+    }
+}
