@@ -189,10 +189,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
-    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves"], help="run one part of the benchmark")
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts"], help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
-    parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves}
+    parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts}
     for name, part in parts.items():
         if args.only in (None, name):
             part(args)
@@ -294,6 +294,7 @@ def build_tree(args):
         os.makedirs(d)
     examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".scene.xml"))
     shutil.copytree(os.path.join(ROOT, "examples", "data"), os.path.join(tree, "data"))
+    shutil.copytree(os.path.join(ROOT, "examples", "fonts"), os.path.join(tree, "fonts"))
     for i in range(500):
         name = examples[i % len(examples)]
         shutil.copy(os.path.join(ROOT, "examples", name), os.path.join(tree, f"{i:03d}-{name}"))
@@ -314,6 +315,55 @@ def build_tree(args):
     print(f"\n| 500 scenes × scales 1,2,3 | easel build -j 2 | resvg per SVG per scale | resvg/Easel | no-change rebuild |")
     print("|---|---|---|---|---|")
     print(f"| examples, cycled | {easel:.1f} s | {reference:.1f} s | {reference / easel:.1f}× faster | {rebuild * 1000:.0f} ms |")
+
+
+def fonts(args):
+    """Fonts (issue 23): the instructions of one render with the machine's
+    fonts (fontconfig reads /etc/fonts and every font folder's cache) and
+    with the scene's fonts declared and --system-fonts no (a private
+    configuration of those files only); then `easel build` of 200
+    text-heavy scenes on 1 and 2 threads (text shapes without a process-wide
+    lock, one Pango context per thread)."""
+    dejavu = os.path.join(OUT, "dejavu")
+    shutil.rmtree(dejavu, ignore_errors=True)
+    os.makedirs(dejavu)
+    for face in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"):
+        shutil.copy(os.path.join("/usr/share/fonts/truetype/dejavu", face), dejavu)
+    rows = [("Flo graph @2x", os.path.join(ROOT, "examples", "flo-graph.scene.xml")),
+            ("card with clipped gradient @2x", os.path.join(ROOT, "examples", "card.scene.xml")),
+            ("text-heavy card @2x", text_inputs()[0]),
+            ("hello-world (4 scripts, declared fonts) @2x", os.path.join(ROOT, "examples", "hello-world.scene.xml"))]
+    print("\n| one render, whole process (callgrind) | system fonts | declared fonts, --system-fonts no | declared / system |")
+    print("|---|---|---|---|")
+    for name, scene in rows:
+        cmd = [args.easel, "render", scene, "-o", os.path.join(OUT, "fonts.png")]
+        system = instructions(cmd) if "hello-world" not in name else None
+        declared = instructions(cmd + ["--font-dir", dejavu, "--system-fonts", "no"])
+        m = lambda x: f"{x / 1e6:.1f} M" if x else "– (declares its own)"
+        print(f"| {name} | {m(system)} | {m(declared)} | {declared / system:.2f} |" if system else f"| {name} | {m(system)} | {m(declared)} | – |", flush=True)
+
+    tree, out = os.path.join(OUT, "text-tree"), os.path.join(OUT, "text-tree-out")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(tree)
+    text_scene = open(text_inputs()[0]).read()
+    for i in range(200):
+        # Each scene its own text: no two shape alike.
+        with open(os.path.join(tree, f"{i:03d}.scene.xml"), "w") as f:
+            f.write(text_scene.replace("Release notes", f"Release notes {i}"))
+    times = {}
+    for jobs in ("1", "2"):
+        best = None
+        for _ in range(3):
+            shutil.rmtree(out, ignore_errors=True)
+            start = time.perf_counter()
+            subprocess.run([args.easel, "build", tree, "-o", out, "-j", jobs, "--font-dir", dejavu, "--system-fonts", "no"],
+                           check=True, stdout=subprocess.DEVNULL)
+            elapsed = time.perf_counter() - start
+            best = elapsed if best is None else min(best, elapsed)
+        times[jobs] = best
+    print(f"\n| 200 text-heavy scenes @2x, easel build | -j 1 | -j 2 | speed-up |")
+    print("|---|---|---|---|")
+    print(f"| {os.cpu_count()} cores | {times['1']:.2f} s | {times['2']:.2f} s | {times['1'] / times['2']:.2f}× |")
 
 
 def curves(args):
@@ -341,6 +391,7 @@ def curves(args):
         os.makedirs(tree)
         examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".scene.xml") and "animated" not in f)
         shutil.copytree(os.path.join(ROOT, "examples", "data"), os.path.join(tree, "data"))
+    shutil.copytree(os.path.join(ROOT, "examples", "fonts"), os.path.join(tree, "fonts"))
         for i in range(n):
             shutil.copy(os.path.join(ROOT, "examples", examples[i % len(examples)]), os.path.join(tree, f"{i:04d}-{examples[i % len(examples)]}"))
         scenes = sorted(glob.glob(os.path.join(tree, "*.scene.xml")))

@@ -6,22 +6,39 @@ import PackagePlugin
 /// this package's own `easel` executable into the plugin's work folder,
 /// which SwiftPM bundles as the target's resources (`Bundle.module`).
 ///
-/// Scales come from an optional `easel-plugin.json` in the target's folder
-/// (excluded from the target: it is the plugin's, not a resource):
-/// `{"scales": [1, 2]}`. Each scene is one build command whose inputs are
-/// the scene and the files it names in `src`/`href` attributes, so SwiftPM
+/// Scales and fonts come from an optional `easel-plugin.json` in the
+/// target's folder: `{"scales": [1, 2], "fontDirectories": ["Fonts"],
+/// "systemFonts": false}` — font folders relative to that file, passed as
+/// `--font-dir`, and `systemFonts: false` for `--system-fonts no` (the same
+/// PNGs on every machine). Each scene is one build command whose inputs are
+/// the scene, the files it names in `src`/`href` attributes (its `<font
+/// src>` files among them) and every file in the font folders, so SwiftPM
 /// renders again only the scenes whose inputs changed.
 @main
 struct EaselPlugin: BuildToolPlugin {
     struct Configuration: Decodable {
         var scales: [Double]?
+        /// Folders of fonts, relative to the target's folder (`--font-dir`).
+        var fontDirectories: [String]?
+        /// false: only declared fonts (`--system-fonts no`).
+        var systemFonts: Bool?
     }
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let easel = try context.tool(named: "easel").url
         let files = target.sourceFiles.map(\.url)
-        let scales = try configuration(files.first { $0.lastPathComponent == "easel-plugin.json" }).scales ?? [1, 2, 3]
+        let configFile = files.first { $0.lastPathComponent == "easel-plugin.json" }
+        let config = try configuration(configFile)
+        let scales = config.scales ?? [1, 2, 3]
+        // Font folders are relative to the configuration file (the target's folder).
+        let fontFolders = (config.fontDirectories ?? []).compactMap { dir in
+            configFile.map { $0.deletingLastPathComponent().appendingPathComponent(dir).standardizedFileURL }
+        }
+        let fontFiles = try fontFolders.flatMap(fonts(in:))
+        // A build step, as `easel build`: a character no font has fails it.
+        let fontArguments = fontFolders.flatMap { ["--font-dir", $0.path] } + (config.systemFonts == false ? ["--system-fonts", "no"] : [])
+            + ["--missing-glyphs", "error"]
         guard !scales.isEmpty, scales.allSatisfy({ $0 > 0 && $0 <= 16 }) else {
             throw PluginError("easel-plugin.json: scales must be numbers greater than 0 and at most 16")
         }
@@ -36,11 +53,20 @@ struct EaselPlugin: BuildToolPlugin {
                     displayName: "Rendering \(name) at \(scales.map(label).joined(separator: ", "))",
                     executable: easel,
                     arguments: ["render", scene.path, "--out-dir", output.path, "--scales", scales.map(label).joined(separator: ","), "-j", "1"]
-                        + (variant.map { ["--variant", $0] } ?? []),
-                    inputFiles: [scene] + referencedFiles(of: scene),
+                        + (variant.map { ["--variant", $0] } ?? []) + fontArguments,
+                    inputFiles: [scene] + referencedFiles(of: scene) + fontFiles,
                     outputFiles: outputs)
             }
         }
+    }
+
+    /// The font files under a font folder (what `--font-dir` reads), sorted.
+    func fonts(in folder: URL) throws -> [URL] {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            throw PluginError("easel-plugin.json: the font folder '\(folder.path)' cannot be read")
+        }
+        let extensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
+        return walker.compactMap { $0 as? URL }.filter { extensions.contains($0.pathExtension.lowercased()) }.sorted { $0.path < $1.path }
     }
 
     func configuration(_ file: URL?) throws -> Configuration {

@@ -119,8 +119,8 @@ public struct CompileSession: Sendable {
         switch FontSets.fontSet(declared: declared, systemFonts: options.systemFonts && scene.systemFonts != false) {
         case .success(let set): return (set, declared)
         case .failure(let failure):
-            let location = scene.fonts.first { $0.path == failure.path }?.location
-            diagnostics.append(Diagnostic(.error, failure.message, at: location))
+            let declaration = scene.fonts.first { $0.path == failure.path }
+            diagnostics.append(Diagnostic(.error, failure.message(naming: declaration?.reference ?? failure.path), at: declaration?.location))
             return nil
         }
     }

@@ -43,7 +43,7 @@ extension SceneBuilder {
             }
             let sha = ContentHash.sha256(bytes)
             guard !fontDeclarations.contains(where: { $0.sha256 == sha }) else { return }
-            fontDeclarations.append(FontDeclaration(path: resolved.path, reference: src.value, sha256: sha, location: src.location))
+            fontDeclarations.append(FontDeclaration(path: resolved.path, reference: src.value, sha256: sha, location: src.valueLocation))
             fontData[sha] = bytes
         }
     }

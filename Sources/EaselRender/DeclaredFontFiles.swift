@@ -5,7 +5,15 @@ extension Diagnostic.Message {
     static func fontUnreadable(_ path: String) -> Self {
         .init("cannot read a font from '\(path)'")
     }
-    static let woffCollection = Self("WOFF2 font collections are not supported; use the collection as a .ttc file")
+    static func woffCollection(_ path: String) -> Self {
+        .init("'\(path)' is a WOFF2 font collection, which Easel does not read; use the collection as a .ttc file")
+    }
+}
+
+/// Why a declared file gives no font.
+enum FontFileProblem: Error, Sendable {
+    case unreadable
+    case woffCollection
 }
 
 /// A declared font file (`<font src>`, `--font-dir`): its bytes, read once
@@ -35,24 +43,22 @@ enum AnonymousFontFiles {
 
     private static let stored = Locked<[String: Stored]>([:])
 
-    static func store(_ file: DeclaredFontFile) -> Result<Stored, Diagnostic.Message> {
+    static func store(_ file: DeclaredFontFile) -> Result<Stored, FontFileProblem> {
         if let hit = stored.withLock({ $0[file.sha256] }) { return .success(hit) }
-        let result: Result<Stored, Diagnostic.Message> = FontSystem.withFreeType { library in
-            guard let library else { return .failure(.fontUnreadable(file.path)) }
+        let result: Result<Stored, FontFileProblem> = FontSystem.withFreeType { library in
+            guard let library else { return .failure(.unreadable) }
             var sfnt = file.bytes
             switch FontFileKind(file.bytes) {
             case .woff?, .woff2?:
                 switch SFNTFromWOFF.decode(file.bytes, library: library) {
                 case .success(let decoded): sfnt = decoded
-                case .failure(let m): return .failure(m == .woffCollection ? m : .fontUnreadable(file.path))
+                case .failure(let problem): return .failure(problem)
                 }
             case .sfnt?, .collection?: break
-            case nil: return .failure(.fontUnreadable(file.path))
+            case nil: return .failure(.unreadable)
             }
-            guard let families = FontNames.families(of: sfnt, library: library), !families.isEmpty else {
-                return .failure(.fontUnreadable(file.path))
-            }
-            guard let path = anonymousFile(sfnt) else { return .failure(.fontUnreadable(file.path)) }
+            guard let families = FontNames.families(of: sfnt, library: library), !families.isEmpty,
+                  let path = anonymousFile(sfnt) else { return .failure(.unreadable) }
             return .success(Stored(path: path, families: families))
         }
         guard case .success(let made) = result else { return result }
@@ -135,31 +141,31 @@ enum FontNames {
 /// written back out as a plain sfnt, which HarfBuzz (through Pango) needs:
 /// it reads font files, not WOFF.
 enum SFNTFromWOFF {
-    static func decode(_ bytes: [UInt8], library: FT_Library) -> Result<[UInt8], Diagnostic.Message> {
-        guard bytes.count >= 12 else { return .failure(.woffCollection) }
+    static func decode(_ bytes: [UInt8], library: FT_Library) -> Result<[UInt8], FontFileProblem> {
+        guard bytes.count >= 12 else { return .failure(.unreadable) }
         // The WOFF header's flavor: the wrapped font's sfnt version.
         let flavor = Array(bytes[4..<8])
         guard flavor != Array("ttcf".utf8) else { return .failure(.woffCollection) }
-        return bytes.withUnsafeBufferPointer { buffer -> Result<[UInt8], Diagnostic.Message> in
+        return bytes.withUnsafeBufferPointer { buffer -> Result<[UInt8], FontFileProblem> in
             var face: FT_Face?
             guard FT_New_Memory_Face(library, buffer.baseAddress, FT_Long(buffer.count), 0, &face) == 0, let face else {
-                return .failure(.fontUnreadable(""))
+                return .failure(.unreadable)
             }
             defer { FT_Done_Face(face) }
             var tables: [(tag: UInt32, data: [UInt8])] = []
             var count: FT_ULong = 0
             // With a NULL tag, FT_Sfnt_Table_Info gives the number of tables.
-            guard FT_Sfnt_Table_Info(face, 0, nil, &count) == 0 else { return .failure(.fontUnreadable("")) }
+            guard FT_Sfnt_Table_Info(face, 0, nil, &count) == 0 else { return .failure(.unreadable) }
             for i in 0..<count {
                 var tag: FT_ULong = 0, length: FT_ULong = 0
-                guard FT_Sfnt_Table_Info(face, FT_UInt(i), &tag, &length) == 0 else { return .failure(.fontUnreadable("")) }
+                guard FT_Sfnt_Table_Info(face, FT_UInt(i), &tag, &length) == 0 else { return .failure(.unreadable) }
                 var data = [UInt8](repeating: 0, count: Int(length))
                 var got = length
                 let error = data.withUnsafeMutableBufferPointer { FT_Load_Sfnt_Table(face, tag, 0, $0.baseAddress, &got) }
-                guard error == 0, got == length else { return .failure(.fontUnreadable("")) }
+                guard error == 0, got == length else { return .failure(.unreadable) }
                 tables.append((UInt32(tag), data))
             }
-            guard !tables.isEmpty else { return .failure(.fontUnreadable("")) }
+            guard !tables.isEmpty else { return .failure(.unreadable) }
             return .success(assemble(flavor: flavor, tables: tables.sorted { $0.tag < $1.tag }))
         }
     }

@@ -61,9 +61,6 @@ public final class FontSet: @unchecked Sendable {
     /// compile read it, a system font's own.
     func reportedPath(_ path: String) -> String { declaredPaths[path] ?? path }
 
-    /// A font's file as it was declared, if it was.
-    public func isDeclared(_ path: String) -> Bool { declaredPaths.values.contains(path) }
-
     /// The families Pango tries for text of `script`, in order: the text's
     /// own list with generic names expanded (`GenericFontFamily`), then the
     /// fallback for its script and language, keeping only families the set

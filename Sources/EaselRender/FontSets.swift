@@ -11,7 +11,14 @@ public enum FontSets {
     /// A declared file could not be used; its path as the compile read it.
     public struct Failure: Error, Sendable {
         public var path: String
-        public var message: Diagnostic.Message
+        var problem = FontFileProblem.unreadable
+        /// The message, naming the file as `name` (the `src` as written).
+        public func message(naming name: String) -> Diagnostic.Message {
+            switch problem {
+            case .unreadable: return .fontUnreadable(name)
+            case .woffCollection: return .woffCollection(name)
+            }
+        }
     }
 
     struct Key: Hashable {
@@ -51,19 +58,19 @@ public enum FontSets {
         for file in declared {
             switch AnonymousFontFiles.store(file) {
             case .success(let s): stored.append((file, s))
-            case .failure(let m): return .failure(Failure(path: file.path, message: m))
+            case .failure(let problem): return .failure(Failure(path: file.path, problem: problem))
             }
         }
         let document = FontRules.document(systemFolders: systemFonts ? FontSystem.machineFolders : nil,
                                           declaredFamilies: stored.flatMap(\.stored.families),
                                           declaredPaths: stored.map(\.stored.path))
-        guard let config = FcConfigCreate() else { return .failure(Failure(path: "", message: .init("cannot create a font configuration"))) }
+        guard let config = FcConfigCreate() else { return .failure(Failure(path: declared.first?.path ?? "")) }
         _ = document.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }
         // The system set (folders read from the machine's caches), then the declared files.
         _ = FcConfigBuildFonts(config)
         for (file, s) in stored where s.path.withCString({ FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }) == 0 {
             FcConfigDestroy(config)
-            return .failure(Failure(path: file.path, message: .fontUnreadable(file.path)))
+            return .failure(Failure(path: file.path))
         }
         var paths: [String: String] = [:]
         for (file, s) in stored { paths[s.path] = file.path }

@@ -19,8 +19,8 @@ struct SVGTextOverlay {
         return runs.compactMap(\.font?.family).filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
-    /// The first run's font: its size (the font matrix's scale, less a
-    /// bitmap font's own), weight and slant.
+    /// The first run's font (an outline font's where there is one): its
+    /// size (the font matrix's scale), weight and slant.
     var primary: (size: Double, weight: Int, italic: Bool)? {
         guard let run = runs.first(where: { $0.font != nil && !$0.isColor }) ?? runs.first(where: { $0.font != nil }),
               let font = run.font else { return nil }

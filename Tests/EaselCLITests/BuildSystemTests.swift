@@ -103,15 +103,21 @@ final class BuildSystemTests: XCTestCase {
             return Int(line[..<range.lowerBound].split(separator: " ").last ?? "") ?? 0
         }
         let first = try build()
-        XCTAssertEqual(count("linux-sandbox", in: first) + count("processwrapper-sandbox", in: first) + count("local", in: first), 2, first)
+        XCTAssertEqual(count("linux-sandbox", in: first) + count("processwrapper-sandbox", in: first) + count("local", in: first), 3, first)
         let badge = work.appendingPathComponent("bazel-bin/badge@2x.png")
         let firstBytes = try Data(contentsOf: badge)
         XCTAssertEqual(try RasterImage(png: [UInt8](firstBytes)).width, 128)
 
         XCTAssertEqual(try bazel(["clean"]).status, 0)
         let cached = try build()
-        XCTAssertEqual(count("remote cache hit", in: cached), 2, "every render from the disk cache: \(cached)")
+        XCTAssertEqual(count("remote cache hit", in: cached), 3, "every render from the disk cache: \(cached)")
         XCTAssertEqual(try Data(contentsOf: badge), firstBytes)
+        // The label's font is an input and system fonts are off: Bazel's
+        // sandboxed render is the one easel gives anywhere.
+        let label = work.appendingPathComponent("bazel-bin/label@2x.png"), direct = dir.appendingPathComponent("label@2x.png")
+        XCTAssertEqual(try ExternalTool.run(ExternalTool.easelExecutable, ["render", work.appendingPathComponent("label.scene.xml").path,
+                                                                          "-o", direct.path, "--scale", "2", "--system-fonts", "no"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: label), try Data(contentsOf: direct))
 
         let scene = work.appendingPathComponent("badge.scene.xml")
         try String(contentsOf: scene, encoding: .utf8).replacingOccurrences(of: "#e76f51", with: "#2a9d8f")

@@ -1,12 +1,16 @@
 """`easel_image`: a scene rendered to PNGs by Easel as one hermetic Bazel action.
 
 The action's inputs are the scene, every file it reads (`srcs`: CSVs,
-images, fonts) and the `easel` binary itself; its outputs are one PNG per
-scale, named as asset catalogs name them (NAME.png, NAME@2x.png, …). Easel's
-output bytes depend on nothing else — not the working directory, the
-absolute paths, the time or the environment (fonts aside: ship the font
-beside the scene) — so Bazel's disk cache, a remote cache and remote
-execution serve these actions unchanged.
+images, the fonts its `<font src>` declares) and the `easel` binary itself;
+its outputs are one PNG per scale, named as asset catalogs name them
+(NAME.png, NAME@2x.png, …). With `system_fonts = False` (hermetic: Easel's
+`--system-fonts no`) a render sees only its declared fonts, and its bytes
+depend on nothing else — not the working directory, the absolute paths,
+the time, the environment or the machine's fonts — so Bazel's disk cache,
+a remote cache and remote execution serve these actions unchanged. With
+system fonts on (the default), text may fall back to the machine's fonts,
+which are not inputs Bazel sees: use it only where every worker has the
+same fonts.
 """
 
 def _scale_suffix(scale):
@@ -24,6 +28,8 @@ def _easel_image_impl(ctx):
     args.add("--out-dir", outputs[0].dirname)
     args.add("--scales", ",".join(ctx.attr.scales))
     args.add("--jobs", "1")
+    if not ctx.attr.system_fonts:
+        args.add("--system-fonts", "no")
     ctx.actions.run(
         executable = ctx.executable.easel,
         arguments = [args],
@@ -38,7 +44,8 @@ easel_image = rule(
     implementation = _easel_image_impl,
     attrs = {
         "scene": attr.label(allow_single_file = [".scene.xml"], mandatory = True),
-        "srcs": attr.label_list(allow_files = True, doc = "Every file the scene reads: CSVs, images, fonts."),
+        "srcs": attr.label_list(allow_files = True, doc = "Every file the scene reads: CSVs, images, the fonts it declares."),
+        "system_fonts": attr.bool(default = True, doc = "False: only the scene's declared fonts (hermetic; for remote caches and execution)."),
         "scales": attr.string_list(default = ["1", "2", "3"]),
         "easel": attr.label(default = "//tools:easel", executable = True, cfg = "exec", allow_single_file = True),
     },

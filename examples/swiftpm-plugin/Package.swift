@@ -12,9 +12,10 @@ let package = Package(
     targets: [
         .target(
             name: "Icons",
-            // The CSV a scene reads: an input of its render (the plugin finds
-            // it from the scene), not a resource of its own.
-            exclude: ["data"],
+            // The CSV a scene reads and the fonts: inputs of the renders (the
+            // plugin finds the CSV from the scene, the fonts from
+            // easel-plugin.json), not resources of their own.
+            exclude: ["data", "Fonts"],
             // The plugin's scales. A resource so that the plugin sees it
             // (excluded files are not shown to plugins); SwiftPM plans a
             // plugin's commands again only when the target's files or the

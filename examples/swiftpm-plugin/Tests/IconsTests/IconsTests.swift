@@ -41,4 +41,12 @@ final class IconsTests: XCTestCase {
         XCTAssertEqual(w, 400)
         XCTAssertEqual(h, 200)
     }
+
+    /// Text in the target's own font, at every scale.
+    func testLabelInTheTargetsFont() throws {
+        for (name, width) in [("label", 120), ("label@2x", 240), ("label@3x", 360)] {
+            let url = try XCTUnwrap(Icons.url(name), "\(name).png is in Bundle.module")
+            XCTAssertEqual(try pixelSize(url).0, width, name)
+        }
+    }
 }

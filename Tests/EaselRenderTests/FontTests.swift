@@ -1,0 +1,268 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// Fonts (SCENE-FORMAT.md, "Fonts"): declared fonts, the runs a text is
+/// set in, variable axes, WOFF, colour emoji, generic families and `lang`,
+/// missing characters, threads. Oracles: fontTools' reading of the same
+/// font files, pixel measurements against them, and other encodings of
+/// the same font — never Easel's own earlier output.
+final class FontTests: XCTestCase {
+    func runs(_ scene: CompiledScene) -> [GlyphRun] {
+        scene.layout.texts.flatMap(\.text.shaped.runs)
+    }
+
+    func testADeclaredFontIsWhatTheRunsNameAndAFileTheCompileRead() throws {
+        let s = try compileScene("""
+        <scene width="300" height="60">
+          <text font-family="Inter" font-size="20" font-weight="650">Hello</text>
+        </scene>
+        """, options: TestFonts.declaredOnly())
+        let run = try XCTUnwrap(runs(s).first)
+        XCTAssertEqual(run.font?.family, "Inter")
+        XCTAssertEqual(run.font?.weight, 650, "a variable font takes the weight exactly")
+        XCTAssertEqual(run.font?.file, TestFonts.inter.path, "the file as the compile read it")
+        XCTAssertTrue(run.missing.isEmpty)
+        XCTAssertEqual(run.glyphs.count, 5)
+        // The file is among the compile's inputs, with the hash of its bytes.
+        let record = try XCTUnwrap(s.filesRead.first { $0.path == TestFonts.inter.path })
+        XCTAssertEqual(record.size, try Data(contentsOf: TestFonts.inter).count)
+    }
+
+    /// The stem of Inter's "I" at each weight, measured in pixels, against
+    /// the same glyph instantiated at that `wght` by fontTools: every
+    /// weight, between the named instances too, sets the axis exactly, and
+    /// the stem grows with the weight.
+    func testVariableWeightSetsTheAxisExactly() throws {
+        let size = 200.0
+        var previous = 0.0
+        for weight in [100, 200, 300, 400, 450, 500, 600, 650, 700, 800, 900] {
+            let image = try compileScene("""
+            <scene width="160" height="260" background="white">
+              <text x="20" y="10" font-family="Inter" font-size="\(Int(size))" font-weight="\(weight)">I</text>
+            </scene>
+            """, options: TestFonts.declaredOnly()).renderImage()
+            // A vertical stem: the row's ink, summed as coverage, is its width.
+            let row = image.height / 2
+            let ink = (0..<image.width).reduce(0.0) { sum, x in sum + (255 - Double(image.pixel(x, row).r)) / 255 }
+            let fields = try TestFonts.tool(["stem", TestFonts.inter.path, "I", String(weight)]).split(separator: " ").compactMap { Double($0) }
+            let expected = (fields[1] - fields[0]) * size / fields[2]
+            XCTAssertEqual(ink, expected, accuracy: 0.6, "weight \(weight): stem \(ink) px, fontTools says \(expected) px")
+            XCTAssertGreaterThan(ink, previous, "the stem grows with the weight (\(weight))")
+            previous = ink
+        }
+    }
+
+    /// WOFF and WOFF2 are the same font in another wrapping: the same family,
+    /// the same pixels as the TrueType file.
+    func testWOFFAndWOFF2DrawAsTheFontTheyWrap() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        let scene = """
+        <scene width="300" height="60" background="white">
+          <defs><font src="FILE"/></defs>
+          <text x="5" y="5" font-family="Inter" font-size="28" font-weight="500">Wrapped fonts</text>
+        </scene>
+        """
+        try FileManager.default.copyItem(at: TestFonts.inter, to: dir.appendingPathComponent("inter.ttf"))
+        var options = Easel.Options()
+        options.systemFonts = false
+        let reference = try compileScene(scene.replacingOccurrences(of: "FILE", with: "inter.ttf"), baseDirectory: dir, options: options)
+        for flavor in ["woff", "woff2"] {
+            try TestFonts.tool(["flavor", TestFonts.inter.path, dir.appendingPathComponent("inter.\(flavor)").path, flavor])
+            let s = try compileScene(scene.replacingOccurrences(of: "FILE", with: "inter.\(flavor)"), baseDirectory: dir, options: options)
+            XCTAssertEqual(runs(s).first?.font?.family, "Inter", flavor)
+            XCTAssertEqual(runs(s).first?.font?.file, dir.appendingPathComponent("inter.\(flavor)").path, flavor)
+            XCTAssertEqual(try s.renderImage().rgba, try reference.renderImage().rgba, "\(flavor) draws as the TrueType file")
+        }
+    }
+
+    /// Noto Color Emoji's bitmaps, scaled to the text's size, in colour: in
+    /// the PNG and in the PDF as pdftoppm rasterises it. The emoji's box
+    /// (from the layout) holds saturated pixels; the text around it does not.
+    func testColourEmojiDrawInColourInPNGAndPDF() throws {
+        let s = try compileScene("""
+        <scene width="200" height="60" background="white">
+          <text x="10" y="10" font-family="Inter, emoji" font-size="32">Hi 👋</text>
+        </scene>
+        """, options: TestFonts.declaredOnly([TestFonts.folder, TestFonts.exampleFolder]))
+        let emoji = try XCTUnwrap(runs(s).first { $0.isColor })
+        XCTAssertEqual(emoji.font?.family, "Noto Color Emoji")
+        // The bitmap's 109-pixel strike is drawn at 32 points.
+        let m = emoji.fontMatrix
+        XCTAssertEqual((m.a * m.d - m.b * m.c).squareRoot(), 32, accuracy: 0.01)
+        // The emoji's box: from its origin to the end of the text's frame.
+        let x0 = 10 + emoji.positions[0].x, x1 = s.layout.nodes[0].frame.maxX
+        func saturatedPixels(_ image: RasterImage, scale: Double) -> (inBox: Int, outside: Int) {
+            var inBox = 0, outside = 0
+            for y in 0..<image.height { for x in 0..<image.width {
+                let p = image.pixel(x, y)
+                let saturation = Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b))
+                guard saturation > 80 else { continue }
+                if Double(x) / scale >= x0 - 1, Double(x) / scale <= x1 + 1 { inBox += 1 } else { outside += 1 }
+            } }
+            return (inBox, outside)
+        }
+        let png = saturatedPixels(try s.renderImage(), scale: 1)
+        XCTAssertGreaterThan(png.inBox, 200, "the emoji is in colour in the PNG")
+        XCTAssertEqual(png.outside, 0)
+
+        let dir = ExternalTool.temporaryDirectory()
+        let pdf = dir.appendingPathComponent("emoji.pdf")
+        try Data(try s.render(format: .pdf)).write(to: pdf)
+        try ExternalTool.run("pdftoppm", ["-png", "-r", "144", "-singlefile", pdf.path, dir.appendingPathComponent("page").path])
+        let page = try RasterImage(png: Array(Data(contentsOf: dir.appendingPathComponent("page.png"))))
+        let fromPDF = saturatedPixels(page, scale: 2)
+        XCTAssertGreaterThan(fromPDF.inBox, 800, "the emoji is in colour in the PDF")
+        XCTAssertEqual(fromPDF.outside, 0)
+    }
+
+    /// Characters no font of the compile has: a located warning with each
+    /// code point, the runs list them, and they are drawn as boxes (ink
+    /// where the characters are, none of it another font's glyphs).
+    func testMissingCharactersAreReportedNotSilentlyBoxed() throws {
+        let source = "<scene width=\"400\" height=\"60\" background=\"white\">\n  <text x=\"10\" y=\"10\" font-family=\"Inter\" font-size=\"20\">Hi 世界 👋 مرحبا</text>\n</scene>"
+        let s = try compileScene(source, options: TestFonts.declaredOnly())
+        let warning = try XCTUnwrap(s.warnings.first { $0.message.text.contains("no font of this compile has") })
+        XCTAssertEqual(warning.severity, .warning)
+        XCTAssertEqual(warning.location?.line, 2)
+        XCTAssertEqual(warning.location?.column, 3)
+        for code in ["U+4E16 '世'", "U+754C '界'", "U+1F44B '👋'", "U+0645 'م'", "U+0627 'ا'"] {
+            XCTAssertTrue(warning.message.text.contains(code), "\(code) in: \(warning.message.text)")
+        }
+        // In text order, the Arabic word too (its glyphs run right to left).
+        let missing = runs(s).flatMap(\.missing).map(\.scalar)
+        XCTAssertEqual(String(String.UnicodeScalarView(missing)), "世界👋مرحبا")
+        XCTAssertFalse(warning.message.text.contains("U+0020"), "spaces are not missing characters")
+
+        var options = TestFonts.declaredOnly()
+        options.missingGlyphs = .error
+        let errors = diagnostics(of: source, options: options)
+        XCTAssertTrue(errors.contains { $0.severity == .error && $0.message.text.contains("U+4E16") }, "\(errors)")
+    }
+
+    func testAFamilyNoFontHasIsAWarningWithTheNearestFamily() throws {
+        let s = try compileScene("""
+        <scene width="300" height="60">
+          <text font-family="Intre, sans-serif" font-size="20">Hello</text>
+          <text font="Intr Bold 20">Hello</text>
+        </scene>
+        """, options: TestFonts.declaredOnly())
+        let messages = s.warnings.map(\.message.text)
+        XCTAssertTrue(messages.contains { $0.contains("'Intre'") && $0.contains("did you mean 'Inter'") }, "\(messages)")
+        XCTAssertTrue(messages.contains { $0.contains("'Intr'") && $0.contains("did you mean 'Inter'") }, "\(messages)")
+        XCTAssertFalse(messages.contains { $0.contains("sans-serif") }, "a generic name is no family to warn about")
+        // The text falls back, to the only font there is.
+        XCTAssertEqual(runs(s).first?.font?.family, "Inter")
+    }
+
+    /// The generic names resolve by Easel's documented order over the
+    /// machine's fonts (DejaVu, Noto and Inter come with the test set-up).
+    func testGenericFamiliesFollowEaselsOrderPerScript() throws {
+        let s = try compileScene("""
+        <scene width="400" height="200">
+          <text font-family="serif">Serif</text>
+          <text font-family="monospace">Mono</text>
+          <text font-family="sans-serif">Sans مرحبا</text>
+          <text font-family="Inter, emoji">👋</text>
+        </scene>
+        """)
+        let families = runs(s).map { "\($0.text.trimmingCharacters(in: .whitespaces))=\($0.font?.family ?? "-")" }
+        XCTAssertEqual(families, ["Serif=DejaVu Serif", "Mono=DejaVu Sans Mono", "Sans=DejaVu Sans", "مرحبا=Noto Sans Arabic",
+                                  "👋=Noto Color Emoji"])
+    }
+
+    /// `lang` picks the regional faces of Han characters: 直 (U+76F4) is drawn
+    /// with the Japanese face's glyph for `ja` and the Simplified Chinese
+    /// one's for `zh-Hans`, as fontTools reads the collection's two cmaps.
+    func testLangPicksTheRegionalFormsOfHan() throws {
+        let collection = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"
+        for (lang, family, face) in [("ja", "Noto Sans CJK JP", 0), ("zh-Hans", "Noto Sans CJK SC", 2), ("zh-TW", "Noto Sans CJK TC", 3)] {
+            let s = try compileScene("""
+            <scene width="100" height="60" lang="\(lang)"><text font-family="sans-serif" font-size="30">直</text></scene>
+            """)
+            let run = try XCTUnwrap(runs(s).first)
+            XCTAssertEqual(run.font?.family, family, lang)
+            XCTAssertEqual(run.font?.file, collection, lang)
+            XCTAssertEqual(run.glyphs, [UInt32(try TestFonts.tool(["glyph", collection, String(face), "直"]))!], lang)
+        }
+        // Without a lang: Simplified Chinese, whatever the environment says.
+        let plain = try compileScene("<scene width=\"100\" height=\"60\"><text font-size=\"30\">直</text></scene>")
+        XCTAssertEqual(runs(plain).first?.font?.family, "Noto Sans CJK SC")
+    }
+
+    /// The SVG's invisible text names the families the text was set in, not
+    /// the ones asked for.
+    func testSVGTextLayerNamesTheFontsActuallyUsed() throws {
+        let s = try compileScene("""
+        <scene width="300" height="60"><text font-family="Nowhere Sans, Inter" font-size="20">Hello</text></scene>
+        """, options: TestFonts.declaredOnly())
+        let svg = String(decoding: try s.render(format: .svg), as: UTF8.self)
+        XCTAssertTrue(svg.contains("font-family=\"Inter\""), svg)
+        XCTAssertFalse(svg.contains("Nowhere"))
+    }
+
+    /// Text in PDF stays real text in every script, emoji included.
+    func testTextInEveryScriptIsRealTextInPDF() throws {
+        let url = ExternalTool.repositoryRoot.appendingPathComponent("examples/hello-world.scene.xml")
+        let s = try Easel.compile(fileAt: url).get()
+        XCTAssertTrue(s.warnings.isEmpty, "\(s.warnings)")
+        let dir = ExternalTool.temporaryDirectory()
+        let pdf = dir.appendingPathComponent("hello.pdf")
+        try Data(try s.render(format: .pdf)).write(to: pdf)
+        let text = try ExternalTool.run("pdftotext", [pdf.path, "-"]).stdout
+        for expected in ["Hello, world", "こんにちは、世界", "Noto Color Emoji"] { XCTAssertTrue(text.contains(expected), "\(expected) in \(text)") }
+        // pdftotext gives Arabic in its visual order; its letters are there.
+        XCTAssertTrue(["م", "ر", "ح", "ب", "ا", "ل", "ع"].allSatisfy { text.contains($0) }, text)
+        // Every font is embedded (subset); a variable font's instances as
+        // Cairo's own fonts of their outlines, the others by name.
+        let fonts = try ExternalTool.run("pdffonts", [pdf.path]).stdout
+        for family in ["NotoSansCJKjp", "NotoSansArabic"] { XCTAssertTrue(fonts.contains(family), "\(family) embedded:\n\(fonts)") }
+        let rows = fonts.split(separator: "\n").dropFirst(2)
+        XCTAssertGreaterThanOrEqual(rows.count, 3, fonts)
+        for row in rows { XCTAssertTrue(row.contains(" yes yes "), "embedded and subset: \(row)") }
+    }
+
+    /// Eight threads shaping and painting scenes with different font sets
+    /// at once give the bytes a serial run gives (and ThreadSanitizer, in
+    /// CI, sees no race: no global lock guards shaping or painting now).
+    func testThreadsWithDifferentFontSetsMatchASerialRun() throws {
+        let scenes: [(String, Easel.Options)] = (0..<16).map { i in
+            let family = ["Inter", "Noto Sans CJK JP", "Noto Sans Arabic", "DejaVu Serif"][i % 4]
+            let text = ["Threads \(i)", "こんにちは \(i)", "مرحبا \(i)", "Serif \(i)"][i % 4]
+            let options = i % 4 == 3 ? Easel.Options() : TestFonts.declaredOnly(i % 2 == 0 ? [TestFonts.folder] : [TestFonts.exampleFolder])
+            return ("""
+            <scene width="220" height="70" background="white">
+              <defs><linearGradient id="g" angle="0"><stop color="#4158d0"/><stop color="#ff7a59"/></linearGradient>
+                <pattern id="p" width="30" height="20"><text font-family="\(family)" font-size="9" fill="#888">\(text)</text></pattern></defs>
+              <view width="220" height="70" fill="url(#p)"/>
+              <text x="6" y="6" width="208" font-family="\(family), emoji" font-size="22" fill="url(#g)">\(text) 👋</text>
+            </scene>
+            """, options)
+        }
+        @Sendable func render(_ k: Int) -> [[UInt8]] {
+            let (source, options) = scenes[k]
+            guard case .success(let s) = Easel.compile(source: source, baseDirectory: URL(fileURLWithPath: "/tmp"), options: options) else {
+                return []
+            }
+            return [(try? s.render(format: .png)) ?? [], (try? s.render(format: .pdf)) ?? [], (try? s.render(format: .svg)) ?? []]
+        }
+        let serial = (0..<scenes.count).map(render)
+        XCTAssertTrue(serial.allSatisfy { $0.count == 3 && $0.allSatisfy { !$0.isEmpty } })
+        let parallel = ParallelJobs.map(Array(0..<scenes.count * 2), jobs: 8) { render($0 % scenes.count) }
+        for (k, outputs) in parallel.enumerated() {
+            XCTAssertEqual(outputs, serial[k % scenes.count], "scene \(k % scenes.count) on 8 threads")
+        }
+    }
+
+    /// The example card declares all its fonts and turns the machine's
+    /// off: nothing is missing, and every run comes from a declared file.
+    func testTheExampleCardUsesOnlyItsDeclaredFonts() throws {
+        let url = ExternalTool.repositoryRoot.appendingPathComponent("examples/hello-world.scene.xml")
+        let s = try Easel.compile(fileAt: url).get()
+        let files = Set(runs(s).compactMap(\.font?.file))
+        XCTAssertEqual(files, Set(["InterVariable-Latin.ttf", "NotoSansCJKjp-Subset.otf", "NotoSansArabic-Subset.ttf",
+                                   "NotoColorEmoji-Subset.ttf"].map { TestFonts.exampleFolder.appendingPathComponent($0).path }))
+        XCTAssertTrue(runs(s).allSatisfy { $0.missing.isEmpty })
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Font facts and font files for Easel's tests, from fontTools (PyPI):
+an oracle independent of Easel, Pango and FreeType.
+
+  fonttool.py rename SRC DST FAMILY       a copy of SRC whose family names are FAMILY
+  fonttool.py flavor SRC DST woff|woff2   SRC wrapped as WOFF or WOFF2
+  fonttool.py touch SRC DST               SRC with a changed version string (other bytes, same glyphs)
+  fonttool.py stem SRC CHAR WGHT          the glyph's xMin xMax and the font's unitsPerEm at wght=WGHT
+  fonttool.py glyph SRC INDEX CHAR        the glyph id CHAR maps to in face INDEX of SRC (a collection or a font)
+"""
+import sys
+from fontTools.ttLib import TTFont, TTCollection
+
+
+def rename(src, dst, family):
+    font = TTFont(src)
+    for record in font["name"].names:
+        if record.nameID in (1, 16, 21):
+            record.string = family
+        elif record.nameID == 4:
+            record.string = family
+        elif record.nameID == 6:
+            record.string = family.replace(" ", "")
+    font.save(dst)
+
+
+def flavor(src, dst, kind):
+    font = TTFont(src)
+    font.flavor = kind
+    font.save(dst)
+
+
+def touch(src, dst):
+    font = TTFont(src)
+    for record in font["name"].names:
+        if record.nameID == 5:
+            record.string = str(record) + " (changed)"
+    font.save(dst)
+
+
+def stem(src, char, wght):
+    from fontTools.varLib import instancer
+    font = instancer.instantiateVariableFont(TTFont(src), {"wght": float(wght)})
+    name = font.getBestCmap()[ord(char)]
+    glyph = font["glyf"][name]
+    glyph.recalcBounds(font["glyf"])
+    print(glyph.xMin, glyph.xMax, font["head"].unitsPerEm)
+
+
+def glyph(src, index, char):
+    font = TTCollection(src).fonts[int(index)] if src.endswith((".ttc", ".otc")) else TTFont(src)
+    name = font.getBestCmap()[ord(char)]
+    print(font.getGlyphID(name))
+
+
+commands = {"rename": rename, "flavor": flavor, "touch": touch, "stem": stem, "glyph": glyph}
+commands[sys.argv[1]](*sys.argv[2:])
