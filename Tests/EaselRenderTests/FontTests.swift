@@ -54,6 +54,34 @@ final class FontTests: XCTestCase {
         }
     }
 
+    /// `font-variation` sets any axis: Inter's `slnt` at −10 leans the
+    /// stem of "I", measured as the shift of the stem's centre between two
+    /// rows, by what fontTools' instance of the glyph at that axis value
+    /// says (its top edge's shift over its height); without it the stem is upright.
+    func testFontVariationSetsAnyAxis() throws {
+        func lean(_ variation: String) throws -> Double {
+            let image = try compileScene("""
+            <scene width="200" height="260" background="white">
+              <text x="40" y="10" font-family="Inter" font-size="200" font-weight="700" \(variation)>I</text>
+            </scene>
+            """, options: TestFonts.declaredOnly()).renderImage()
+            func centre(_ row: Int) -> Double {
+                var sum = 0.0, weight = 0.0
+                for x in 0..<image.width {
+                    let ink = (255 - Double(image.pixel(x, row).r)) / 255
+                    sum += ink * Double(x); weight += ink
+                }
+                return sum / weight
+            }
+            let top = 80, bottom = 190
+            return (centre(top) - centre(bottom)) / Double(bottom - top)
+        }
+        XCTAssertEqual(try lean(""), 0, accuracy: 0.005)
+        let expected = try XCTUnwrap(Double(try TestFonts.tool(["lean", TestFonts.inter.path, "I", "wght=700", "slnt=-10"])))
+        XCTAssertGreaterThan(expected, 0.1, "fontTools sees the lean")
+        XCTAssertEqual(try lean("font-variation=\"slnt -10\""), expected, accuracy: 0.005)
+    }
+
     /// WOFF and WOFF2 are the same font in another wrapping: the same family,
     /// the same pixels as the TrueType file.
     func testWOFFAndWOFF2DrawAsTheFontTheyWrap() throws {
@@ -189,6 +217,14 @@ final class FontTests: XCTestCase {
         // Without a lang: Simplified Chinese, whatever the environment says.
         let plain = try compileScene("<scene width=\"100\" height=\"60\"><text font-size=\"30\">直</text></scene>")
         XCTAssertEqual(runs(plain).first?.font?.family, "Noto Sans CJK SC")
+        // `lang` also reaches the shaper: the Simplified Chinese face asked
+        // for by name draws the Japanese form under lang="ja" (its `locl`
+        // feature), the glyph the Japanese face's cmap gives.
+        let localized = try compileScene("""
+        <scene width="100" height="60"><text font-family="Noto Sans CJK SC" lang="ja" font-size="30">直</text></scene>
+        """)
+        XCTAssertEqual(runs(localized).first?.font?.family, "Noto Sans CJK SC")
+        XCTAssertEqual(runs(localized).first?.glyphs, [UInt32(try TestFonts.tool(["glyph", collection, "0", "直"]))!])
     }
 
     /// The SVG's invisible text names the families the text was set in, not
@@ -252,6 +288,26 @@ final class FontTests: XCTestCase {
         let parallel = ParallelJobs.map(Array(0..<scenes.count * 2), jobs: 8) { render($0 % scenes.count) }
         for (k, outputs) in parallel.enumerated() {
             XCTAssertEqual(outputs, serial[k % scenes.count], "scene \(k % scenes.count) on 8 threads")
+        }
+    }
+
+    /// A reviewed picture of the example card (Tests/Fixtures/golden): its
+    /// fonts are declared and the machine's off, so the bytes depend on no
+    /// machine's fonts — only on Easel, Cairo and FreeType, whose changes
+    /// this catches. A regression guard, not a proof of correctness (the
+    /// tests above are that). `EASEL_RECORD=1` records it again (and fails).
+    func testTheExampleCardMatchesItsReviewedPicture() throws {
+        let url = ExternalTool.repositoryRoot.appendingPathComponent("examples/hello-world.scene.xml")
+        let png = try Easel.compile(fileAt: url).get().render(format: .png, scale: 1)
+        let golden = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/golden/hello-world.png")
+        if ProcessInfo.processInfo.environment["EASEL_RECORD"] == "1" {
+            try Data(png).write(to: golden)
+            return XCTFail("recorded \(golden.path); look at it, then run again without EASEL_RECORD")
+        }
+        let reviewed = try [UInt8](Data(contentsOf: golden))
+        if png != reviewed {
+            let artifacts = saveArtifacts("hello-world", ["rendered.png": png, "reviewed.png": reviewed])
+            XCTFail("examples/hello-world renders differently from its reviewed picture: see \(artifacts.path)")
         }
     }
 

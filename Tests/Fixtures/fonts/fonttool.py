@@ -7,6 +7,8 @@ an oracle independent of Easel, Pango and FreeType.
   fonttool.py touch SRC DST               SRC with a changed version string (other bytes, same glyphs)
   fonttool.py stem SRC CHAR WGHT          the glyph's xMin xMax and the font's unitsPerEm at wght=WGHT
   fonttool.py glyph SRC INDEX CHAR        the glyph id CHAR maps to in face INDEX of SRC (a collection or a font)
+  fonttool.py lean SRC CHAR TAG=VALUE…    how far the glyph's top edge sits right of its bottom edge, per unit of height,
+                                          at those axis values (a stem's slant)
 """
 import sys
 from fontTools.ttLib import TTFont, TTCollection
@@ -53,5 +55,17 @@ def glyph(src, index, char):
     print(font.getGlyphID(name))
 
 
-commands = {"rename": rename, "flavor": flavor, "touch": touch, "stem": stem, "glyph": glyph}
+def lean(src, char, *axes):
+    from fontTools.varLib import instancer
+    location = {a.split("=")[0]: float(a.split("=")[1]) for a in axes}
+    font = instancer.instantiateVariableFont(TTFont(src), location)
+    name = font.getBestCmap()[ord(char)]
+    coordinates, _, _ = font["glyf"][name].getCoordinates(font["glyf"])
+    ys = [y for _, y in coordinates]
+    top = [x for x, y in coordinates if y == max(ys)]
+    bottom = [x for x, y in coordinates if y == min(ys)]
+    print((sum(top) / len(top) - sum(bottom) / len(bottom)) / (max(ys) - min(ys)))
+
+
+commands = {"lean": lean, "rename": rename, "flavor": flavor, "touch": touch, "stem": stem, "glyph": glyph}
 commands[sys.argv[1]](*sys.argv[2:])
