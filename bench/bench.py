@@ -189,6 +189,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
+    parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts part's first column")
     parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts"], help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
@@ -333,14 +334,17 @@ def fonts(args):
             ("card with clipped gradient @2x", os.path.join(ROOT, "examples", "card.scene.xml")),
             ("text-heavy card @2x", text_inputs()[0]),
             ("hello-world (4 scripts, declared fonts) @2x", os.path.join(ROOT, "examples", "hello-world.scene.xml"))]
-    print("\n| one render, whole process (callgrind) | system fonts | declared fonts, --system-fonts no | declared / system |")
-    print("|---|---|---|---|")
+    print("\n| one render, whole process (callgrind) | baseline | system fonts | declared fonts, --system-fonts no | declared / baseline |")
+    print("|---|---|---|---|---|")
     for name, scene in rows:
         cmd = [args.easel, "render", scene, "-o", os.path.join(OUT, "fonts.png")]
-        system = instructions(cmd) if "hello-world" not in name else None
-        declared = instructions(cmd + ["--font-dir", dejavu, "--system-fonts", "no"])
-        m = lambda x: f"{x / 1e6:.1f} M" if x else "– (declares its own)"
-        print(f"| {name} | {m(system)} | {m(declared)} | {declared / system:.2f} |" if system else f"| {name} | {m(system)} | {m(declared)} | – |", flush=True)
+        own = "hello-world" in name
+        before = instructions([args.baseline] + cmd[1:]) if args.baseline and not own else None
+        system = instructions(cmd) if not own else None
+        declared = instructions(cmd + ([] if own else ["--font-dir", dejavu, "--system-fonts", "no"]))
+        m = lambda x: f"{x / 1e6:.1f} M" if x else "–"
+        ratio = f"{declared / before:.2f}" if before and declared else "–"
+        print(f"| {name} | {m(before)} | {m(system)} | {m(declared)} | {ratio} |", flush=True)
 
     tree, out = os.path.join(OUT, "text-tree"), os.path.join(OUT, "text-tree-out")
     shutil.rmtree(tree, ignore_errors=True)
@@ -391,7 +395,7 @@ def curves(args):
         os.makedirs(tree)
         examples = sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".scene.xml") and "animated" not in f)
         shutil.copytree(os.path.join(ROOT, "examples", "data"), os.path.join(tree, "data"))
-    shutil.copytree(os.path.join(ROOT, "examples", "fonts"), os.path.join(tree, "fonts"))
+        shutil.copytree(os.path.join(ROOT, "examples", "fonts"), os.path.join(tree, "fonts"))
         for i in range(n):
             shutil.copy(os.path.join(ROOT, "examples", examples[i % len(examples)]), os.path.join(tree, f"{i:04d}-{examples[i % len(examples)]}"))
         scenes = sorted(glob.glob(os.path.join(tree, "*.scene.xml")))

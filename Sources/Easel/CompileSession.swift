@@ -29,8 +29,15 @@ extension Diagnostic.Message {
 public struct CompileSession: Sendable {
     public let options: Easel.Options
     public private(set) var diagnostics: [Diagnostic] = []
-    /// The scene file first, then every file it read, in reading order.
-    public private(set) var filesRead: [FileRecord] = []
+    private var reads: [FileRead] = []
+
+    /// The scene file first, then every file it read, in reading order,
+    /// with content hashes (a font's is taken when first asked for, once a
+    /// process: `easel render` needs only paths).
+    public var filesRead: [FileRecord] { reads.compactMap(\.record) }
+
+    /// The paths of `filesRead`, without hashing anything.
+    public var pathsRead: [String] { reads.map(\.path) }
 
     public init(options: Easel.Options = Easel.Options()) { self.options = options }
 
@@ -74,7 +81,7 @@ public struct CompileSession: Sendable {
 
     private mutating func finish(_ parsed: ParseResult) -> CompiledScene? {
         diagnostics += parsed.diagnostics
-        filesRead += parsed.filesRead
+        reads += parsed.filesRead.map(FileRead.hashed)
         guard var scene = parsed.scene, !hasErrors else { return nil }
         if let s = options.scale { scene.scale = s }
         let scales = options.scales.isEmpty ? [scene.scale] : options.scales
@@ -86,10 +93,9 @@ public struct CompileSession: Sendable {
         // A scene without text needs no fonts: neither fontconfig nor the
         // declared files are touched.
         var fonts: FontSet?
-        var declared: [DeclaredFontFile] = []
         if scene.containsText {
             guard let made = fontSet(for: scene, fontData: parsed.fontData) else { return nil }
-            (fonts, declared) = made
+            fonts = made
         }
         let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries)
         let layout = LayoutEngine.resolveFrames(scene, text: CompiledScene.textEngine(fonts), options: layoutOptions)
@@ -97,17 +103,17 @@ public struct CompileSession: Sendable {
         if let fonts {
             fontDiagnostics = FontChecks.diagnose(scene, layout, fonts: fonts, missingGlyphs: options.missingGlyphs)
             diagnostics += fontDiagnostics
-            recordFontsUsed(layout, declared: declared)
+            recordFontsUsed(layout)
         }
         guard !hasErrors else { return nil }
         return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
-                             pngCompression: options.pngCompression, filesRead: filesRead, fonts: fonts)
+                             pngCompression: options.pngCompression, reads: reads, fonts: fonts)
     }
 
     /// The compile's font set: the `--font-dir` fonts and the scene's
     /// `<font src>` files, then the machine's unless either the options or
     /// the scene turn them off.
-    private mutating func fontSet(for scene: Scene, fontData: [String: [UInt8]]) -> (FontSet, [DeclaredFontFile])? {
+    private mutating func fontSet(for scene: Scene, fontData: [String: [UInt8]]) -> FontSet? {
         var declared: [DeclaredFontFile]
         switch FontInputs.declaredFiles(in: options.fontDirectories, limit: options.limits.maxFileSize) {
         case .failure(let d):
@@ -115,9 +121,9 @@ public struct CompileSession: Sendable {
             return nil
         case .success(let files): declared = files
         }
-        declared += scene.fonts.map { DeclaredFontFile(path: $0.path, sha256: $0.sha256, bytes: fontData[$0.sha256] ?? []) }
+        declared += scene.fonts.map { DeclaredFontFile(path: $0.path, identity: $0.sha256, bytes: fontData[$0.sha256] ?? []) }
         switch FontSets.fontSet(declared: declared, systemFonts: options.systemFonts && scene.systemFonts != false) {
-        case .success(let set): return (set, declared)
+        case .success(let set): return set
         case .failure(let failure):
             let declaration = scene.fonts.first { $0.path == failure.path }
             diagnostics.append(Diagnostic(.error, failure.message(naming: declaration?.reference ?? failure.path), at: declaration?.location))
@@ -125,20 +131,38 @@ public struct CompileSession: Sendable {
         }
     }
 
-    /// Every font file the compile's text used is a file it read: a
-    /// declared one with the hash it was read with, a system one hashed now.
-    private mutating func recordFontsUsed(_ layout: LaidOutScene, declared files: [DeclaredFontFile]) {
-        var seen = Set(filesRead.map(\.path))
-        let declared = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    /// Every font file the compile's text used is a file it read, recorded
+    /// as the text used it, its hash taken only if asked for.
+    private mutating func recordFontsUsed(_ layout: LaidOutScene) {
+        var seen = Set(reads.map(\.path))
         for (_, text) in layout.texts {
             for run in text.shaped.runs {
                 guard let file = run.font?.file, !file.isEmpty, seen.insert(file).inserted else { continue }
-                if let d = declared[file] {
-                    filesRead.append(FileRecord(path: d.path, sha256: d.sha256, size: d.bytes.count))
-                } else if let record = FontInputs.record(ofSystemFont: file) {
-                    filesRead.append(record)
-                }
+                reads.append(.font(file))
             }
+        }
+    }
+}
+
+/// A file a compile read: hashed as it was read, or a font, hashed when
+/// its record is first asked for (`FontInputs` keeps the hash for the
+/// process while the file is unchanged).
+enum FileRead: Sendable {
+    case hashed(FileRecord)
+    case font(String)
+
+    var path: String {
+        switch self {
+        case .hashed(let r): return r.path
+        case .font(let path): return path
+        }
+    }
+
+    /// nil for a font that cannot be read any more.
+    var record: FileRecord? {
+        switch self {
+        case .hashed(let r): return r
+        case .font(let path): return FontInputs.record(ofFontAt: path)
         }
     }
 }

@@ -79,9 +79,12 @@ public struct CompiledScene: Sendable {
     public var warnings: [Diagnostic]
     public var limits: Limits
     public var pngCompression: PNGCompression
-    /// The scene file and every file it read, with content hashes (the
-    /// font files its text used among them).
-    public var filesRead: [FileRecord]
+    /// The scene file and every file it read (the font files its text used
+    /// among them), with content hashes.
+    public var filesRead: [FileRecord] { reads.compactMap(\.record) }
+    /// The paths of `filesRead`, without hashing anything.
+    public var pathsRead: [String] { reads.map(\.path) }
+    var reads: [FileRead]
     /// The fonts the compile saw (laying the scene out again uses them);
     /// nil for a scene without text.
     public var fonts: FontSet?

@@ -13,17 +13,18 @@ extension Diagnostic.Message {
 }
 
 /// The font files a compile reads besides the scene's own `<font src>`:
-/// every font under each `--font-dir`, and the system fonts its text used.
-/// Both are read and hashed once a process while their files are
-/// unchanged (same size, modification time and inode), so a build of 500
-/// scenes with one font folder, or one 20 MB CJK font, reads it once.
+/// every font under each `--font-dir`, and the fonts its text used. Each
+/// is read once a process, and hashed only when a record of it is asked
+/// for (a build's manifest), once, while the file is unchanged (same size,
+/// modification time and inode): a build of 500 scenes with one font
+/// folder, or one 20 MB CJK font, reads it once and hashes it once.
 enum FontInputs {
     /// What `--font-dir` takes from a folder (and its subfolders).
     static let extensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
 
     private struct Stamp: Hashable { var size: Int; var modified: Int; var inode: UInt64 }
-    private struct Read: Sendable { var stamp: Stamp; var file: DeclaredFontFile }
-    private static let cache = Locked<[String: Read]>([:])
+    private struct Known: Sendable { var stamp: Stamp; var bytes: [UInt8]?; var record: FileRecord? }
+    private static let known = Locked<[String: Known]>([:])
 
     /// Every font file under `folders`, in path order, folder by folder.
     static func declaredFiles(in folders: [URL], limit: Int) -> Result<[DeclaredFontFile], Diagnostic> {
@@ -33,9 +34,19 @@ enum FontInputs {
                 return .failure(Diagnostic(.error, .fontFolderUnreadable(folder.path), at: nil))
             }
             for path in paths {
-                switch read(path, limit: limit) {
-                case .success(let f): out.append(f)
-                case .failure(let d): return .failure(d)
+                guard let stamp = stamp(path) else { return .failure(Diagnostic(.error, .fontFileUnreadable(path), at: nil)) }
+                let identity = "\(path)|\(stamp.size)|\(stamp.modified)|\(stamp.inode)"
+                if let hit = known.withLock({ $0[path] }), hit.stamp == stamp, let bytes = hit.bytes {
+                    out.append(DeclaredFontFile(path: path, identity: identity, bytes: bytes))
+                    continue
+                }
+                switch FileBytes.read(path, limit: limit) {
+                case .failure(.tooLarge(let size)): return .failure(Diagnostic(.error, .fontFileTooLarge(path, size, limit), at: nil))
+                case .failure: return .failure(Diagnostic(.error, .fontFileUnreadable(path), at: nil))
+                case .success(let bytes):
+                    guard FontFileKind(bytes) != nil else { return .failure(Diagnostic(.error, .notAFontFile(path), at: nil)) }
+                    known.withLock { $0[path] = Known(stamp: stamp, bytes: bytes, record: nil) }
+                    out.append(DeclaredFontFile(path: path, identity: identity, bytes: bytes))
                 }
             }
         }
@@ -61,10 +72,21 @@ enum FontInputs {
         return paths.sorted()
     }
 
-    /// A used system font as a file the compile read (nil if it cannot be read now).
-    static func record(ofSystemFont path: String) -> FileRecord? {
-        guard case .success(let f) = read(path, limit: .max, keepBytes: false) else { return nil }
-        return FileRecord(path: f.path, sha256: f.sha256, size: stamp(path)?.size ?? 0)
+    /// A font a text used as a file the compile read, with the hash of
+    /// its bytes (read again only if the file changed since this process
+    /// last read it); nil if it cannot be read now.
+    static func record(ofFontAt path: String) -> FileRecord? {
+        guard let stamp = stamp(path) else { return nil }
+        let hit = known.withLock { $0[path] }
+        if let hit, hit.stamp == stamp, let record = hit.record { return record }
+        let bytes: [UInt8]
+        if let hit, hit.stamp == stamp, let b = hit.bytes { bytes = b } else {
+            guard case .success(let b) = FileBytes.read(path) else { return nil }
+            bytes = b
+        }
+        let record = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count)
+        known.withLock { $0[path] = Known(stamp: stamp, bytes: $0[path]?.stamp == stamp ? $0[path]?.bytes : nil, record: record) }
+        return record
     }
 
     private static func stamp(_ path: String) -> Stamp? {
@@ -72,19 +94,5 @@ enum FontInputs {
         guard stat(path, &info) == 0 else { return nil }
         return Stamp(size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
                      inode: UInt64(info.st_ino))
-    }
-
-    private static func read(_ path: String, limit: Int, keepBytes: Bool = true) -> Result<DeclaredFontFile, Diagnostic> {
-        guard let stamp = stamp(path) else { return .failure(Diagnostic(.error, .fontFileUnreadable(path), at: nil)) }
-        if let hit = cache.withLock({ $0[path] }), hit.stamp == stamp, !keepBytes || !hit.file.bytes.isEmpty { return .success(hit.file) }
-        switch FileBytes.read(path, limit: limit) {
-        case .failure(.tooLarge(let size)): return .failure(Diagnostic(.error, .fontFileTooLarge(path, size, limit), at: nil))
-        case .failure: return .failure(Diagnostic(.error, .fontFileUnreadable(path), at: nil))
-        case .success(let bytes):
-            if keepBytes, FontFileKind(bytes) == nil { return .failure(Diagnostic(.error, .notAFontFile(path), at: nil)) }
-            let file = DeclaredFontFile(path: path, sha256: ContentHash.sha256(bytes), bytes: keepBytes ? bytes : [])
-            cache.withLock { $0[path] = Read(stamp: stamp, file: file) }
-            return .success(file)
-        }
     }
 }

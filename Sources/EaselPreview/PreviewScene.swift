@@ -144,7 +144,7 @@ final class PreviewScene: @unchecked Sendable {
         let elapsed = clock.now - begun
         outcome.milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         outcome.diagnostics = session.diagnostics
-        outcome.filesRead = session.filesRead.map(\.path)
+        outcome.filesRead = session.pathsRead
         return outcome
     }
 

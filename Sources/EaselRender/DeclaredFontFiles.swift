@@ -21,9 +21,12 @@ enum FontFileProblem: Error, Sendable {
 public struct DeclaredFontFile: Sendable {
     /// The path as the compile read it (what `easel layout` reports).
     public var path: String
-    public var sha256: String
+    /// What tells these bytes from others in a process: their content hash,
+    /// or the file's path, size, modification time and inode (a font folder's
+    /// files are not hashed unless a text uses them).
+    public var identity: String
     public var bytes: [UInt8]
-    public init(path: String, sha256: String, bytes: [UInt8]) { self.path = path; self.sha256 = sha256; self.bytes = bytes }
+    public init(path: String, identity: String, bytes: [UInt8]) { self.path = path; self.identity = identity; self.bytes = bytes }
 }
 
 /// Declared fonts in anonymous in-memory files, one per content, kept for
@@ -44,7 +47,7 @@ enum AnonymousFontFiles {
     private static let stored = Locked<[String: Stored]>([:])
 
     static func store(_ file: DeclaredFontFile) -> Result<Stored, FontFileProblem> {
-        if let hit = stored.withLock({ $0[file.sha256] }) { return .success(hit) }
+        if let hit = stored.withLock({ $0[file.identity] }) { return .success(hit) }
         let result: Result<Stored, FontFileProblem> = FontSystem.withFreeType { library in
             guard let library else { return .failure(.unreadable) }
             var sfnt = file.bytes
@@ -64,8 +67,8 @@ enum AnonymousFontFiles {
         guard case .success(let made) = result else { return result }
         // Another thread may have stored the same bytes meanwhile: one file per content.
         return .success(stored.withLock { all in
-            if let first = all[file.sha256] { return first }
-            all[file.sha256] = made
+            if let first = all[file.identity] { return first }
+            all[file.identity] = made
             return made
         })
     }

@@ -25,6 +25,7 @@ public final class FontSet: @unchecked Sendable {
     /// Anonymous-file path → the declared file's path as read.
     private let declaredPaths: [String: String]
     private let idle = Locked<[ShapingContext]>([])
+    private let familyLists = Locked<[String: [String]]>([:])
 
     init(config: OpaquePointer, includesSystemFonts: Bool, declaredPaths: [String: String]) {
         self.config = config
@@ -66,6 +67,9 @@ public final class FontSet: @unchecked Sendable {
     /// fallback for its script and language, keeping only families the set
     /// defines, each once.
     func familyList(_ requested: [String], lang: String?, script: FontScript = .latin) -> [String] {
+        // Texts ask again and again (stacks measure, then shape): once each.
+        let key = requested.joined(separator: ",") + "|" + (lang ?? "") + "|" + script.rawValue
+        if let known = familyLists.withLock({ $0[key] }) { return known }
         var out: [String] = []
         var seen = Set<String>()
         func add(_ name: String) {
@@ -76,6 +80,7 @@ public final class FontSet: @unchecked Sendable {
             if let generic = GenericFontFamily(rawValue: name) { generic.families(lang: lang, script: script).forEach(add) } else { add(name) }
         }
         GenericFontFamily.fallback(lang: lang, script: script).forEach(add)
+        familyLists.withLock { $0[key] = out }
         return out
     }
 

@@ -22,7 +22,7 @@ public enum FontSets {
     }
 
     struct Key: Hashable {
-        var files: [String]   // "sha256 path", in declaration order
+        var files: [String]   // "identity path", in declaration order
         var systemFonts: Bool
     }
 
@@ -31,7 +31,7 @@ public enum FontSets {
     private static let sets = Locked<[(key: Key, set: FontSet)]>([])
 
     public static func fontSet(declared: [DeclaredFontFile], systemFonts: Bool) -> Result<FontSet, Failure> {
-        let key = Key(files: declared.map { "\($0.sha256) \($0.path)" }, systemFonts: systemFonts)
+        let key = Key(files: declared.map { "\($0.identity) \($0.path)" }, systemFonts: systemFonts)
         if let hit = sets.withLock({ list -> FontSet? in
             guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
             let entry = list.remove(at: i)
