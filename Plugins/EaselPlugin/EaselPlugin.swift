@@ -32,9 +32,8 @@ struct EaselPlugin: BuildToolPlugin {
         let config = try configuration(configFile)
         let scales = config.scales ?? [1, 2, 3]
         // Font folders are relative to the configuration file (the target's folder).
-        let fontFolders = (config.fontDirectories ?? []).compactMap { dir in
-            configFile.map { $0.deletingLastPathComponent().appendingPathComponent(dir).standardizedFileURL }
-        }
+        let configFolder = configFile?.deletingLastPathComponent()
+        let fontFolders = (config.fontDirectories ?? []).compactMap { configFolder?.appendingPathComponent($0).standardizedFileURL }
         let fontFiles = try fontFolders.flatMap(fonts(in:))
         // A build step, as `easel build`: a character no font has fails it.
         let fontArguments = fontFolders.flatMap { ["--font-dir", $0.path] } + (config.systemFonts == false ? ["--system-fonts", "no"] : [])
@@ -62,8 +61,10 @@ struct EaselPlugin: BuildToolPlugin {
 
     /// The font files under a font folder (what `--font-dir` reads), sorted.
     func fonts(in folder: URL) throws -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
-            throw PluginError("easel-plugin.json: the font folder '\(folder.path)' cannot be read")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue,
+              let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            throw PluginError("easel-plugin.json: the font folder '\(folder.path)' is not a folder")
         }
         let extensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
         return walker.compactMap { $0 as? URL }.filter { extensions.contains($0.pathExtension.lowercased()) }.sorted { $0.path < $1.path }

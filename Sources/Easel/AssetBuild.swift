@@ -295,7 +295,10 @@ extension AssetBuild.Options {
             + "appearance=\(compile.appearance.rawValue) set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }) "
             // The font folders' files by name: a font added or removed can change
             // any scene's fallback; one whose bytes change rebuilds the scenes that used it.
-            + "fonts=\(FontInputs.fileNames(in: compile.fontDirectories)) system-fonts=\(compile.systemFonts) "
+            + "fonts=\(FontInputs.fileNames(in: compile.fontDirectories)) "
+            // With the machine's fonts: which font files it has (a font
+            // installed can change any text's fallback).
+            + "system-fonts=\(compile.systemFonts ? ContentHash.sha256(Array(FontSystem.machineFontFiles().joined(separator: "\n").utf8)) : "no") "
             + "missing-glyphs=\(compile.missingGlyphs.rawValue)"
     }
 }

@@ -50,16 +50,17 @@ public enum AtomicFile {
             throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, String(cString: strerror(errno))), at: nil)])
         }
         let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // Closed exactly once: a second close could close a descriptor
+        // another thread has opened since (fonts live in open anonymous files).
         do {
             fchmod(named, 0o644)
+            defer { close(named) }
             try writeAll(bytes, fd: named, path: url.path)
-            close(named)
-            try replace(url.path, with: tempPath)
         } catch {
-            close(named)
             unlink(tempPath)
             throw error
         }
+        try replace(url.path, with: tempPath)
     }
 
     /// Writes every byte and flushes it to disk; the caller closes `fd`.

@@ -90,15 +90,18 @@ public struct CompileSession: Sendable {
                                           at: scene.location))
         }
         guard !hasErrors else { return nil }
-        // A scene without text needs no fonts: neither fontconfig nor the
-        // declared files are touched.
-        var fonts: FontSet?
-        if scene.containsText {
-            guard let made = fontSet(for: scene, fontData: parsed.fontData) else { return nil }
-            fonts = made
-        }
+        // The font set is made when layout first shapes text: a scene
+        // without text makes none (fontconfig, the machine's fonts and the
+        // font folders untouched).
+        let (options, laidOut, fontData) = (self.options, scene, parsed.fontData)
+        let loader = FontSetLoader { CompileSession.fontSet(for: laidOut, fontData: fontData, options: options) }
         let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries)
-        let layout = LayoutEngine.resolveFrames(scene, text: CompiledScene.textEngine(fonts), options: layoutOptions)
+        let layout = LayoutEngine.resolveFrames(scene, text: LazyTextShaper(loader: loader), options: layoutOptions)
+        if case .failure(let d)? = loader.result {
+            diagnostics.append(d)
+            return nil
+        }
+        let fonts = loader.made
         var fontDiagnostics: [Diagnostic] = []
         if let fonts {
             fontDiagnostics = FontChecks.diagnose(scene, layout, fonts: fonts, missingGlyphs: options.missingGlyphs)
@@ -113,21 +116,19 @@ public struct CompileSession: Sendable {
     /// The compile's font set: the `--font-dir` fonts and the scene's
     /// `<font src>` files, then the machine's unless either the options or
     /// the scene turn them off.
-    private mutating func fontSet(for scene: Scene, fontData: [String: [UInt8]]) -> FontSet? {
+    static func fontSet(for scene: Scene, fontData: [String: [UInt8]], options: Easel.Options) -> Result<FontSet, Diagnostic> {
         var declared: [DeclaredFontFile]
         switch FontInputs.declaredFiles(in: options.fontDirectories, limit: options.limits.maxFileSize) {
-        case .failure(let d):
-            diagnostics.append(d)
-            return nil
+        case .failure(let d): return .failure(d)
         case .success(let files): declared = files
         }
         declared += scene.fonts.map { DeclaredFontFile(path: $0.path, identity: $0.sha256, bytes: fontData[$0.sha256] ?? []) }
         switch FontSets.fontSet(declared: declared, systemFonts: options.systemFonts && scene.systemFonts != false) {
-        case .success(let set): return set
+        case .success(let set): return .success(set)
         case .failure(let failure):
             let declaration = scene.fonts.first { $0.path == failure.path }
-            diagnostics.append(Diagnostic(.error, failure.message(naming: declaration?.reference ?? failure.path), at: declaration?.location))
-            return nil
+            let name = declaration?.reference ?? failure.path ?? "the font set"
+            return .failure(Diagnostic(.error, failure.message(naming: name), at: declaration?.location ?? scene.location))
         }
     }
 

@@ -167,11 +167,10 @@ public struct CompiledScene: Sendable {
                                         plays: layout.paints.plays)
     }
 
-    /// The text engine a layout uses: a scene without text has no fonts,
-    /// and its layout never asks for one.
+    /// The text engine of a layout again: the compile's fonts (a scene
+    /// without text has none, and never asks).
     static func textEngine(_ fonts: FontSet?) -> any TextMeasuring {
-        if let fonts { return TextShaper(fonts: fonts) }
-        return NoText()
+        LazyTextShaper(loader: FontSetLoader(made: fonts))
     }
 
     /// `easel layout`'s JSON: every node with its element, id, line and
@@ -189,10 +188,41 @@ public enum MissingGlyphs: String, Sendable, CaseIterable {
     case error
 }
 
-/// The text engine of a scene that has no text: layout never calls it.
-struct NoText: TextMeasuring {
-    func measure(_ request: TextRequest) -> Size { .zero }
+/// A compile's font set, made the first time layout shapes text.
+final class FontSetLoader: @unchecked Sendable {
+    private let lock = NSLock()
+    private let make: @Sendable () -> Result<FontSet, Diagnostic>
+    private var made_: Result<FontSet, Diagnostic>?
+
+    init(_ make: @escaping @Sendable () -> Result<FontSet, Diagnostic>) { self.make = make }
+
+    /// A loader of fonts already made (or of none, for a scene without text).
+    init(made: FontSet?) {
+        make = { .failure(Diagnostic(.error, .init("no fonts were made for this scene"), at: nil)) }
+        made_ = made.map { .success($0) }
+    }
+
+    /// nil until layout asked for fonts.
+    var result: Result<FontSet, Diagnostic>? { lock.withLock { made_ } }
+    var made: FontSet? { try? result?.get() }
+
+    func fonts() -> FontSet? {
+        lock.withLock {
+            if made_ == nil { made_ = make() }
+            return try? made_?.get()
+        }
+    }
+}
+
+/// Shapes with the compile's font set, made on first use; if it could not
+/// be made, text measures nothing (the compile reports why and fails).
+struct LazyTextShaper: TextMeasuring {
+    let loader: FontSetLoader
+    func measure(_ request: TextRequest) -> Size {
+        loader.fonts().map { TextShaper(fonts: $0).measure(request) } ?? .zero
+    }
     func shape(_ request: TextRequest) -> ShapedText {
-        ShapedText(text: request.text, size: .zero, lineBounds: .zero, lines: [], runs: [])
+        loader.fonts().map { TextShaper(fonts: $0).shape(request) }
+            ?? ShapedText(text: request.text, size: .zero, lineBounds: .zero, lines: [], runs: [])
     }
 }

@@ -2,7 +2,10 @@ import EaselParse
 
 extension Diagnostic.Message {
     static func unknownFontFamily(_ name: String, suggestion: String?) -> Self {
-        .init("no font of this compile has the family '\(name)'; its characters fall back to other fonts\(suggestion.map { " (did you mean '\($0)'?)" } ?? "")")
+        .init("no font of this compile has the family '\(name)': its characters fall back to other fonts\(didYouMean(suggestion))")
+    }
+    static func moreTextsMissGlyphs(_ count: Int) -> Self {
+        .init("\(count) more text\(count == 1 ? " has" : "s have") characters no font of this compile has")
     }
     static func missingGlyphs(_ scalars: [Unicode.Scalar], drawn: Bool) -> Self {
         let shown = scalars.prefix(10).map(MissingGlyphText.describe).joined(separator: ", ")
@@ -25,21 +28,21 @@ public enum MissingGlyphText {
 /// no font has, and characters no font covers — never silently boxes or
 /// another font (SCENE-FORMAT.md, "Fonts").
 enum FontChecks {
+    /// Texts whose missing characters are reported one by one.
+    static let maxMissingGlyphReports = 20
+
     static func diagnose(_ scene: Scene, _ layout: LaidOutScene, fonts: FontSet, missingGlyphs: MissingGlyphs) -> [Diagnostic] {
         var out: [Diagnostic] = []
         var reported = Set<String>()
-        func check(_ font: FontSpec, at location: SourceLocation) {
-            for name in familyNames(font) where GenericFontFamily(keyword: name) == nil && !fonts.defines(family: name) {
+        func check(_ font: FontSpec, at element: SourceLocation) {
+            let location = font.familyLocation ?? element
+            for name in namedFamilies(font) where !fonts.defines(family: name) {
                 guard reported.insert("\(location)|\(name)").inserted else { continue }
                 let suggestion = Suggestion.nearest(to: name, in: fonts.families) ?? nearestByDistance(name, fonts.families)
                 out.append(Diagnostic(.warning, .unknownFontFamily(name, suggestion: suggestion), at: location))
             }
         }
-        var nodes = scene.nodes
-        for server in scene.definitions.paintServers.values.sorted(by: { $0.id < $1.id }) {
-            if case .pattern(let tile) = server.server { nodes += tile.children }
-        }
-        for root in nodes {
+        for root in scene.paintedRoots {
             root.walk { node in
                 switch node.kind {
                 case .text(let t): check(t.font, at: node.location)
@@ -55,21 +58,28 @@ enum FontChecks {
             }
         }
         var missingReported = Set<String>()
+        var unreported = 0
+        let severity: Diagnostic.Severity = missingGlyphs == .error ? .error : .warning
         for (node, text) in layout.texts {
             let missing = text.shaped.missing
             guard !missing.isEmpty, missingReported.insert("\(node.location)|\(text.shaped.text)").inserted else { continue }
-            out.append(Diagnostic(missingGlyphs == .error ? .error : .warning, .missingGlyphs(missing, drawn: missingGlyphs == .warning),
-                                  at: node.location))
+            // A thousand graph labels with one missing character each: the
+            // first texts, then a count, as with errors.
+            guard missingReported.count <= maxMissingGlyphReports else {
+                unreported += 1
+                continue
+            }
+            out.append(Diagnostic(severity, .missingGlyphs(missing, drawn: missingGlyphs == .warning), at: node.location))
         }
+        if unreported > 0 { out.append(Diagnostic(severity, .moreTextsMissGlyphs(unreported), at: scene.location)) }
         return out.sorted { ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0) }
     }
 
-    /// The family names a font asks for by name: `font-family`'s, or else
+    /// The families a font names, generics aside: `font-family`'s, or else
     /// the `font` description's (the default family is not asked for).
-    static func familyNames(_ font: FontSpec) -> [String] {
-        if let families = font.families { return families }
-        guard let description = font.description else { return [] }
-        return PangoDescriptionFamilies.parse(description)
+    static func namedFamilies(_ font: FontSpec) -> [String] {
+        let names = font.families ?? font.description.map(PangoDescriptionFamilies.names) ?? []
+        return names.compactMap { if case .named(let family) = $0 { return family } else { return nil } }
     }
 
     /// The closest name by edit distance, however far: a family the

@@ -7,9 +7,6 @@ extension Diagnostic.Message {
     static func fontFileTooLarge(_ path: String, _ size: Int, _ limit: Int) -> Self {
         .init("'\(path)' is \(size) bytes, more than the limit of \(limit) bytes (raise it with --max-file-size)")
     }
-    static func notAFontFile(_ path: String) -> Self {
-        .init("'\(path)' is not a font file (TrueType, OpenType, a collection, WOFF or WOFF2)")
-    }
 }
 
 /// The font files a compile reads besides the scene's own `<font src>`:
@@ -44,7 +41,7 @@ enum FontInputs {
                 case .failure(.tooLarge(let size)): return .failure(Diagnostic(.error, .fontFileTooLarge(path, size, limit), at: nil))
                 case .failure: return .failure(Diagnostic(.error, .fontFileUnreadable(path), at: nil))
                 case .success(let bytes):
-                    guard FontFileKind(bytes) != nil else { return .failure(Diagnostic(.error, .notAFontFile(path), at: nil)) }
+                    guard FontFileKind(bytes) != nil else { return .failure(Diagnostic(.error, .notAFont(path), at: nil)) }
                     known.withLock { $0[path] = Known(stamp: stamp, bytes: bytes, record: nil) }
                     out.append(DeclaredFontFile(path: path, identity: identity, bytes: bytes))
                 }

@@ -12,7 +12,7 @@ public enum YesNo: String, ExpressibleByArgument, CaseIterable, Sendable { case 
 public struct FontOptions: ParsableArguments, Sendable {
     public init() {}
 
-    @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of font files (TrueType, OpenType, collections, WOFF, WOFF2) every scene may use, its subfolders included; repeatable.", valueName: "dir"))
+    @Option(name: .customLong("font-dir"), help: ArgumentHelp("A folder of font files (TrueType, OpenType, collections, WOFF, WOFF2) every scene may use, its subfolders included.", valueName: "dir"))
     public var fontDirectories: [String] = []
 
     @Option(name: .customLong("system-fonts"), help: "yes: the machine's fonts after the declared ones (default); no: only declared fonts, and nothing of the machine's font set-up can change an output.")

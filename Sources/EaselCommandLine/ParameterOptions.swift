@@ -8,7 +8,7 @@ extension Appearance: ExpressibleByArgument {}
 public struct ParameterOptions: ParsableArguments, Sendable {
     public init() {}
 
-    @Option(name: .customLong("set"), help: ArgumentHelp("A value for the scene's <param> NAME; repeatable.", valueName: "name=value"))
+    @Option(name: .customLong("set"), help: ArgumentHelp("A value for the scene's <param> NAME.", valueName: "name=value"))
     public var settings: [String] = []
 
     @Option(name: .customLong("set-file"), help: ArgumentHelp("A JSON object of parameter values ({\"accent\": \"#0a84ff\", \"radius\": 12}); --set wins over it.", valueName: "file"))

@@ -4,8 +4,8 @@ import EaselModel
 /// thread can draw a shaped text from it, with no text engine and no lock.
 public struct FontFace: Hashable, Sendable {
     /// Where the file can be opened. A declared font is read once, into an
-    /// anonymous file named by its content, so a file changed on disk
-    /// later cannot change glyphs already shaped.
+    /// anonymous file kept open for the process (`/proc/self/fd/N`), so a
+    /// file changed on disk later cannot change glyphs already shaped.
     public var path: String
     /// The face within a collection; a variable font's named instance in
     /// the high 16 bits (fontconfig's index).

@@ -53,26 +53,13 @@ extension Node {
 }
 
 extension Scene {
-    /// Whether anything in the scene is text (a `<text>`, a graph's labels,
-    /// text in a pattern tile): a scene without any needs no fonts at all.
-    public var containsText: Bool {
+    /// The roots of everything the scene paints: its nodes, and the
+    /// children of its pattern tiles (in the order of their ids).
+    public var paintedRoots: [Node] {
         var roots = nodes
-        for server in definitions.paintServers.values {
+        for server in definitions.paintServers.values.sorted(by: { $0.id < $1.id }) {
             if case .pattern(let tile) = server.server { roots += tile.children }
         }
-        var found = false
-        for root in roots where !found {
-            root.walk { node in
-                switch node.kind {
-                case .text: found = true
-                case .lineGraph(let g):
-                    if g.items.contains(where: { if case .xLabels = $0.item { return true }; if case .yLabels = $0.item { return true }; return false }) {
-                        found = true
-                    }
-                case .view, .rect, .ellipse, .shape, .group, .repeat, .image, .stack: break
-                }
-            }
-        }
-        return found
+        return roots
     }
 }

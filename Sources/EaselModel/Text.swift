@@ -55,13 +55,21 @@ public struct FontVariation: Hashable, Sendable {
     public init(tag: String, value: Double) { self.tag = tag; self.value = value }
 }
 
+/// One name of a `font-family` list: a generic family (the keyword
+/// unquoted), or a family by its own name (quoted or not).
+public enum FontFamilyName: Hashable, Sendable {
+    case generic(GenericFontFamily)
+    case named(String)
+}
+
 /// A font as written: a Pango-style `font` description, overridden field
 /// by field by the separate attributes.
 public struct FontSpec: Hashable, Sendable {
     public var description: String?
-    /// `font-family`: names tried in order for each character, as in CSS;
-    /// the generic names are kept as their keywords (`sans-serif`).
-    public var families: [String]?
+    /// `font-family`: names tried in order for each character, as in CSS.
+    public var families: [FontFamilyName]?
+    /// Where `font-family` (or else `font`) is written, for its warnings.
+    public var familyLocation: SourceLocation?
     public var size: Double?
     /// 1–1000.
     public var weight: Int?

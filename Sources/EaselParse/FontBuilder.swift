@@ -2,7 +2,7 @@ import EaselModel
 import Foundation
 
 extension Diagnostic.Message {
-    static func notAFont(_ path: String) -> Self {
+    public static func notAFont(_ path: String) -> Self {
         .init("'\(path)' is not a font file (TrueType, OpenType, a TrueType or OpenType collection, WOFF or WOFF2)")
     }
     static func badFamilyList(_ text: String) -> Self {
@@ -41,7 +41,7 @@ extension SceneBuilder {
                 diagnostics.error(.notAFont(src.value), on: src)
                 return
             }
-            let sha = ContentHash.sha256(bytes)
+            let sha = resolver.recorder.record(of: resolved.path)?.sha256 ?? ContentHash.sha256(bytes)
             guard !fontDeclarations.contains(where: { $0.sha256 == sha }) else { return }
             fontDeclarations.append(FontDeclaration(path: resolved.path, reference: src.value, sha256: sha, location: src.valueLocation))
             fontData[sha] = bytes
@@ -55,6 +55,7 @@ extension SceneBuilder {
            let size = ValueParser.number(String(last)), size > FontSpec.maxSize {
             diagnostics.error(.outOfRange("font", a.value, "a description whose size is at most \(Int(FontSpec.maxSize))"), on: a)
         }
+        font.familyLocation = (el.attribute("font-family") ?? el.attribute("font"))?.valueLocation
         if let a = el.attribute("font-family") {
             if let list = FontFamilyList.parse(a.value) { font.families = list } else { diagnostics.error(.badFamilyList(a.value), on: a) }
         }
@@ -103,11 +104,11 @@ extension SceneBuilder {
 }
 
 /// `font-family`'s value: family names separated by commas, as in CSS. A
-/// name may be quoted (`"Noto Sans CJK JP"`, needed only for a family named
-/// like a generic); an unquoted generic keyword stays lower-case.
+/// name may be quoted (`"Noto Sans CJK JP"`; needed only for a family named
+/// like a generic: quoted, `"emoji"` is a family, unquoted the generic).
 public enum FontFamilyList {
-    public static func parse(_ text: String) -> [String]? {
-        var names: [String] = []
+    public static func parse(_ text: String) -> [FontFamilyName]? {
+        var names: [FontFamilyName] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             var name = String(part).trimmingSpaces
             var quoted = false
@@ -116,8 +117,11 @@ public enum FontFamilyList {
                 quoted = true
             }
             guard !name.isEmpty, !name.contains(where: { $0 == "\"" || $0 == "'" || $0.isNewline }) else { return nil }
-            if !quoted, let generic = GenericFontFamily(keyword: name) { name = generic.rawValue }
-            names.append(name)
+            if !quoted, let generic = GenericFontFamily(rawValue: name.lowercased()) {
+                names.append(.generic(generic))
+            } else {
+                names.append(.named(name))
+            }
         }
         return names.isEmpty ? nil : names
     }

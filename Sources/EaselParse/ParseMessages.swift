@@ -1,7 +1,7 @@
 import EaselModel
 
 extension Diagnostic.Message {
-    static func didYouMean(_ suggestion: String?) -> String {
+    public static func didYouMean(_ suggestion: String?) -> String {
         suggestion.map { "; did you mean '\($0)'?" } ?? ""
     }
     static func unknownElement(_ name: String, suggestion: String?) -> Self {

@@ -32,6 +32,8 @@ final class FileRecorder: Sendable {
         }
     }
     var all: [FileRecord] { records.withLock { $0 } }
+    /// The record of a file already read (its hash, not taken again).
+    func record(of path: String) -> FileRecord? { records.withLock { $0.first { $0.path == path } } }
 }
 
 /// What a parse produced: the scene (when it has no errors), every

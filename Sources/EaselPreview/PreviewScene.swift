@@ -49,22 +49,30 @@ final class PreviewScene: @unchecked Sendable {
     var layoutJSON: String { lock.withLock { layout } }
 
     /// The files whose change means a new render: the scene, everything its
-    /// last compile read, and — while it has errors — anything in its folder
+    /// last compile read, any file in a `--font-dir` (a font added there can
+    /// change its text), and — while it has errors — anything in its folder
     /// (the file it is missing may appear).
     func isAffected(by changed: Set<String>) -> Bool {
         lock.withLock {
             if changed.contains(resolvedPath) || !changed.isDisjoint(with: filesRead) { return true }
+            if changed.contains(where: { path in fontFolders.contains { path.hasPrefix($0 + "/") } }) { return true }
             guard !snapshot.ok else { return false }
             let folder = (resolvedPath as NSString).deletingLastPathComponent
             return changed.contains { ($0 as NSString).deletingLastPathComponent == folder }
         }
     }
 
-    /// Folders to watch: the scene's and those of the files it read.
+    /// Folders to watch: the scene's, those of the files it read, and the
+    /// `--font-dir` folders.
     var watchedFolders: [String] {
         lock.withLock {
-            Array(Set(([resolvedPath] + filesRead).map { ($0 as NSString).deletingLastPathComponent }))
+            Array(Set(([resolvedPath] + filesRead).map { ($0 as NSString).deletingLastPathComponent } + fontFolders)).sorted()
         }
+    }
+
+    /// The `--font-dir` folders, symlinks resolved as inotify reports paths.
+    private var fontFolders: [String] {
+        options.fontDirectories.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }
     }
 
     /// New settings from a page; renders with them.

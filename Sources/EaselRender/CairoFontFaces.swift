@@ -6,8 +6,9 @@ import EaselModel
 /// Cairo font faces for glyph runs, made once per face a process draws.
 /// Each is made from a fontconfig pattern holding exactly what Cairo's
 /// FreeType backend reads from one (`_get_pattern_ft_options`), with the
-/// values `FontRules` gives every font, so a run draws as Pango would have
-/// drawn it. Cairo's faces are thread-safe; the lock covers only the table.
+/// values `FontRules.fixed` gives every font — the two must change
+/// together — so a run draws as Pango would have drawn it. Cairo's faces
+/// are thread-safe; the lock covers only the table.
 enum CairoFontFaces {
     private final class Table: @unchecked Sendable { var faces: [FontFace: OpaquePointer] = [:] }
     private static let table = Locked(Table())
@@ -35,14 +36,18 @@ enum CairoFontFaces {
                     FcPatternAddString(pattern, "fontvariations", UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
                 }
             }
-            guard let made = cairo_ft_font_face_create_for_pattern(pattern),
-                  cairo_font_face_status(made) == CAIRO_STATUS_SUCCESS else { return nil }
+            guard let made = cairo_ft_font_face_create_for_pattern(pattern) else { return nil }
+            guard cairo_font_face_status(made) == CAIRO_STATUS_SUCCESS else {
+                cairo_font_face_destroy(made)
+                return nil
+            }
             t.faces[face] = made
             return made
         }
     }
 
-    /// The font options every run is drawn with (as Easel's shaping contexts have).
+    /// The font options text is shaped and drawn with: grey anti-aliasing,
+    /// no hinting, unhinted metrics (the shaping contexts take them too).
     nonisolated(unsafe) static let options: OpaquePointer = {
         let options = cairo_font_options_create()!
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)

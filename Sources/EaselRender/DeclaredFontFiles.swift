@@ -1,4 +1,5 @@
 import CPangoCairo
+import Glibc
 import EaselModel
 
 extension Diagnostic.Message {
@@ -8,12 +9,24 @@ extension Diagnostic.Message {
     static func woffCollection(_ path: String) -> Self {
         .init("'\(path)' is a WOFF2 font collection, which Easel does not read; use the collection as a .ttc file")
     }
+    static func tooManyFaces(_ path: String, _ count: Int) -> Self {
+        .init("'\(path)' is a collection of \(count) faces, more than the \(FontNames.maxFaces) Easel reads from one file")
+    }
+    static func noAnonymousFile(_ path: String, _ reason: String) -> Self {
+        .init("cannot load the font '\(path)': \(reason)")
+    }
+    static let fontConfigurationFailed = Self("fontconfig could not make the compile's font set")
 }
 
 /// Why a declared file gives no font.
 enum FontFileProblem: Error, Sendable {
     case unreadable
     case woffCollection
+    case tooManyFaces(Int)
+    /// No anonymous file for the bytes (`memfd_create` failed: too many
+    /// open files, say).
+    case noAnonymousFile(String)
+    case configuration
 }
 
 /// A declared font file (`<font src>`, `--font-dir`): its bytes, read once
@@ -48,46 +61,69 @@ enum AnonymousFontFiles {
 
     static func store(_ file: DeclaredFontFile) -> Result<Stored, FontFileProblem> {
         if let hit = stored.withLock({ $0[file.identity] }) { return .success(hit) }
-        let result: Result<Stored, FontFileProblem> = FontSystem.withFreeType { library in
+        let result: Result<(Stored, Int32?), FontFileProblem> = FontSystem.withFreeType { library in
             guard let library else { return .failure(.unreadable) }
             var sfnt = file.bytes
+            let wrapped: Bool
             switch FontFileKind(file.bytes) {
             case .woff?, .woff2?:
                 switch SFNTFromWOFF.decode(file.bytes, library: library) {
                 case .success(let decoded): sfnt = decoded
                 case .failure(let problem): return .failure(problem)
                 }
-            case .sfnt?, .collection?: break
+                wrapped = true
+            case .sfnt?, .collection?: wrapped = false
             case nil: return .failure(.unreadable)
             }
-            guard let families = FontNames.families(of: sfnt, library: library), !families.isEmpty,
-                  let path = anonymousFile(sfnt) else { return .failure(.unreadable) }
-            return .success(Stored(path: path, families: families))
+            let families: [String]
+            switch FontNames.families(of: sfnt, library: library) {
+            case .success(let names): families = names
+            case .failure(let problem): return .failure(problem)
+            }
+            switch anonymousFile(sfnt) {
+            case .success(let (path, fd)): return .success((Stored(path: path, families: families), fd))
+            // Without anonymous files (no /proc, no memfd), an sfnt is used
+            // from where it lies; WOFF needs its decoded bytes somewhere.
+            case .failure where !wrapped: return .success((Stored(path: file.path, families: families), nil))
+            case .failure(let problem): return .failure(problem)
+            }
         }
-        guard case .success(let made) = result else { return result }
-        // Another thread may have stored the same bytes meanwhile: one file per content.
+        guard case .success(let (made, fd)) = result else { return result.map(\.0) }
+        // Another thread may have stored the same bytes meanwhile: one file
+        // per content; this one's path was never handed out.
         return .success(stored.withLock { all in
-            if let first = all[file.identity] { return first }
+            if let first = all[file.identity] {
+                if let fd { close(fd) }
+                return first
+            }
             all[file.identity] = made
             return made
         })
     }
 
     /// The bytes in an anonymous file (`memfd_create`), left open for the
-    /// life of the process, so its `/proc/self/fd` path never names other bytes.
-    private static func anonymousFile(_ bytes: [UInt8]) -> String? {
+    /// life of the process, so its `/proc/self/fd` path never names other
+    /// bytes (a closed descriptor's number would be reused, and Cairo and
+    /// fontconfig cache faces by path).
+    private static func anonymousFile(_ bytes: [UInt8]) -> Result<(String, Int32), FontFileProblem> {
         let fd = easel_memfd_create("easel-font")
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .failure(.noAnonymousFile(String(cString: strerror(errno)))) }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
             guard n > 0 else {
+                let reason = String(cString: strerror(errno))
                 close(fd)
-                return nil
+                return .failure(.noAnonymousFile(reason))
             }
             written += n
         }
-        return "/proc/self/fd/\(fd)"
+        let path = "/proc/self/fd/\(fd)"
+        guard access(path, R_OK) == 0 else {
+            close(fd)
+            return .failure(.noAnonymousFile("/proc is not mounted"))
+        }
+        return .success((path, fd))
     }
 }
 
@@ -95,17 +131,22 @@ enum AnonymousFontFiles {
 /// legacy families, every platform and language), as fontconfig gives them
 /// to the font: what other fonts must not also claim when it is declared.
 enum FontNames {
-    static func families(of bytes: [UInt8], library: FT_Library) -> [String]? {
-        bytes.withUnsafeBufferPointer { buffer -> [String]? in
+    /// Faces read from one collection: Noto CJK has 10; a file claiming
+    /// millions would make fontconfig read each in turn.
+    static let maxFaces = 256
+
+    static func families(of bytes: [UInt8], library: FT_Library) -> Result<[String], FontFileProblem> {
+        bytes.withUnsafeBufferPointer { buffer -> Result<[String], FontFileProblem> in
             var names: [String] = []
             var faceCount = 1
             var index = 0
             while index < faceCount {
                 var face: FT_Face?
                 guard FT_New_Memory_Face(library, buffer.baseAddress, FT_Long(buffer.count), FT_Long(index), &face) == 0,
-                      let face else { return nil }
+                      let face else { return .failure(.unreadable) }
                 defer { FT_Done_Face(face) }
                 faceCount = Int(face.pointee.num_faces)
+                guard faceCount <= maxFaces else { return .failure(.tooManyFaces(faceCount)) }
                 if let family = face.pointee.family_name { names.append(String(cString: family)) }
                 for i in 0..<FT_Get_Sfnt_Name_Count(face) {
                     var name = FT_SfntName()
@@ -116,7 +157,8 @@ enum FontNames {
                 index += 1
             }
             var seen = Set<String>()
-            return names.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+            let families = names.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
+            return families.isEmpty ? .failure(.unreadable) : .success(families)
         }
     }
 

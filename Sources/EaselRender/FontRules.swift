@@ -8,8 +8,14 @@ enum FontRules {
     /// Rules for every font set (fontconfig's own XML, read with
     /// `FcConfigParseAndLoadFromMemory`).
     static let fixed = """
-        <!-- 72 dpi: a 16-point font is 16 scene points tall. -->
-        <match target="pattern"><edit name="dpi" mode="assign"><double>72</double></edit></match>
+        <!-- 72 dpi: a 16-point font is 16 scene points tall. Names in
+             English: fontconfig would otherwise order a font's family names
+             by the environment's language (FC_LANG, LANG), and `easel
+             layout` would report a localized family. -->
+        <match target="pattern">
+          <edit name="dpi" mode="assign"><double>72</double></edit>
+          <edit name="namelang" mode="assign"><string>en</string></edit>
+        </match>
         <!-- Grey anti-aliasing, no hinting, no embedded bitmaps: glyphs are
              outlines placed at unrounded positions, the same at every scale. -->
         <match target="font">
@@ -79,13 +85,16 @@ enum FontRules {
     static func document(systemFolders: MachineFontFolders?, declaredFamilies: [String], declaredPaths: [String]) -> String {
         var xml = "<?xml version=\"1.0\"?>\n<fontconfig>\n" + fixed + "\n"
         if let systemFolders {
-            for dir in systemFolders.fontFolders { xml += "<dir>\(XMLText.escape(dir))</dir>\n" }
-            for dir in systemFolders.cacheFolders { xml += "<cachedir>\(XMLText.escape(dir))</cachedir>\n" }
+            // A folder whose name XML cannot hold (control characters) is left out.
+            for dir in systemFolders.fontFolders where XMLText.canHold(dir) { xml += "<dir>\(XMLText.escape(dir))</dir>\n" }
+            for dir in systemFolders.cacheFolders where XMLText.canHold(dir) { xml += "<cachedir>\(XMLText.escape(dir))</cachedir>\n" }
             if !declaredFamilies.isEmpty {
                 xml += "<selectfont>\n<acceptfont>\n"
-                for path in declaredPaths { xml += "<pattern><patelt name=\"file\"><string>\(XMLText.escape(path))</string></patelt></pattern>\n" }
+                for path in declaredPaths where XMLText.canHold(path) {
+                    xml += "<pattern><patelt name=\"file\"><string>\(XMLText.escape(path))</string></patelt></pattern>\n"
+                }
                 xml += "</acceptfont>\n<rejectfont>\n"
-                for family in declaredFamilies {
+                for family in declaredFamilies where XMLText.canHold(family) {
                     xml += "<pattern><patelt name=\"family\"><string>\(XMLText.escape(family))</string></patelt></pattern>\n"
                 }
                 xml += "</rejectfont>\n</selectfont>\n"

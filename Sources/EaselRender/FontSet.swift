@@ -47,10 +47,7 @@ public final class FontSet: @unchecked Sendable {
         familyKeys = Set(names.map(FontSet.key))
     }
 
-    deinit {
-        idle.withLock { $0.removeAll() }
-        FcConfigDestroy(config)
-    }
+    deinit { FcConfigDestroy(config) }   // each font map holds a reference of its own
 
     /// Whether a font of the set has this family name (compared as
     /// fontconfig compares them: ignoring case and spaces).
@@ -66,9 +63,9 @@ public final class FontSet: @unchecked Sendable {
     /// own list with generic names expanded (`GenericFontFamily`), then the
     /// fallback for its script and language, keeping only families the set
     /// defines, each once.
-    func familyList(_ requested: [String], lang: String?, script: FontScript = .latin) -> [String] {
+    func familyList(_ requested: [FontFamilyName], lang: String?, script: FontScript = .latin) -> [String] {
         // Texts ask again and again (stacks measure, then shape): once each.
-        let key = requested.joined(separator: ",") + "|" + (lang ?? "") + "|" + script.rawValue
+        let key = "\(requested)|\(lang ?? "")|\(script.rawValue)"
         if let known = familyLists.withLock({ $0[key] }) { return known }
         var out: [String] = []
         var seen = Set<String>()
@@ -77,7 +74,10 @@ public final class FontSet: @unchecked Sendable {
             if familyKeys.contains(k), seen.insert(k).inserted { out.append(name) }
         }
         for name in requested {
-            if let generic = GenericFontFamily(rawValue: name) { generic.families(lang: lang, script: script).forEach(add) } else { add(name) }
+            switch name {
+            case .generic(let generic): generic.families(lang: lang, script: script).forEach(add)
+            case .named(let family): add(family)
+            }
         }
         GenericFontFamily.fallback(lang: lang, script: script).forEach(add)
         familyLists.withLock { $0[key] = out }
@@ -111,16 +111,15 @@ final class ShapingContext: @unchecked Sendable {
         // "und" includes every script, so Pango never derives a language
         // from PANGO_LANGUAGE or LANGUAGE (pango-language.c) for text without one.
         pango_context_set_language(context, pango_language_from_string("und"))
-        let options = cairo_font_options_create()
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        pango_cairo_context_set_font_options(context, options)
-        cairo_font_options_destroy(options)
+        // The options every run is drawn with, so measuring and drawing agree.
+        pango_cairo_context_set_font_options(context, CairoFontFaces.options)
     }
 
     deinit {
         g_object_unref(UnsafeMutableRawPointer(context))
+        // Pango 1.50's font map keeps the reference set_config took when it
+        // is finalised: handing the configuration back releases it.
+        pango_fc_font_map_set_config(OpaquePointer(fontMap), nil)
         g_object_unref(UnsafeMutableRawPointer(fontMap))
     }
 }

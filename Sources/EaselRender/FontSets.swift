@@ -1,22 +1,28 @@
 import CPangoCairo
+import Glibc
 import EaselLayout
 import EaselModel
 
 /// Font sets by what they hold, shared across the compiles of a process:
 /// a build of 500 scenes with one `--font-dir` loads its fonts once. Keyed
-/// by the declared files' paths and content hashes and whether system
-/// fonts are in; a set with system fonts is made again when the machine's
-/// font folders change (a long-running preview or watch sees new fonts).
+/// by the declared files (path and identity: a content hash, or a font
+/// folder file's size, time and inode) and whether system fonts are in; a
+/// set with system fonts is made again when the machine's font folders
+/// change (a long-running preview or watch sees new fonts).
 public enum FontSets {
-    /// A declared file could not be used; its path as the compile read it.
+    /// The font set could not be made: a declared file could not be used
+    /// (`path`, as the compile read it), or fontconfig failed.
     public struct Failure: Error, Sendable {
-        public var path: String
-        var problem = FontFileProblem.unreadable
+        public var path: String?
+        var problem: FontFileProblem
         /// The message, naming the file as `name` (the `src` as written).
         public func message(naming name: String) -> Diagnostic.Message {
             switch problem {
             case .unreadable: return .fontUnreadable(name)
             case .woffCollection: return .woffCollection(name)
+            case .tooManyFaces(let count): return .tooManyFaces(name, count)
+            case .noAnonymousFile(let reason): return .noAnonymousFile(name, reason)
+            case .configuration: return .fontConfigurationFailed
             }
         }
     }
@@ -28,15 +34,23 @@ public enum FontSets {
 
     /// How many font sets a process keeps (the least recently used goes).
     static let capacity = 8
-    private static let sets = Locked<[(key: Key, set: FontSet)]>([])
+    private struct Entry { var key: Key; var set: FontSet; var checked: Int }
+    private static let sets = Locked<[Entry]>([])
 
     public static func fontSet(declared: [DeclaredFontFile], systemFonts: Bool) -> Result<FontSet, Failure> {
         let key = Key(files: declared.map { "\($0.identity) \($0.path)" }, systemFonts: systemFonts)
+        let now = Int(time(nil))
         if let hit = sets.withLock({ list -> FontSet? in
             guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
-            let entry = list.remove(at: i)
-            // A set with the machine's fonts is current only while its folders are unchanged.
-            guard !entry.set.includesSystemFonts || FcConfigUptoDate(entry.set.config) != 0 else { return nil }
+            var entry = list.remove(at: i)
+            // A set with the machine's fonts is current only while its
+            // folders are unchanged; they are looked at once a second at
+            // most (FcConfigUptoDate stats every folder, and only ever
+            // under this lock).
+            if entry.set.includesSystemFonts, entry.checked != now {
+                guard FcConfigUptoDate(entry.set.config) != 0 else { return nil }
+                entry.checked = now
+            }
             list.append(entry)
             return entry.set
         }) {
@@ -46,7 +60,7 @@ public enum FontSets {
         if case .success(let set) = made {
             sets.withLock { list in
                 list.removeAll { $0.key == key }
-                list.append((key, set))
+                list.append(Entry(key: key, set: set, checked: now))
                 if list.count > capacity { list.removeFirst(list.count - capacity) }
             }
         }
@@ -64,13 +78,20 @@ public enum FontSets {
         let document = FontRules.document(systemFolders: systemFonts ? FontSystem.machineFolders : nil,
                                           declaredFamilies: stored.flatMap(\.stored.families),
                                           declaredPaths: stored.map(\.stored.path))
-        guard let config = FcConfigCreate() else { return .failure(Failure(path: declared.first?.path ?? "")) }
-        _ = document.withCString { FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }
+        guard let config = FcConfigCreate() else { return .failure(Failure(path: nil, problem: .configuration)) }
+        // FcConfigCreate takes FONTCONFIG_SYSROOT from the environment and
+        // would put it before every declared path.
+        FcConfigSetSysRoot(config, nil)
+        // Without its rules a set would draw differently: not made at all then.
         // The system set (folders read from the machine's caches), then the declared files.
-        _ = FcConfigBuildFonts(config)
+        guard document.withCString({ FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }) != 0,
+              FcConfigBuildFonts(config) != 0 else {
+            FcConfigDestroy(config)
+            return .failure(Failure(path: nil, problem: .configuration))
+        }
         for (file, s) in stored where s.path.withCString({ FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }) == 0 {
             FcConfigDestroy(config)
-            return .failure(Failure(path: file.path))
+            return .failure(Failure(path: file.path, problem: .unreadable))
         }
         var paths: [String: String] = [:]
         for (file, s) in stored { paths[s.path] = file.path }

@@ -1,28 +1,40 @@
 import CPangoCairo
+import Glibc
 import EaselModel
 
 /// Fontconfig's and FreeType's process-wide state, which belongs to no
 /// one compile: the default configuration Pango would otherwise load, the
 /// machine's font folders, and a FreeType library for reading font files.
 public enum FontSystem {
-    /// Every Pango font map starts fontconfig's default configuration in
-    /// the background (`FcInit`: about 24 M instructions reading
-    /// `/etc/fonts`), even one that is given its own configuration, as
-    /// every Easel font set is. A program that uses fontconfig only
-    /// through Easel calls this once, before any text, so that the
-    /// machine's configuration is read only by a compile that asks for
-    /// system fonts. (A library must not: its host may use the default.)
-    public static func useEmptyDefaultConfiguration() {
-        emptyDefault.withLock { done in
+    /// For a program that uses fontconfig only through Easel, called once
+    /// at start-up, before any text. (A library must not: its host may use
+    /// fontconfig's default configuration, and its own file limit.)
+    ///
+    /// - Every Pango font map starts fontconfig's default configuration in
+    ///   the background (`FcInit`: tens of millions of instructions reading
+    ///   `/etc/fonts` and every font folder's cache), even one given its
+    ///   own configuration, as every Easel font set is. An empty default
+    ///   leaves the machine's configuration to a compile that asks for
+    ///   system fonts.
+    /// - Each distinct declared font a process loads keeps a file open
+    ///   (`AnonymousFontFiles`): the soft limit of open files is raised to
+    ///   the hard one, so a large `--font-dir` does not run out.
+    public static func prepareProgram() {
+        prepared.withLock { done in
             guard !done else { return }
             done = true
             if let empty = FcConfigCreate() {
                 FcConfigSetCurrent(empty)
                 FcConfigDestroy(empty)   // the current configuration holds its own reference
             }
+            var limit = rlimit()
+            if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max {
+                limit.rlim_cur = limit.rlim_max
+                setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            }
         }
     }
-    private static let emptyDefault = Locked(false)
+    private static let prepared = Locked(false)
 
     /// The folders the machine's fontconfig configuration names
     /// (`FONTCONFIG_FILE` or `/etc/fonts/fonts.conf`), read once a process.
@@ -35,6 +47,32 @@ public enum FontSystem {
         }
     }
     private static let machine = Locked<MachineFontFolders?>(nil)
+
+    /// Every font file in the machine's font folders (and their
+    /// subfolders), sorted: what a build compares to notice a font added or
+    /// removed (one changed is noticed by the scenes that used it).
+    public static func machineFontFiles() -> [String] {
+        let extensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2", "pfb", "pfa", "pcf", "gz", "bdf"]
+        var out: [String] = []
+        func walk(_ folder: String, depth: Int) {
+            guard depth < 16, let dir = opendir(folder) else { return }
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                guard name != ".", name != ".." else { continue }
+                let path = folder + "/" + name
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    walk(path, depth: depth + 1)
+                } else if let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) {
+                    out.append(path)
+                }
+            }
+        }
+        for folder in machineFolders.fontFolders { walk(folder, depth: 0) }
+        return out.sorted()
+    }
 
     /// FreeType's library, used under its lock (FreeType's face creation
     /// is not thread-safe on one library).

@@ -5,9 +5,11 @@ import EaselModel
 /// Draws glyph runs with Cairo's glyph API: no text engine, no lock.
 enum GlyphRunDrawing {
     /// One run with the current source. On a surface that keeps text (PDF),
-    /// with its characters and clusters, so the text can be selected and searched.
-    static func draw(_ run: GlyphRun, on cr: OpaquePointer) {
-        guard let face = run.face, !run.glyphs.isEmpty, let cairoFace = CairoFontFaces.face(face) else { return }
+    /// with its characters and clusters, so the text can be selected and
+    /// searched. False if Cairo cannot use the run's font.
+    static func draw(_ run: GlyphRun, on cr: OpaquePointer) -> Bool {
+        guard let face = run.face, !run.glyphs.isEmpty else { return true }
+        guard let cairoFace = CairoFontFaces.face(face) else { return false }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_set_font_face(cr, cairoFace)
@@ -23,6 +25,7 @@ enum GlyphRunDrawing {
         } else {
             cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
         }
+        return true
     }
 
     /// Cairo puts the whole context in an error state for clusters that do

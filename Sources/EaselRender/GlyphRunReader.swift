@@ -9,7 +9,6 @@ import EaselModel
 enum GlyphRunReader {
     static let unknownFlag: UInt32 = 0x1000_0000   // PANGO_GLYPH_UNKNOWN_FLAG
     static let emptyGlyph: UInt32 = 0x0FFF_FFFF    // PANGO_GLYPH_EMPTY
-    static let scale = 1024.0                      // PANGO_SCALE
 
     static func runs(of layout: OpaquePointer, fonts: FontSet) -> [GlyphRun] {
         guard let iter = pango_layout_get_iter(layout), let textPointer = pango_layout_get_text(layout) else { return [] }
@@ -26,7 +25,7 @@ enum GlyphRunReader {
                 node = n.pointee.next
                 guard let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) else { continue }
                 x += Int(run.pointee.start_x_offset)
-                let lineBox = (y: Double(logical.y) / scale, height: Double(logical.height) / scale)
+                let lineBox = (y: Double(logical.y) / TextShaper.scale, height: Double(logical.height) / TextShaper.scale)
                 out.append(read(run, text: textPointer, x: x, y: baseline - Int(run.pointee.y_offset), lineBox: lineBox, fonts: fonts))
                 x += Int(pango_glyph_string_get_width(run.pointee.glyphs)) + Int(run.pointee.end_x_offset)
             }
@@ -52,14 +51,14 @@ enum GlyphRunReader {
             if id & unknownFlag != 0 {
                 let code = id & ~unknownFlag
                 if let scalar = Unicode.Scalar(code), isVisible(scalar) {
-                    let width = Double(g.geometry.width) / scale
-                    let box = Rect(x: Double(gx) / scale + width * 0.1, y: lineBox.y + lineBox.height * 0.15,
+                    let width = Double(g.geometry.width) / TextShaper.scale
+                    let box = Rect(x: Double(gx) / TextShaper.scale + width * 0.1, y: lineBox.y + lineBox.height * 0.15,
                                    width: width * 0.8, height: lineBox.height * 0.7)
                     missing.append(MissingCharacter(scalar: scalar, box: box))
                 }
             } else if id != emptyGlyph {
                 glyphs.append(id)
-                positions.append(Point(Double(gx) / scale, Double(gy) / scale))
+                positions.append(Point(Double(gx) / TextShaper.scale, Double(gy) / TextShaper.scale))
                 drawn[i] = true
             }
             advance += Int(g.geometry.width)
@@ -94,18 +93,32 @@ enum GlyphRunReader {
             let bitmaps = p.bool("embeddedbitmap") ?? false
             face = FontFace(path: path, index: p.integer("index") ?? 0, variations: variations,
                             synthesizesBold: p.bool("embolden") ?? false, usesBitmaps: bitmaps)
-            color = p.bool("color") ?? false
+            // Colour bitmaps (CBDT, sbix) paint their own colours; Cairo 1.16
+            // draws a COLR font's outlines plainly, as any text, in the fill.
+            color = (p.bool("color") ?? false) && bitmaps
             // pangocairo-fcfont.c: the pixel size times fontconfig's matrix (y up there, down here).
             let size = p.double("pixelsize") ?? 0
             let m = p.matrix()
             matrix = AffineTransform(a: m.xx * size, b: -m.yx * size, c: -m.xy * size, d: m.yy * size, tx: 0, ty: 0)
-            font = RunFont(family: p.string("family") ?? "", weight: Int(FcWeightToOpenTypeDouble(p.double("weight") ?? 80).rounded()),
+            // The weight drawn: a `wght` among the variations wins (the last, as
+            // Cairo and HarfBuzz apply them), else the face's.
+            let weight = variationValue("wght", in: variations) ?? FcWeightToOpenTypeDouble(p.double("weight") ?? 80)
+            font = RunFont(family: p.string("family") ?? "", weight: Int(weight.rounded()),
                            style: style(slant: p.integer("slant") ?? 0), file: fonts.reportedPath(path))
         }
         // Glyphs of a right-to-left run are in visual order; characters are reported in text order.
         if backward { missing.reverse() }
         return GlyphRun(face: face, fontMatrix: matrix, glyphs: glyphs, positions: positions, text: runText, clusters: clusters,
                         clustersBackward: backward, isColor: color, font: font, missing: missing)
+    }
+
+    /// The last value `tag` has in a variations string (`wght=650,wdth=90`).
+    static func variationValue(_ tag: String, in variations: String) -> Double? {
+        variations.split(separator: ",").reversed().lazy.compactMap { setting -> Double? in
+            let parts = setting.split(separator: "=")
+            guard parts.count == 2, parts[0].trimmingCharacters() == tag else { return nil }
+            return Double(parts[1].trimmingCharacters())
+        }.first
     }
 
     /// Characters worth a box and a warning: not spaces, controls or

@@ -269,8 +269,9 @@ final class Painter {
         let fill = resolve(fillID)
         guard charge(text.paintBox, weight: PaintCost.perPixel(.text) + weight(of: fill)) else { return }
         let runs = text.shaped.runs
+        var undrawn: [String] = []
         paint(with: fill, extents: { text.paintBox }) {
-            for run in runs where !run.isColor { GlyphRunDrawing.draw(run, on: self.cr) }
+            for run in runs where !run.isColor && !GlyphRunDrawing.draw(run, on: self.cr) { undrawn.append(run.font?.file ?? "") }
             GlyphRunDrawing.drawMissingBoxes(runs, on: self.cr)
         }
         if runs.contains(where: \.isColor) {
@@ -278,12 +279,15 @@ final class Painter {
             cairo_set_source_rgb(cr, 0, 0, 0)
             let grouped = fill.opacity < 1
             if grouped { cairo_push_group(cr) }
-            for run in runs where run.isColor { GlyphRunDrawing.draw(run, on: cr) }
+            for run in runs where run.isColor && !GlyphRunDrawing.draw(run, on: cr) { undrawn.append(run.font?.file ?? "") }
             if grouped {
                 cairo_pop_group_to_source(cr)
                 cairo_paint_with_alpha(cr, fill.opacity)
             }
             cairo_restore(cr)
+        }
+        if let file = undrawn.first {
+            failures.append(Diagnostic(.error, .cannotDrawFont(file), at: current))
         }
         if format == .svg {
             var m = cairo_matrix_t()

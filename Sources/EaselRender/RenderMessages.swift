@@ -10,6 +10,7 @@ extension Diagnostic.Message {
         .init("translucent groups and clip masks nested here would hold more than \(pixels.wholeNumberText) pixels at once (flatten the nesting, or lower the scale)")
     }
     static func cannotDecodePNG(_ path: String) -> Self { .init("cannot decode the PNG '\(path)'") }
+    static func cannotDrawFont(_ path: String) -> Self { .init("Cairo cannot draw glyphs from the font '\(path)'") }
     static func outputSideTooLong(_ w: Int, _ h: Int) -> Self {
         .init("the output would be \(w)×\(h) pixels; Cairo draws at most 32767 on a side")
     }

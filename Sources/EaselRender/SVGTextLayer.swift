@@ -36,7 +36,11 @@ enum SVGTextLayer {
         for o in overlays {
             let t = o.transform
             layer += "<text transform=\"matrix(\(n(t.a)),\(n(t.b)),\(n(t.c)),\(n(t.d)),\(n(t.tx)),\(n(t.ty)))\""
-            if !o.families.isEmpty { layer += " font-family=\"\(XMLText.escape(o.families.joined(separator: ", ")))\"" }
+            if !o.families.isEmpty {
+                // CSS quotes every name (one with digits or punctuation is no identifier).
+                let list = o.families.map { "'" + $0.flatMap { $0 == "'" ? ["\\", "'"] : [$0] } + "'" }.joined(separator: ", ")
+                layer += " font-family=\"\(XMLText.escape(list))\""
+            }
             if let p = o.primary {
                 layer += " font-size=\"\(n(p.size))\" font-weight=\"\(p.weight)\""
                 if p.italic { layer += " font-style=\"italic\"" }

@@ -112,12 +112,13 @@ public struct TextShaper: TextMeasuring {
         }
     }
 
-    /// The families a font asks for: `font-family`'s, the description's,
-    /// or the default family.
-    private func requestedFamilies(_ spec: FontSpec) -> [String] {
-        let described = spec.description.map(PangoDescriptionFamilies.parse) ?? []
-        let requested = spec.families ?? (described.isEmpty ? [FontSpec.defaultFamily] : described)
-        return requested.map { GenericFontFamily(keyword: $0)?.rawValue ?? $0 }
+    /// The families a font asks for: `font-family`'s, the description's
+    /// (Pango's generic names `sans`, `serif`, `monospace` among them), or
+    /// the default family.
+    private func requestedFamilies(_ spec: FontSpec) -> [FontFamilyName] {
+        if let families = spec.families { return families }
+        let described = spec.description.map(PangoDescriptionFamilies.names) ?? []
+        return described.isEmpty ? [.named(FontSpec.defaultFamily)] : described
     }
 
     /// `font` first, then each separate attribute over it; DejaVu Sans 12
@@ -221,17 +222,15 @@ public struct TextShaper: TextMeasuring {
 }
 
 /// The families a Pango-style `font` description names
-/// (`"DejaVu Sans Bold 16"` → DejaVu Sans), as Pango reads it.
+/// (`"DejaVu Sans Bold 16"` → DejaVu Sans), as Pango reads it; its generic
+/// names (`Sans`, `Serif`, `Monospace`, `emoji`) are the generics.
 public enum PangoDescriptionFamilies {
-    public static func parse(_ description: String) -> [String] {
+    public static func names(_ description: String) -> [FontFamilyName] {
         guard let d = pango_font_description_from_string(description) else { return [] }
         defer { pango_font_description_free(d) }
-        return families(of: d)
-    }
-
-    static func families(of d: OpaquePointer) -> [String] {
         guard let family = pango_font_description_get_family(d) else { return [] }
         return String(cString: family).split(separator: ",").map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+            .map { GenericFontFamily(keyword: $0).map(FontFamilyName.generic) ?? .named($0) }
     }
 }
 

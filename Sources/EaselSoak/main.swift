@@ -48,12 +48,41 @@ guard !scenes.isEmpty else {
     exit(2)
 }
 
+// Font-set churn: twelve font folders (each a copy of the test font), more
+// sets than a process keeps (8), so every round makes and frees font sets,
+// their fontconfig configurations and Pango font maps — a leak there grows
+// every round.
+let fontFolders: [URL] = (0..<12).compactMap { i in
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("easel-soak-fonts-\(getpid())-\(i)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let font = folder.appendingPathComponent("Inter.ttf")
+    if !FileManager.default.fileExists(atPath: font.path) {
+        try? FileManager.default.copyItem(at: root.appendingPathComponent("Tests/Fixtures/fonts/InterVariable-Latin.ttf"), to: font)
+    }
+    return folder
+}
+let fontScene = "<scene width=\"120\" height=\"30\"><text font-family=\"Inter\" font-weight=\"600\">Soak 42</text></scene>"
+enum Job: Sendable { case scene(URL), fontFolder(URL) }
+let jobsList = scenes.map(Job.scene) + fontFolders.map(Job.fontFolder)
+
 var memory: [Double] = []
 let start = Date()
 for round in 1...rounds {
-    let outcomes = ParallelJobs.map(scenes, jobs: jobs) { url -> Bool in
-        var session = CompileSession()
-        guard let scene = session.compile(fileAt: url) else { return false }
+    let outcomes = ParallelJobs.map(jobsList, jobs: jobs) { job -> Bool in
+        var options = Easel.Options()
+        var session: CompileSession
+        let compiled: CompiledScene?
+        switch job {
+        case .scene(let url):
+            session = CompileSession(options: options)
+            compiled = session.compile(fileAt: url)
+        case .fontFolder(let folder):
+            options.fontDirectories = [folder]
+            options.systemFonts = false
+            session = CompileSession(options: options)
+            compiled = session.compile(source: fontScene, baseDirectory: folder)
+        }
+        guard let scene = compiled else { return false }
         return session.run {
             for format in formats { _ = try scene.render(format: format, scale: format == .png ? 1 : nil, time: format == .svg ? nil : 0) }
         }
@@ -65,7 +94,7 @@ for round in 1...rounds {
     // rendered what).
     _ = mallocTrim(0)
     memory.append(residentMegabytes())
-    print(String(format: "round %2d: %d scenes (%d rendered), resident %.1f MB", round, scenes.count,
+    print(String(format: "round %2d: %d scenes (%d rendered), resident %.1f MB", round, jobsList.count,
                  outcomes.filter { $0 }.count, memory.last!))
 }
 // A leak grows memory every round; the caches a process fills (fonts,

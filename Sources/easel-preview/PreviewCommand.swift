@@ -17,7 +17,7 @@ struct PreviewCommand: AsyncParsableCommand {
     /// Exit status as `easel`'s: 2 when the command line was wrong, 1 when
     /// the server could not start, 0 after Ctrl-C.
     static func main() async {
-        FontSystem.useEmptyDefaultConfiguration()
+        FontSystem.prepareProgram()
         let code: Int32
         do {
             let command = try parseAsRoot()

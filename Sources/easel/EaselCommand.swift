@@ -22,7 +22,7 @@ struct EaselCommand: ParsableCommand {
         // Easel builds every font set itself: fontconfig's default
         // configuration (the machine's /etc/fonts) is read only when a
         // compile asks for system fonts.
-        FontSystem.useEmptyDefaultConfiguration()
+        FontSystem.prepareProgram()
         let code: Int32
         do {
             var command = try parseAsRoot()

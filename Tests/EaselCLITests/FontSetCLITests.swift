@@ -204,4 +204,52 @@ final class FontSetCLITests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(again.stdout.split(separator: "\n").filter { $0.hasPrefix("rendered ") }, ["rendered sans.scene.xml"], again.stdout)
     }
+
+    /// What the process opens, as strace sees it (an observer outside
+    /// Easel): a scene without text opens no font configuration, no font
+    /// folder and no font cache; neither does one with text and
+    /// `--system-fonts no`; with system fonts on, the machine's
+    /// configuration is read (or the probe proves nothing).
+    func testWithSystemFontsOffNothingOfTheMachinesFontsIsOpened() throws {
+        let machineFonts = try folder("machine-fonts")
+        try TestFonts.renamed(TestFonts.inter, family: "Machine Sans", to: machineFonts.appendingPathComponent("MachineSans.ttf"))
+        let config = try TestFonts.fontconfigFile(in: try folder("machine"), folders: [machineFonts])
+        let plain = dir.appendingPathComponent("plain.scene.xml"), text = dir.appendingPathComponent("text.scene.xml")
+        try write(plain, "<scene width=\"40\" height=\"20\"><rect width=\"20\" fill=\"red\"/></scene>")
+        try write(text, "<scene width=\"100\" height=\"30\"><text font-family=\"Inter\">Hello</text></scene>")
+        func opened(_ args: [String]) throws -> String {
+            let log = dir.appendingPathComponent("strace.log")
+            let r = try ExternalTool.run("/usr/bin/env", ["FONTCONFIG_FILE=\(config.path)", "strace", "-f", "-e", "trace=open,openat",
+                                                          "-o", log.path, ExternalTool.easelExecutable] + args)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return String(decoding: try bytes(log), as: UTF8.self)
+        }
+        let machine = [config.path, machineFonts.path, dir.appendingPathComponent("machine/fc-cache").path, "/etc/fonts", "/usr/share/fonts"]
+        let out = dir.appendingPathComponent("out.png").path
+        for (what, args) in [("a scene without text", ["render", plain.path, "-o", out]),
+                             ("text with --system-fonts no", ["render", text.path, "-o", out, "--font-dir", TestFonts.folder.path,
+                                                              "--system-fonts", "no"])] {
+            let log = try opened(args)
+            for path in machine { XCTAssertFalse(log.contains(path), "\(what) opened \(path):\n\(log)") }
+        }
+        let withSystem = try opened(["render", text.path, "-o", out])
+        XCTAssertTrue(withSystem.contains(config.path), "with system fonts the machine's configuration is read")
+    }
+
+    /// `--font-dir` takes folders; a file in one that is not a font is an
+    /// error naming it.
+    func testFontFolderErrors() throws {
+        let scene = dir.appendingPathComponent("a.scene.xml")
+        try write(scene, "<scene width=\"100\" height=\"30\"><text>Hello</text></scene>")
+        let out = dir.appendingPathComponent("a.png").path
+        let notFolder = try easel(["render", scene.path, "-o", out, "--font-dir", scene.path])
+        XCTAssertEqual(notFolder.status, 2)
+        XCTAssertTrue(notFolder.stderr.contains("is not a folder"), notFolder.stderr)
+        let fonts = try folder("fonts")
+        try write(fonts.appendingPathComponent("notes.ttf"), "not a font")
+        let bad = try easel(["render", scene.path, "-o", out, "--font-dir", fonts.path])
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("notes.ttf' is not a font file"), bad.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
 }

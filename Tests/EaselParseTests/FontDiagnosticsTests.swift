@@ -52,7 +52,7 @@ final class FontDiagnosticsTests: XCTestCase {
         XCTAssertEqual(scene.systemFonts, false)
         guard case .text(let a) = scene.nodes[0].kind, case .text(let b) = scene.nodes[1].kind else { return XCTFail("texts") }
         // Quoted names are families; an unquoted generic keyword is the generic.
-        XCTAssertEqual(a.font.families, ["Noto Sans", "serif", "emoji"])
+        XCTAssertEqual(a.font.families, [.named("Noto Sans"), .generic(.serif), .named("emoji")])
         XCTAssertEqual(a.font.weight, 650)
         XCTAssertEqual(a.font.stretch, 87.5)
         XCTAssertEqual(a.font.variations, [FontVariation(tag: "opsz", value: 32), FontVariation(tag: "GRAD", value: -50)])

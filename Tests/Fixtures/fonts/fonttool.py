@@ -7,6 +7,8 @@ an oracle independent of Easel, Pango and FreeType.
   fonttool.py touch SRC DST               SRC with a changed version string (other bytes, same glyphs)
   fonttool.py stem SRC CHAR WGHT          the glyph's xMin xMax and the font's unitsPerEm at wght=WGHT
   fonttool.py glyph SRC INDEX CHAR        the glyph id CHAR maps to in face INDEX of SRC (a collection or a font)
+  fonttool.py height SRC                  the font's line height in em: ascender + descender as HarfBuzz
+                                          reads them (OS/2 typo metrics when USE_TYPO_METRICS, else hhea)
   fonttool.py lean SRC CHAR TAG=VALUE…    how far the glyph's top edge sits right of its bottom edge, per unit of height,
                                           at those axis values (a stem's slant)
 """
@@ -67,5 +69,15 @@ def lean(src, char, *axes):
     print((sum(top) / len(top) - sum(bottom) / len(bottom)) / (max(ys) - min(ys)))
 
 
-commands = {"lean": lean, "rename": rename, "flavor": flavor, "touch": touch, "stem": stem, "glyph": glyph}
+def height(src):
+    font = TTFont(src)
+    os2, hhea = font["OS/2"], font["hhea"]
+    if os2.fsSelection & (1 << 7):
+        ascent, descent = os2.sTypoAscender, os2.sTypoDescender
+    else:
+        ascent, descent = hhea.ascent, hhea.descent
+    print((ascent - descent) / font["head"].unitsPerEm)
+
+
+commands = {"height": height, "lean": lean, "rename": rename, "flavor": flavor, "touch": touch, "stem": stem, "glyph": glyph}
 commands[sys.argv[1]](*sys.argv[2:])
