@@ -6,6 +6,8 @@
 #include <cairo-ft.h>
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <hb.h>
+#include <hb-ot.h>
 #include <ft2build.h>
 #include FT_FREETYPE_H
 #include FT_SFNT_NAMES_H

@@ -60,8 +60,10 @@ public enum AssetBuild {
         manifest.options = fingerprint
 
         // Which scenes need rendering: no record, an output missing, or a
-        // file they read (the scene first) whose bytes changed. Each file is
-        // hashed once a build, however many scenes read it (one font, 500 scenes).
+        // file they read (the scene first) whose bytes changed. A file with
+        // the size and time it was read with is unchanged (FileRecord's
+        // rule); others are hashed, each once a build however many scenes
+        // read it (one font, 500 scenes).
         var hashes: [String: String?] = [:]
         func currentHash(_ path: String) -> String? {
             if let known = hashes[path] { return known }
@@ -72,7 +74,7 @@ public enum AssetBuild {
         let stale = scenes.filter { scene in
             guard let entry = manifest.scenes[scene] else { return true }
             let outputsThere = entry.outputs.allSatisfy { fm.fileExists(atPath: options.output.appendingPathComponent($0).path) }
-            return !outputsThere || entry.inputs.contains { currentHash($0.path) != $0.sha256 }
+            return !outputsThere || entry.inputs.contains { !$0.isUnchangedOnDisk && currentHash($0.path) != $0.sha256 }
         }
         let done = Locked(0)
         let results: [SceneResult] = options.dryRun

@@ -1,8 +1,17 @@
 import EaselParse
+import Foundation
 
 extension Diagnostic.Message {
     static func unknownFontFamily(_ name: String, suggestion: String?) -> Self {
         .init("no font of this compile has the family '\(name)': its characters fall back to other fonts\(didYouMean(suggestion))")
+    }
+    static func noDefaultFamily(_ used: String?) -> Self {
+        .init("no font of this compile has Easel's default family '\(FontSpec.defaultFamily)': texts that name no family are set in \(used.map { "'\($0)'" } ?? "no font at all"); name one with font-family")
+    }
+    static func unknownAxes(_ tags: [String], family: String, axes: [String]) -> Self {
+        let list = tags.map { "'\($0)'" }.joined(separator: ", ")
+        let has = axes.isEmpty ? "has no axes" : "has \(axes.map { "'\($0)'" }.joined(separator: ", ")) (tags are case-sensitive)"
+        return .init("'font-variation' names \(list), which the font '\(family)' does not have: ignored; it \(has)")
     }
     static func moreTextsMissGlyphs(_ count: Int) -> Self {
         .init("\(count) more text\(count == 1 ? " has" : "s have") characters no font of this compile has")
@@ -34,11 +43,19 @@ enum FontChecks {
     static func diagnose(_ scene: Scene, _ layout: LaidOutScene, fonts: FontSet, missingGlyphs: MissingGlyphs) -> [Diagnostic] {
         var out: [Diagnostic] = []
         var reported = Set<String>()
+        var defaultUser: SourceLocation?
         func check(_ font: FontSpec, at element: SourceLocation) {
-            let location = font.familyLocation ?? element
-            for name in namedFamilies(font) where !fonts.defines(family: name) {
+            let named = namedFamilies(font)
+            let namesNone = font.families == nil && (font.description.map(PangoDescriptionFamilies.names) ?? []).isEmpty
+            if namesNone, defaultUser == nil { defaultUser = element }
+            for (name, offset) in named where !fonts.defines(family: name) {
+                // At the name itself, where the value's start and the name's offset are known.
+                var location = font.familyLocation ?? element
+                if let offset { location.column += offset }
                 guard reported.insert("\(location)|\(name)").inserted else { continue }
-                let suggestion = Suggestion.nearest(to: name, in: fonts.families) ?? nearestByDistance(name, fonts.families)
+                // A misspelt generic name is suggested as one (not a quoted generic: it is one already).
+                let generics = font.families == nil ? [] : GenericFontFamily.allCases.map(\.rawValue).filter { $0 != name.lowercased() }
+                let suggestion = Suggestion.nearest(to: name, in: fonts.families + generics) ?? nearestByDistance(name, fonts.families)
                 out.append(Diagnostic(.warning, .unknownFontFamily(name, suggestion: suggestion), at: location))
             }
         }
@@ -55,6 +72,22 @@ enum FontChecks {
                     }
                 default: break
                 }
+            }
+        }
+        // Texts that name no family take Easel's default, DejaVu Sans: where
+        // the compile has none, once, say which family they get instead.
+        if let location = defaultUser, !fonts.defines(family: FontSpec.defaultFamily) {
+            let used = fonts.familyList([.named(FontSpec.defaultFamily)], lang: scene.lang).first
+            out.append(Diagnostic(.warning, .noDefaultFamily(used), at: location))
+        }
+        // Axes a text's font-variation names that its fonts lack, once per text and font.
+        var axesReported = Set<String>()
+        for (node, text) in layout.texts {
+            for run in text.shaped.runs where !run.unknownAxes.isEmpty {
+                let family = run.font?.family ?? ""
+                guard axesReported.insert("\(node.location)|\(family)").inserted else { continue }
+                let axes = (run.face?.variations ?? "").split(separator: ",").compactMap { $0.split(separator: "=").first.map(String.init) }
+                out.append(Diagnostic(.warning, .unknownAxes(run.unknownAxes, family: family, axes: axes), at: node.location))
             }
         }
         var missingReported = Set<String>()
@@ -75,11 +108,21 @@ enum FontChecks {
         return out.sorted { ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0) }
     }
 
-    /// The families a font names, generics aside: `font-family`'s, or else
-    /// the `font` description's (the default family is not asked for).
-    static func namedFamilies(_ font: FontSpec) -> [String] {
-        let names = font.families ?? font.description.map(PangoDescriptionFamilies.names) ?? []
-        return names.compactMap { if case .named(let family) = $0 { return family } else { return nil } }
+    /// The families a font names, generics aside, with each name's offset
+    /// in the value that names it: `font-family`'s, or else the `font`
+    /// description's (the default family is not asked for).
+    static func namedFamilies(_ font: FontSpec) -> [(name: String, offset: Int?)] {
+        if let families = font.families {
+            return families.enumerated().compactMap { i, family in
+                guard case .named(let name) = family else { return nil }
+                return (name, i < font.familyOffsets.count ? font.familyOffsets[i] : nil)
+            }
+        }
+        guard let description = font.description else { return [] }
+        return PangoDescriptionFamilies.names(description).compactMap { family in
+            guard case .named(let name) = family else { return nil }
+            return (name, description.range(of: name).map { description.utf8.distance(from: description.startIndex, to: $0.lowerBound) })
+        }
     }
 
     /// The closest name by edit distance, however far: a family the

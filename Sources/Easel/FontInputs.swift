@@ -81,7 +81,7 @@ enum FontInputs {
             guard case .success(let b) = FileBytes.read(path) else { return nil }
             bytes = b
         }
-        let record = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count)
+        let record = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: stamp.modified)
         known.withLock { $0[path] = Known(stamp: stamp, bytes: $0[path]?.stamp == stamp ? $0[path]?.bytes : nil, record: record) }
         return record
     }

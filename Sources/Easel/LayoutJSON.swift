@@ -68,7 +68,7 @@ enum LayoutJSON {
         let root = Root(frame: Frame(x: 0, y: 0, width: scene.size.width, height: scene.size.height),
                         children: scene.nodes.map(entry))
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(root)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

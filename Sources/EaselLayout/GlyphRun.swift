@@ -75,6 +75,8 @@ public struct GlyphRun: Sendable {
     public var isColor: Bool
     public var font: RunFont?
     public var missing: [MissingCharacter]
+    /// Axis tags `font-variation` names that this run's font does not have.
+    public var unknownAxes: [String] = []
 
     public init(face: FontFace?, fontMatrix: AffineTransform, glyphs: [UInt32], positions: [Point], text: String,
                 clusters: [GlyphCluster], clustersBackward: Bool, isColor: Bool, font: RunFont?, missing: [MissingCharacter]) {

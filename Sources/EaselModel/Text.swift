@@ -68,8 +68,10 @@ public struct FontSpec: Hashable, Sendable {
     public var description: String?
     /// `font-family`: names tried in order for each character, as in CSS.
     public var families: [FontFamilyName]?
-    /// Where `font-family` (or else `font`) is written, for its warnings.
+    /// Where `font-family`'s (or else `font`'s) value starts, and each
+    /// `font-family` name's offset in it (UTF-8 bytes), for warnings.
     public var familyLocation: SourceLocation?
+    public var familyOffsets: [Int] = []
     public var size: Double?
     /// 1–1000.
     public var weight: Int?

@@ -18,11 +18,18 @@ public enum FileBytes {
     }
 
     public static func read(_ path: String, limit: Int = .max) -> Result<[UInt8], Failure> {
+        readStamped(path, limit: limit).map(\.bytes)
+    }
+
+    /// The bytes, and the file's modification time (nanoseconds since
+    /// 1970) as it was before they were read.
+    public static func readStamped(_ path: String, limit: Int = .max) -> Result<(bytes: [UInt8], modified: Int), Failure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.unreadable) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return .failure(.unreadable) }
+        let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
         let expected = Int(info.st_size)
         if expected > limit { return .failure(.tooLarge(expected)) }
         var bytes: [UInt8] = []
@@ -38,6 +45,6 @@ public enum FileBytes {
             bytes.append(contentsOf: chunk[0..<n])
             if bytes.count > limit { return .failure(.tooLarge(bytes.count)) }
         }
-        return .success(bytes)
+        return .success((bytes, modified))
     }
 }

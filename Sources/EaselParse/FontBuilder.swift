@@ -5,6 +5,9 @@ extension Diagnostic.Message {
     public static func notAFont(_ path: String) -> Self {
         .init("'\(path)' is not a font file (TrueType, OpenType, a TrueType or OpenType collection, WOFF or WOFF2)")
     }
+    static func fontOutsideScene(_ path: String) -> Self {
+        .init("'\(path)' is outside the scene's folder (allow its folder with --allow-read DIR; fonts that many scenes share can be declared for all of them with --font-dir DIR)")
+    }
     static func badFamilyList(_ text: String) -> Self {
         .init("'font-family' must be a comma-separated list of family names, not '\(text)'")
     }
@@ -31,7 +34,9 @@ extension SceneBuilder {
         guard let src = required(el, "src") else { return }
         let resolved: URL
         switch resolver.resolve(src.value) {
-        case .failure(let m): diagnostics.error(m, on: src); return
+        case .failure(let m):
+            diagnostics.error(m == .fileOutsideScene(src.value) ? .fontOutsideScene(src.value) : m, on: src)
+            return
         case .success(let url): resolved = url
         }
         switch resolver.read(src.value) {
@@ -57,7 +62,12 @@ extension SceneBuilder {
         }
         font.familyLocation = (el.attribute("font-family") ?? el.attribute("font"))?.valueLocation
         if let a = el.attribute("font-family") {
-            if let list = FontFamilyList.parse(a.value) { font.families = list } else { diagnostics.error(.badFamilyList(a.value), on: a) }
+            if let list = FontFamilyList.parse(a.value) {
+                font.families = list
+                font.familyOffsets = FontFamilyList.offsets(a.value)
+            } else {
+                diagnostics.error(.badFamilyList(a.value), on: a)
+            }
         }
         if let v = number(el, "font-size") {
             if v > 0, v <= FontSpec.maxSize { font.size = v } else { rangeError(el, "font-size", "greater than 0 and at most \(Int(FontSpec.maxSize))") }
@@ -124,6 +134,22 @@ public enum FontFamilyList {
             }
         }
         return names.isEmpty ? nil : names
+    }
+}
+
+extension FontFamilyList {
+    /// Where each name of a list starts in its text (UTF-8 bytes, past
+    /// spaces and an opening quote).
+    public static func offsets(_ text: String) -> [Int] {
+        var out: [Int] = []
+        var offset = 0
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let lead = part.utf8.prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.count
+            let quote = part.utf8.dropFirst(lead).first.map { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") } ?? false
+            out.append(offset + lead + (quote ? 1 : 0))
+            offset += part.utf8.count + 1
+        }
+        return out
     }
 }
 

@@ -47,11 +47,11 @@ public struct ResourceResolver: Sendable {
         switch resolve(reference) {
         case .failure(let m): return .failure(m)
         case .success(let url):
-            switch FileBytes.read(url.path, limit: limits.maxFileSize) {
+            switch FileBytes.readStamped(url.path, limit: limits.maxFileSize) {
             case .failure(.tooLarge(let size)): return .failure(.fileTooLarge(size, limits.maxFileSize))
             case .failure: return .failure(.fileUnreadable(reference))
-            case .success(let bytes):
-                recorder.record(path: url.path, bytes: bytes)
+            case .success(let (bytes, modified)):
+                recorder.record(path: url.path, bytes: bytes, modified: modified)
                 return .success(bytes)
             }
         }

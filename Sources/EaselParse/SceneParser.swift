@@ -25,8 +25,8 @@ public struct ParseOptions: Sendable {
 /// resolver copies of one parse.
 final class FileRecorder: Sendable {
     private let records = Locked<[FileRecord]>([])
-    func record(path: String, bytes: [UInt8]) {
-        let entry = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count)
+    func record(path: String, bytes: [UInt8], modified: Int?) {
+        let entry = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: modified)
         records.withLock { list in
             if !list.contains(where: { $0.path == path }) { list.append(entry) }
         }
@@ -52,18 +52,18 @@ public enum SceneParser {
     public static func parse(fileAt url: URL, displayPath: String? = nil, options: ParseOptions = ParseOptions()) -> ParseResult {
         let path = displayPath ?? url.path
         let start = SourceLocation(file: path, line: 1, column: 1)
-        let bytes: [UInt8]
-        switch FileBytes.read(url.path, limit: options.limits.maxFileSize) {
+        let bytes: [UInt8], modified: Int
+        switch FileBytes.readStamped(url.path, limit: options.limits.maxFileSize) {
         case .failure(.tooLarge(let size)):
             return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileTooLarge(size, options.limits.maxFileSize), at: start)],
                                filesRead: [])
         case .failure:
             return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileUnreadable(path), at: nil)], filesRead: [])
-        case .success(let b): bytes = b
+        case .success(let read): (bytes, modified) = read
         }
         let recorder = FileRecorder()
         let real = url.standardizedFileURL.resolvingSymlinksInPath()
-        recorder.record(path: real.path, bytes: bytes)
+        recorder.record(path: real.path, bytes: bytes, modified: modified)
         // A scene reached through a symlink (as in Bazel's sandbox, where
         // every input is a link to the source tree) may also read beside
         // the file it really is: the folder it lives in is its folder too.

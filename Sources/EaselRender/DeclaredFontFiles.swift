@@ -55,6 +55,8 @@ enum AnonymousFontFiles {
         /// Every family name the file's faces have (for refusing other
         /// fonts with those names).
         var families: [String]
+        /// The file's faces have colour glyphs (CBDT, sbix, COLR or SVG tables).
+        var isColor = false
     }
 
     private static let stored = Locked<[String: Stored]>([:])
@@ -75,16 +77,16 @@ enum AnonymousFontFiles {
             case .sfnt?, .collection?: wrapped = false
             case nil: return .failure(.unreadable)
             }
-            let families: [String]
-            switch FontNames.families(of: sfnt, library: library) {
-            case .success(let names): families = names
+            let names: FontNames
+            switch FontNames.read(sfnt, library: library) {
+            case .success(let read): names = read
             case .failure(let problem): return .failure(problem)
             }
             switch anonymousFile(sfnt) {
-            case .success(let (path, fd)): return .success((Stored(path: path, families: families), fd))
+            case .success(let (path, fd)): return .success((Stored(path: path, families: names.families, isColor: names.isColor), fd))
             // Without anonymous files (no /proc, no memfd), an sfnt is used
             // from where it lies; WOFF needs its decoded bytes somewhere.
-            case .failure where !wrapped: return .success((Stored(path: file.path, families: families), nil))
+            case .failure where !wrapped: return .success((Stored(path: file.path, families: names.families, isColor: names.isColor), nil))
             case .failure(let problem): return .failure(problem)
             }
         }
@@ -129,15 +131,21 @@ enum AnonymousFontFiles {
 
 /// A font's family names from its `name` table (typographic, WWS and
 /// legacy families, every platform and language), as fontconfig gives them
-/// to the font: what other fonts must not also claim when it is declared.
-enum FontNames {
+/// to the font: what other fonts must not also claim when it is declared;
+/// and whether it has colour glyphs (its families then come first for emoji).
+struct FontNames {
+    var families: [String]
+    var isColor: Bool
+
     /// Faces read from one collection: Noto CJK has 10; a file claiming
     /// millions would make fontconfig read each in turn.
     static let maxFaces = 256
+    static let colorTables = ["CBDT", "sbix", "COLR", "SVG "]
 
-    static func families(of bytes: [UInt8], library: FT_Library) -> Result<[String], FontFileProblem> {
-        bytes.withUnsafeBufferPointer { buffer -> Result<[String], FontFileProblem> in
+    static func read(_ bytes: [UInt8], library: FT_Library) -> Result<FontNames, FontFileProblem> {
+        bytes.withUnsafeBufferPointer { buffer -> Result<FontNames, FontFileProblem> in
             var names: [String] = []
+            var isColor = false
             var faceCount = 1
             var index = 0
             while index < faceCount {
@@ -148,6 +156,11 @@ enum FontNames {
                 faceCount = Int(face.pointee.num_faces)
                 guard faceCount <= maxFaces else { return .failure(.tooManyFaces(faceCount)) }
                 if let family = face.pointee.family_name { names.append(String(cString: family)) }
+                for table in colorTables {
+                    let tag = table.utf8.reduce(FT_ULong(0)) { $0 << 8 | FT_ULong($1) }
+                    var length: FT_ULong = 0
+                    if FT_Load_Sfnt_Table(face, tag, 0, nil, &length) == 0, length > 0 { isColor = true }
+                }
                 for i in 0..<FT_Get_Sfnt_Name_Count(face) {
                     var name = FT_SfntName()
                     guard FT_Get_Sfnt_Name(face, i, &name) == 0, [1, 16, 21].contains(name.name_id),
@@ -158,7 +171,7 @@ enum FontNames {
             }
             var seen = Set<String>()
             let families = names.filter { !$0.isEmpty && seen.insert($0.lowercased()).inserted }
-            return families.isEmpty ? .failure(.unreadable) : .success(families)
+            return families.isEmpty ? .failure(.unreadable) : .success(FontNames(families: families, isColor: isColor))
         }
     }
 

@@ -1,3 +1,5 @@
+import EaselModel
+
 /// Easel's own fontconfig configuration for a compile's font set: every
 /// rule that changes pixels is here, so no machine's `/etc/fonts` can
 /// change an output byte (SCENE-FORMAT.md, "Fonts"). A font set is built
@@ -82,8 +84,17 @@ enum FontRules {
     /// machine's font folders and their caches (system fonts on); and,
     /// so that a declared family always wins, every other font with a
     /// declared family's name refused.
-    static func document(systemFolders: MachineFontFolders?, declaredFamilies: [String], declaredPaths: [String]) -> String {
+    static func document(systemFolders: MachineFontFolders?, declaredFamilies: [String], declaredPaths: [String],
+                         declaredColorFamilies: [String] = []) -> String {
         var xml = "<?xml version=\"1.0\"?>\n<fontconfig>\n" + fixed + "\n"
+        // Pango sets emoji sequences in the family "emoji", whatever the
+        // text's own list: declared colour fonts first, then Easel's emoji
+        // order (GenericFontFamily.emoji).
+        xml += "<alias binding=\"strong\"><family>emoji</family><prefer>"
+        for family in declaredColorFamilies + GenericFontFamily.emoji.families(lang: nil) where XMLText.canHold(family) {
+            xml += "<family>\(XMLText.escape(family))</family>"
+        }
+        xml += "</prefer></alias>\n"
         if let systemFolders {
             // A folder whose name XML cannot hold (control characters) is left out.
             for dir in systemFolders.fontFolders where XMLText.canHold(dir) { xml += "<dir>\(XMLText.escape(dir))</dir>\n" }

@@ -63,7 +63,7 @@ public final class FontSet: @unchecked Sendable {
     /// own list with generic names expanded (`GenericFontFamily`), then the
     /// fallback for its script and language, keeping only families the set
     /// defines, each once.
-    func familyList(_ requested: [FontFamilyName], lang: String?, script: FontScript = .latin) -> [String] {
+    public func familyList(_ requested: [FontFamilyName], lang: String?, script: FontScript = .latin) -> [String] {
         // Texts ask again and again (stacks measure, then shape): once each.
         let key = "\(requested)|\(lang ?? "")|\(script.rawValue)"
         if let known = familyLists.withLock({ $0[key] }) { return known }

@@ -77,7 +77,8 @@ public enum FontSets {
         }
         let document = FontRules.document(systemFolders: systemFonts ? FontSystem.machineFolders : nil,
                                           declaredFamilies: stored.flatMap(\.stored.families),
-                                          declaredPaths: stored.map(\.stored.path))
+                                          declaredPaths: stored.map(\.stored.path),
+                                          declaredColorFamilies: stored.filter(\.stored.isColor).flatMap(\.stored.families))
         guard let config = FcConfigCreate() else { return .failure(Failure(path: nil, problem: .configuration)) }
         // FcConfigCreate takes FONTCONFIG_SYSROOT from the environment and
         // would put it before every declared path.

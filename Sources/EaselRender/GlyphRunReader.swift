@@ -10,7 +10,9 @@ enum GlyphRunReader {
     static let unknownFlag: UInt32 = 0x1000_0000   // PANGO_GLYPH_UNKNOWN_FLAG
     static let emptyGlyph: UInt32 = 0x0FFF_FFFF    // PANGO_GLYPH_EMPTY
 
-    static func runs(of layout: OpaquePointer, fonts: FontSet) -> [GlyphRun] {
+    /// `requestedAxes`: the axis tags `font-variation` names, to report
+    /// those a run's font lacks.
+    static func runs(of layout: OpaquePointer, fonts: FontSet, requestedAxes: [String] = []) -> [GlyphRun] {
         guard let iter = pango_layout_get_iter(layout), let textPointer = pango_layout_get_text(layout) else { return [] }
         defer { pango_layout_iter_free(iter) }
         var out: [GlyphRun] = []
@@ -26,7 +28,8 @@ enum GlyphRunReader {
                 guard let run = n.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self) else { continue }
                 x += Int(run.pointee.start_x_offset)
                 let lineBox = (y: Double(logical.y) / TextShaper.scale, height: Double(logical.height) / TextShaper.scale)
-                out.append(read(run, text: textPointer, x: x, y: baseline - Int(run.pointee.y_offset), lineBox: lineBox, fonts: fonts))
+                out.append(read(run, text: textPointer, x: x, y: baseline - Int(run.pointee.y_offset), lineBox: lineBox, fonts: fonts,
+                                requestedAxes: requestedAxes))
                 x += Int(pango_glyph_string_get_width(run.pointee.glyphs)) + Int(run.pointee.end_x_offset)
             }
         } while pango_layout_iter_next_line(iter) != 0
@@ -34,7 +37,7 @@ enum GlyphRunReader {
     }
 
     private static func read(_ run: UnsafeMutablePointer<PangoGlyphItem>, text: UnsafePointer<CChar>, x: Int, y: Int,
-                             lineBox: (y: Double, height: Double), fonts: FontSet) -> GlyphRun {
+                             lineBox: (y: Double, height: Double), fonts: FontSet, requestedAxes: [String]) -> GlyphRun {
         let item = run.pointee.item.pointee
         let string = run.pointee.glyphs.pointee
         let runBytes = UnsafeRawBufferPointer(start: text + Int(item.offset), count: Int(item.length))
@@ -76,22 +79,20 @@ enum GlyphRunReader {
             } while pango_glyph_item_iter_next_cluster(&clusterIter) != 0
         }
 
-        var face: FontFace?, font: RunFont?, matrix = AffineTransform.identity, color = false
+        var face: FontFace?, font: RunFont?, matrix = AffineTransform.identity, color = false, unknownAxes: [String] = []
         if let pangoFont = item.analysis.font,
            let pattern = pango_fc_font_get_pattern(UnsafeMutablePointer<PangoFcFont>(OpaquePointer(pangoFont))) {
             let p = FontPattern(pattern)
             let path = p.string("file") ?? ""
-            var variations = p.string("fontvariations") ?? ""
-            // Variations asked for in the description come after the font's own, as Pango applies them.
-            if let described = pango_font_describe(pangoFont) {
-                if let v = pango_font_description_get_variations(described) {
-                    let extra = String(cString: v)
-                    if !extra.isEmpty { variations = variations.isEmpty ? extra : variations + "," + extra }
-                }
-                pango_font_description_free(described)
-            }
+            // A variable font is drawn at exactly the coordinates HarfBuzz
+            // shaped with (a named instance, fontconfig's variations and the
+            // description's, all applied), every axis written out: Cairo 1.16
+            // ignores a named instance in the face index and would draw the
+            // default outlines under the instance's advances.
+            let axes = VariableAxes(pangoFont)
+            let index = p.integer("index") ?? 0
             let bitmaps = p.bool("embeddedbitmap") ?? false
-            face = FontFace(path: path, index: p.integer("index") ?? 0, variations: variations,
+            face = FontFace(path: path, index: axes.isEmpty ? index : index & 0xFFFF, variations: axes.variations,
                             synthesizesBold: p.bool("embolden") ?? false, usesBitmaps: bitmaps)
             // Colour bitmaps (CBDT, sbix) paint their own colours; Cairo 1.16
             // draws a COLR font's outlines plainly, as any text, in the fill.
@@ -100,25 +101,18 @@ enum GlyphRunReader {
             let size = p.double("pixelsize") ?? 0
             let m = p.matrix()
             matrix = AffineTransform(a: m.xx * size, b: -m.yx * size, c: -m.xy * size, d: m.yy * size, tx: 0, ty: 0)
-            // The weight drawn: a `wght` among the variations wins (the last, as
-            // Cairo and HarfBuzz apply them), else the face's.
-            let weight = variationValue("wght", in: variations) ?? FcWeightToOpenTypeDouble(p.double("weight") ?? 80)
+            // The weight drawn: the `wght` axis of a variable font, else the face's.
+            let weight = axes.value("wght") ?? FcWeightToOpenTypeDouble(p.double("weight") ?? 80)
+            unknownAxes = requestedAxes.filter { !axes.tags.contains($0) }
             font = RunFont(family: p.string("family") ?? "", weight: Int(weight.rounded()),
                            style: style(slant: p.integer("slant") ?? 0), file: fonts.reportedPath(path))
         }
         // Glyphs of a right-to-left run are in visual order; characters are reported in text order.
         if backward { missing.reverse() }
-        return GlyphRun(face: face, fontMatrix: matrix, glyphs: glyphs, positions: positions, text: runText, clusters: clusters,
-                        clustersBackward: backward, isColor: color, font: font, missing: missing)
-    }
-
-    /// The last value `tag` has in a variations string (`wght=650,wdth=90`).
-    static func variationValue(_ tag: String, in variations: String) -> Double? {
-        variations.split(separator: ",").reversed().lazy.compactMap { setting -> Double? in
-            let parts = setting.split(separator: "=")
-            guard parts.count == 2, parts[0].trimmingCharacters() == tag else { return nil }
-            return Double(parts[1].trimmingCharacters())
-        }.first
+        var glyphRun = GlyphRun(face: face, fontMatrix: matrix, glyphs: glyphs, positions: positions, text: runText, clusters: clusters,
+                                clustersBackward: backward, isColor: color, font: font, missing: missing)
+        glyphRun.unknownAxes = unknownAxes
+        return glyphRun
     }
 
     /// Characters worth a box and a warning: not spaces, controls or
@@ -136,6 +130,37 @@ enum GlyphRunReader {
         default: return .oblique
         }
     }
+}
+
+/// A variable font's axes at the coordinates HarfBuzz shaped a run with.
+struct VariableAxes {
+    private(set) var tags: [String] = []
+    private(set) var values: [Double] = []
+
+    init(_ font: UnsafeMutablePointer<PangoFont>) {
+        guard let hbFont = pango_font_get_hb_font(font), let face = hb_font_get_face(hbFont) else { return }
+        var count = hb_ot_var_get_axis_count(face)
+        guard count > 0 else { return }
+        var infos = [hb_ot_var_axis_info_t](repeating: hb_ot_var_axis_info_t(), count: Int(count))
+        _ = hb_ot_var_get_axis_infos(face, 0, &count, &infos)
+        var length: UInt32 = 0
+        let coords = hb_font_get_var_coords_design(hbFont, &length)
+        for info in infos.prefix(Int(count)) {
+            let t = info.tag
+            tags.append(String(decoding: [UInt8(t >> 24 & 0xFF), UInt8(t >> 16 & 0xFF), UInt8(t >> 8 & 0xFF), UInt8(t & 0xFF)], as: UTF8.self))
+            let i = Int(info.axis_index)
+            values.append(Double(coords != nil && i < Int(length) ? coords![i] : info.default_value))
+        }
+    }
+
+    var isEmpty: Bool { tags.isEmpty }
+
+    /// Every axis, as fontconfig and Cairo write variations (`wght=350,slnt=-10`).
+    var variations: String {
+        zip(tags, values).map { tag, v in "\(tag)=\(v == v.rounded() && abs(v) < 1e6 ? String(Int(v)) : String(v))" }.joined(separator: ",")
+    }
+
+    func value(_ tag: String) -> Double? { tags.firstIndex(of: tag).map { values[$0] } }
 }
 
 /// Typed reads of a fontconfig pattern's values.

@@ -24,7 +24,8 @@ public struct TextShaper: TextMeasuring {
             let layout = self.layout(display, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             return ShapedText(text: display, size: size(of: layout, request), lineBounds: logicalExtents(layout),
-                              lines: lines(of: layout, text: display), runs: GlyphRunReader.runs(of: layout, fonts: fonts))
+                              lines: lines(of: layout, text: display),
+                              runs: GlyphRunReader.runs(of: layout, fonts: fonts, requestedAxes: request.font.variations.map(\.tag)))
         }
     }
 
@@ -139,6 +140,10 @@ public struct TextShaper: TextMeasuring {
         case nil: break
         }
         var variations = spec.variations.map { "\($0.tag)=\(number($0.value))" }
+        // A variable font takes the weight exactly, even where fontconfig
+        // picked one of its named instances (an italic one, say); a
+        // `font-variation` wght comes later and wins.
+        if let w = spec.weight, !spec.variations.contains(where: { $0.tag == "wght" }) { variations.insert("wght=\(w)", at: 0) }
         if let stretch = spec.stretch {
             pango_font_description_set_stretch(d, TextShaper.nearestStretch(stretch))
             // A variable font's width axis takes the exact percentage.

@@ -174,7 +174,7 @@ final class FontTests: XCTestCase {
     func testAFamilyNoFontHasIsAWarningWithTheNearestFamily() throws {
         let source = MarkedSource("""
         <scene width="300" height="60">
-          <text font-family="1️⃣Intre, sans-serif, 'emoji'" font-size="20">Hello</text>
+          <text font-family="1️⃣Intre, sans-serif, '4️⃣emoji', 5️⃣sans-serf" font-size="20">Hello</text>
           <text font="2️⃣Intr Bold 20">Hello</text>
           <text font="3️⃣Sans Bold 20">Hello</text>
         </scene>
@@ -184,13 +184,40 @@ final class FontTests: XCTestCase {
         assertDiagnostic(s.warnings, at: "1️⃣", in: source, contains: "did you mean 'Inter'")
         assertDiagnostic(s.warnings, at: "2️⃣", in: source, contains: "the family 'Intr'")
         // Quoted, "emoji" is a family's name, not the generic: there is no such family.
-        assertDiagnostic(s.warnings, at: "1️⃣", in: source, contains: "the family 'emoji'")
+        assertDiagnostic(s.warnings, at: "4️⃣", in: source, contains: "the family 'emoji'")
+        // A misspelt generic name is suggested as such.
+        assertDiagnostic(s.warnings, at: "5️⃣", in: source, contains: "did you mean 'sans-serif'")
         let messages = s.warnings.map(\.message.text)
-        XCTAssertFalse(messages.contains { $0.contains("sans-serif") || $0.contains("'Sans'") },
+        XCTAssertFalse(messages.contains { $0.contains("the family 'sans-serif'") || $0.contains("the family 'Sans'") },
                        "generic names (and Pango's Sans) are no family to warn about: \(messages)")
         XCTAssertFalse(source.markers["3️⃣"].map { m in s.warnings.contains { $0.location?.line == m.line } } ?? true)
         // The texts fall back, to the only font there is.
         XCTAssertEqual(runs(s).first?.font?.family, "Inter")
+    }
+
+    /// Texts that name no family take DejaVu Sans; a compile without it
+    /// says once which family they get instead.
+    func testAMissingDefaultFamilyIsSaidOnce() throws {
+        let s = try compileScene("""
+        <scene width="300" height="60"><text>One</text><text y="20">Two</text><text y="40" font-family="Inter">Three</text></scene>
+        """, options: TestFonts.declaredOnly())
+        let said = s.warnings.filter { $0.message.text.contains("default family 'DejaVu Sans'") }
+        XCTAssertEqual(said.count, 1, "\(s.warnings)")
+        XCTAssertTrue(said.first?.message.text.contains("set in 'Inter'") == true, "\(said)")
+        XCTAssertTrue(try compileScene("<scene width=\"300\" height=\"60\"><text>One</text></scene>").warnings.isEmpty,
+                      "the machine has DejaVu Sans")
+    }
+
+    /// An axis `font-variation` names that the font lacks (axis tags are
+    /// case-sensitive) is said, with the axes the font has.
+    func testAnAxisTheFontLacksIsAWarning() throws {
+        let s = try compileScene("""
+        <scene width="300" height="60"><text font-family="Inter" font-variation="SLNT -10, wght 500">Hello</text></scene>
+        """, options: TestFonts.declaredOnly())
+        let warning = try XCTUnwrap(s.warnings.first { $0.message.text.contains("'font-variation' names") }, "\(s.warnings)")
+        XCTAssertTrue(warning.message.text.contains("'SLNT'") && warning.message.text.contains("'slnt'")
+                      && !warning.message.text.contains("names 'SLNT', 'wght'"), warning.message.text)
+        XCTAssertEqual(runs(s).first?.font?.weight, 500)
     }
 
     /// A family without a bold or an italic face gets them synthesised
@@ -264,12 +291,16 @@ final class FontTests: XCTestCase {
           <text font-family="serif">Serif</text>
           <text font-family="monospace">Mono</text>
           <text font-family="sans-serif">Sans مرحبا</text>
-          <text font-family="Inter, emoji">👋</text>
+          <text font-family="Inter">👋😀☔</text>
         </scene>
         """)
         let families = runs(s).map { "\($0.text.trimmingCharacters(in: .whitespaces))=\($0.font?.family ?? "-")" }
+        // Emoji sequences take the emoji order whatever the text's families
+        // (Pango sets them in "emoji"): colour emoji even for 😀 and ☔,
+        // which DejaVu Sans, earlier in the fallback, also has.
         XCTAssertEqual(families, ["Serif=DejaVu Serif", "Mono=DejaVu Sans Mono", "Sans=DejaVu Sans", "مرحبا=Noto Sans Arabic",
-                                  "👋=Noto Color Emoji"])
+                                  "👋😀☔=Noto Color Emoji"])
+        XCTAssertTrue(runs(s).last?.isColor == true)
     }
 
     /// `lang` picks the regional faces of Han characters: 直 (U+76F4) is drawn
