@@ -81,7 +81,7 @@ enum FontInputs {
             guard case .success(let b) = FileBytes.read(path) else { return nil }
             bytes = b
         }
-        let record = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: stamp.modified)
+        let record = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: FileTime.trusted(stamp.modified))
         known.withLock { $0[path] = Known(stamp: stamp, bytes: $0[path]?.stamp == stamp ? $0[path]?.bytes : nil, record: record) }
         return record
     }
@@ -89,7 +89,7 @@ enum FontInputs {
     private static func stamp(_ path: String) -> Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Stamp(size: Int(info.st_size), modified: Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec),
+        return Stamp(size: Int(info.st_size), modified: FileTime.modified(info),
                      inode: UInt64(info.st_ino))
     }
 }

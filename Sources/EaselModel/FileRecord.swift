@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A file a compile read, and what it held: the record `easel build` and
 /// `--depfile` work from (clang's dependency collector, not a second scan).
 public struct FileRecord: Hashable, Sendable, Codable {
@@ -12,29 +8,11 @@ public struct FileRecord: Hashable, Sendable, Codable {
     public var size: Int
     /// The file's modification time (nanoseconds since 1970) as it was
     /// before it was read, kept only if it was then more than two seconds
-    /// old: a build takes a file whose size and time are still these as
+    /// old (`FileTime.trusted`): a build takes a file whose size and time are still these as
     /// unchanged without reading it (as git's index does). A younger file
     /// could change again within the clock's tick, and is always hashed.
     public var modified: Int?
     public init(path: String, sha256: String, size: Int, modified: Int? = nil) {
-        self.path = path; self.sha256 = sha256; self.size = size
-        self.modified = modified.flatMap(FileRecord.trusted)
-    }
-
-    /// `modified`, if old enough to be trusted: more than two seconds before now.
-    static func trusted(_ modified: Int) -> Int? {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let nowNanoseconds = Int(now.tv_sec) * 1_000_000_000 + Int(now.tv_nsec)
-        return nowNanoseconds - modified > 2_000_000_000 ? modified : nil
-    }
-
-    /// Whether the file at `path` still has this record's size and time
-    /// (false when the record keeps no time).
-    public var isUnchangedOnDisk: Bool {
-        guard let modified else { return false }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return false }
-        return Int(info.st_size) == size && Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec) == modified
+        self.path = path; self.sha256 = sha256; self.size = size; self.modified = modified
     }
 }

@@ -29,7 +29,7 @@ public enum FileBytes {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return .failure(.unreadable) }
-        let modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+        let modified = FileTime.modified(info)
         let expected = Int(info.st_size)
         if expected > limit { return .failure(.tooLarge(expected)) }
         var bytes: [UInt8] = []

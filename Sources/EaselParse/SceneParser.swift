@@ -26,7 +26,7 @@ public struct ParseOptions: Sendable {
 final class FileRecorder: Sendable {
     private let records = Locked<[FileRecord]>([])
     func record(path: String, bytes: [UInt8], modified: Int?) {
-        let entry = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: modified)
+        let entry = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: modified.flatMap(FileTime.trusted))
         records.withLock { list in
             if !list.contains(where: { $0.path == path }) { list.append(entry) }
         }
