@@ -76,6 +76,8 @@ public struct CompileSession: Sendable {
         p.appearance = options.appearance
         p.variant = options.variant
         p.ignoresUndeclaredParameters = options.ignoresUndeclaredParameters
+        p.strings = options.strings
+        p.locale = options.locale
         return p
     }
 
@@ -108,6 +110,10 @@ public struct CompileSession: Sendable {
             diagnostics += fontDiagnostics
             recordFontsUsed(layout)
         }
+        let textDiagnostics = TextChecks.diagnose(scene, layout, severity: options.textOverflow == .error ? .error : .warning,
+                                                  locale: options.locale)
+        diagnostics += textDiagnostics
+        fontDiagnostics += textDiagnostics
         guard !hasErrors else { return nil }
         return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
                              pngCompression: options.pngCompression, reads: reads, fonts: fonts)

@@ -48,6 +48,12 @@ public enum Easel {
         public var systemFonts = true
         /// Characters no font of the compile covers: warnings, or errors (`--missing-glyphs`).
         public var missingGlyphs = MissingGlyphs.warning
+        /// String tables (`--strings`) and the locale to compile in (`--locale`:
+        /// `de`, `pt-BR`, or `pseudo`/`pseudo-rtl`).
+        public var strings: LocalizedStrings?
+        public var locale: String?
+        /// Text that does not fit its frame: warnings, or errors (`--text-overflow`).
+        public var textOverflow = TextOverflowPolicy.warning
         public init(limits: Limits = Limits(), allowedDirectories: [URL] = [], scale: Double? = nil, scales: [Double] = []) {
             self.limits = limits
             self.allowedDirectories = allowedDirectories
@@ -224,5 +230,9 @@ struct LazyTextShaper: TextMeasuring {
     func shape(_ request: TextRequest) -> ShapedText {
         loader.fonts().map { TextShaper(fonts: $0).shape(request) }
             ?? ShapedText(text: request.text, size: .zero, lineBounds: .zero, lines: [], runs: [])
+    }
+    func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
+        loader.fonts().map { TextShaper(fonts: $0).fitMeasure(request) }
+            ?? TextFitMeasure(size: .zero, lineCount: 0, brokenWord: nil, fontSize: FontSpec.defaultSize)
     }
 }

@@ -14,6 +14,10 @@ enum LayoutJSON {
         /// A text's characters as drawn, and its shaped runs.
         var text: String?
         var runs: [Run]?
+        /// The union of a text's lines' extents, in scene points, and the
+        /// size it was set at (after `fit`).
+        var textBounds: Frame?
+        var fontSize: Double?
         var children: [Entry]
     }
 
@@ -56,7 +60,11 @@ enum LayoutJSON {
         return Entry(element: n.element, id: n.id, line: n.location.line, column: n.location.column,
                      frame: Frame(x: f.x, y: f.y, width: f.width, height: f.height),
                      count: n.copies?.count, text: text?.shaped.text, runs: text?.shaped.runs.map(Run.init),
-                     children: n.children.map(entry))
+                     textBounds: text.map { t in
+                         let b = t.shaped.lineBounds
+                         return Frame(x: f.x + b.x, y: f.y + b.y, width: b.width, height: b.height)
+                     },
+                     fontSize: text?.fitting.fontSize, children: n.children.map(entry))
     }
 
     static func encode(_ scene: LaidOutScene) -> String {

@@ -21,6 +21,7 @@ public struct PreviewOptions: ParsableArguments, Sendable {
     @OptionGroup public var safety: SafetyOptions
     @OptionGroup public var parameters: ParameterOptions
     @OptionGroup public var fonts: FontOptions
+    @OptionGroup public var text: TextOptions
 
     public func validate() throws {
         guard !scenes.isEmpty else { throw ValidationError("give at least one scene file to preview") }

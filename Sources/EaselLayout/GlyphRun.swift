@@ -77,6 +77,14 @@ public struct GlyphRun: Sendable {
     public var missing: [MissingCharacter]
     /// Axis tags `font-variation` names that this run's font does not have.
     public var unknownAxes: [String] = []
+    /// Where the run's characters start in the text (UTF-8 bytes): which
+    /// span they belong to.
+    public var textOffset = 0
+    /// The run's logical box on its line (its advance, the line's height),
+    /// in the text's own space: what a gradient on a span spans.
+    public var logicalBox = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Underlines and strike-throughs, filled like the glyphs.
+    public var decorations: [Rect] = []
 
     public init(face: FontFace?, fontMatrix: AffineTransform, glyphs: [UInt32], positions: [Point], text: String,
                 clusters: [GlyphCluster], clustersBackward: Bool, isColor: Bool, font: RunFont?, missing: [MissingCharacter]) {

@@ -73,6 +73,41 @@ public struct TextDrawing: Sendable {
     public var fill: PaintID?
     /// What the fill's gradient spans: the lines' extents, or the frame.
     public var paintBox: Rect
+    /// Spans with a fill of their own: each paint and the box it spans
+    /// (the span's runs' extents). Runs not listed take the text's fill.
+    public var spanFills: [SpanFill] = []
+    /// How `fit` set the text, and whether it overflows its frame.
+    public var fitting = TextFitting(fontSize: FontSpec.defaultSize, overflow: nil)
+}
+
+/// A span's own fill and the runs it paints.
+public struct SpanFill: Sendable {
+    public var fill: PaintID?
+    public var box: Rect
+    /// Indices into the text's `shaped.runs`.
+    public var runs: [Int]
+}
+
+/// The size a text was set at, and how it does not fit where it does not.
+public struct TextFitting: Hashable, Sendable {
+    public var fontSize: Double
+    public var overflow: TextOverflow?
+    public init(fontSize: Double, overflow: TextOverflow?) { self.fontSize = fontSize; self.overflow = overflow }
+}
+
+/// How a text overflows its frame, at the size it was set at.
+public struct TextOverflow: Hashable, Sendable {
+    /// Points the lines reach below the frame's height.
+    public var excessHeight: Double?
+    public var frameHeight: Double?
+    /// Lines beyond `max-lines` (cut with an ellipsis).
+    public var excessLines: Int?
+    public var maxLines: Int?
+    /// A word wider than the text, broken across lines.
+    public var brokenWord: String?
+    /// `fit="shrink"`: it fits at no size down to this one.
+    public var minFontSize: Double?
+    public init() {}
 }
 
 /// An index into the scene's `PaintTable`.

@@ -36,6 +36,15 @@ private final class LayoutContext {
     var paints = PaintTable()
     var tiles: [String: [LayoutNode]] = [:]
     var reducedSeries = false
+    /// `fit="shrink"` results by text and box: stacks measure a text more
+    /// than once, and each fit shapes it several times.
+    var fits: [FitKey: TextFitter.Result] = [:]
+}
+
+struct FitKey: Hashable {
+    var style: TextStyle
+    var width: Double
+    var height: Double?
 }
 
 private struct Resolver {
@@ -127,7 +136,8 @@ private struct Resolver {
             out.drawing = .image(imageDrawing(source, fit: fit, size: frame.size))
             inset = .zero
         case .text(let style):
-            out.drawing = .text(textDrawing(style, frame: frame))
+            out.drawing = .text(textDrawing(style, frame: frame, wraps: c.width != nil,
+                                            height: c.height == nil ? nil : frame.height))
             inset = .zero
         case .lineGraph(let graph):
             out.children = graphLayers(graph, node: node, size: frame.size,
@@ -179,7 +189,7 @@ private struct Resolver {
     func measure(_ node: Node, width: Double?, height: Double?) -> Size {
         switch node.kind {
         case .text(let style):
-            let m = measurer.measure(textRequest(style, wrapWidth: width))
+            let m = measurer.measure(textRequest(style, wrapWidth: width, height: height).request)
             return Size(width ?? m.width, height ?? m.height)
         case .image(let source, _):
             let iw = Double(source.pixelWidth), ih = Double(source.pixelHeight)
@@ -246,9 +256,9 @@ private struct Resolver {
             style.font = font
             style.fill = fill
             style.lang = lang
-            let size = measurer.measure(textRequest(style, wrapWidth: nil))
+            let size = measurer.measure(textRequest(style, wrapWidth: nil, height: nil).request)
             let frame = Rect(x: place(size).x, y: place(size).y, width: size.width, height: size.height)
-            var n = layer("text", location, opacity: 1, frame: frame, drawing: .text(textDrawing(style, frame: frame)))
+            var n = layer("text", location, opacity: 1, frame: frame, drawing: .text(textDrawing(style, frame: frame, wraps: false, height: nil)))
             n.transform = .translation(frame.x, frame.y)
             return n
         }
@@ -309,17 +319,97 @@ private struct Resolver {
         return out
     }
 
-    private func textRequest(_ style: TextStyle, wrapWidth: Double?) -> TextRequest {
-        TextRequest(text: style.text, font: style.font, wrapWidth: wrapWidth, align: style.align,
-                    lineSpacing: style.lineSpacing, maxLines: style.maxLines, lang: style.lang)
+    /// The request for a text at `wrapWidth`, set at the size `fit` finds
+    /// for that width and `height` (the frame's, where it is given).
+    private func textRequest(_ style: TextStyle, wrapWidth: Double?, height: Double?) -> (request: TextRequest, fit: TextFitter.Result?) {
+        var r = TextRequest(text: style.text, font: style.font, wrapWidth: wrapWidth, align: style.align,
+                            lineSpacing: style.lineSpacing, maxLines: style.maxLines, lang: style.lang)
+        r.spans = style.spans
+        r.letterSpacing = style.letterSpacing
+        r.direction = style.direction
+        guard style.shrinks, let width = wrapWidth else { return (r, nil) }
+        let key = FitKey(style: style, width: width, height: height)
+        let fit = context.fits[key] ?? TextFitter(measurer: measurer).fit(r, height: height, minFontSize: style.minFontSize)
+        context.fits[key] = fit
+        r.fontScale = fit.scale
+        return (r, fit)
     }
 
-    /// Text is shaped at its frame's width, so alignment works inside the
-    /// frame; a frame as wide as the text's natural width wraps nothing.
-    private func textDrawing(_ style: TextStyle, frame: Rect) -> TextDrawing {
-        let shaped = measurer.shape(textRequest(style, wrapWidth: frame.width))
+    /// Text is shaped at its frame's width where the scene gives one
+    /// (`wraps`), so alignment works inside the frame. A text sized by its
+    /// content is shaped as it was measured, unwrapped (a width measured
+    /// with letter spacing would wrap its own last letter), then aligned
+    /// in its frame where a stack made that wider. `height`: the frame's
+    /// height where the scene gives one, which the text must fit.
+    private func textDrawing(_ style: TextStyle, frame: Rect, wraps: Bool, height: Double?) -> TextDrawing {
+        let (request, fit) = textRequest(style, wrapWidth: wraps ? frame.width : nil, height: height)
+        var shaped = measurer.shape(request)
+        if !wraps, frame.width > shaped.size.width {
+            let room = frame.width - shaped.size.width
+            let rightToLeft = style.direction == .rtl   // `auto` follows the text; its frame is its own width here
+            switch (style.align, rightToLeft) {
+            case (.leading, false), (.trailing, true): break
+            case (.center, _): shaped = shaped.translated(by: room / 2)
+            case (.trailing, false), (.leading, true): shaped = shaped.translated(by: room)
+            }
+            shaped.size.width = frame.width
+        }
         let box = style.paintsFrame ? Rect(x: 0, y: 0, width: frame.width, height: frame.height) : shaped.lineBounds
-        return TextDrawing(shaped: shaped, fill: paint(style.fill, opacity: style.fillOpacity, box: box), paintBox: box)
+        var drawing = TextDrawing(shaped: shaped, fill: paint(style.fill, opacity: style.fillOpacity, box: box), paintBox: box)
+        drawing.spanFills = spanFills(style, shaped)
+        if let fit {
+            drawing.fitting = fit.fitting
+        } else {
+            drawing.fitting = TextFitting(fontSize: shaped.fontSize, overflow: nil)
+            if let height, shaped.size.height > height + 1e-6 {
+                var overflow = TextOverflow()
+                overflow.excessHeight = shaped.size.height - height
+                overflow.frameHeight = height
+                drawing.fitting.overflow = overflow
+            }
+        }
+        return drawing
+    }
+
+    /// Each span that sets a fill or an opacity paints its runs (those of
+    /// spans inside it that set neither among them). Its fill spans the
+    /// runs of the span that set that fill: the union of their boxes over
+    /// every line.
+    private func spanFills(_ style: TextStyle, _ shaped: ShapedText) -> [SpanFill] {
+        let spans = style.spans
+        guard spans.contains(where: { $0.fill != nil || $0.fillOpacity != nil }), !shaped.runs.isEmpty else { return [] }
+        // The innermost span holding each run (spans are listed outer first).
+        let holder: [Int?] = shaped.runs.map { run in
+            spans.indices.last { spans[$0].start <= run.textOffset && run.textOffset < spans[$0].end }
+        }
+        func ancestors(_ i: Int) -> [Int] {
+            var out = [i]
+            while let p = spans[out.last!].parent { out.append(p) }
+            return out
+        }
+        func inside(_ run: Int, _ span: Int) -> Bool { holder[run].map { ancestors($0).contains(span) } ?? false }
+        var out: [SpanFill] = []
+        var painter: [Int: Int] = [:]   // span → its index in `out`
+        for i in spans.indices where spans[i].fill != nil || spans[i].fillOpacity != nil {
+            let chain = ancestors(i)
+            let owner = chain.first { spans[$0].fill != nil }
+            let fill = owner.flatMap { spans[$0].fill } ?? style.fill
+            let opacity = chain.lazy.compactMap { spans[$0].fillOpacity }.first ?? style.fillOpacity
+            let box: Rect
+            if let owner {
+                box = shaped.runs.indices.filter { inside($0, owner) }.map { shaped.runs[$0].logicalBox }.reduce(nil) { u, r in u.map { $0.union(r) } ?? r }
+                    ?? .zero
+            } else {
+                box = style.paintsFrame ? Rect(x: 0, y: 0, width: shaped.size.width, height: shaped.size.height) : shaped.lineBounds
+            }
+            painter[i] = out.count
+            out.append(SpanFill(fill: paint(fill, opacity: opacity, box: box), box: box, runs: []))
+        }
+        for run in shaped.runs.indices {
+            guard let h = holder[run], let painted = ancestors(h).first(where: { painter[$0] != nil }) else { continue }
+            out[painter[painted]!].runs.append(run)
+        }
+        return out
     }
 
     /// A view's fill covers its box and is painted before the children; its

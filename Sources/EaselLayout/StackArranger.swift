@@ -14,9 +14,15 @@ struct StackArranger {
     /// `measure(node, width, height)`: the node's size with those imposed.
     let measure: (Node, Double?, Double?) -> Size
 
+    /// Under `rtl` an hstack runs from the right and leading/trailing
+    /// alignments swap (SCENE-FORMAT.md, "Text: spans, fitting, direction").
     func arrange(_ children: [Node], style: StackStyle, content: (Double?, Double?)) -> (frames: [Rect], fitted: Size) {
-        style.axis == .depth ? overlay(children, style: style, content: content)
-            : line(children, style: style, content: content)
+        var s = style
+        if style.direction == .rtl { s.alignment.horizontal = -style.alignment.horizontal }
+        let placed = s.axis == .depth ? overlay(children, style: s, content: content) : line(children, style: s, content: content)
+        guard style.direction == .rtl, style.axis == .horizontal else { return placed }
+        let width = content.0 ?? placed.fitted.width
+        return (placed.frames.map { Rect(x: width - $0.maxX, y: $0.y, width: $0.width, height: $0.height) }, placed.fitted)
     }
 
     /// Whether a node without a size along an axis has one of its own.

@@ -33,6 +33,8 @@ public struct ParameterSetting: Hashable, Sendable {
         case variant(String)
         /// The `<param>`'s own default.
         case defaultValue
+        /// A string table (`--strings`), for a locale (`--locale`).
+        case strings(file: String, locale: String)
     }
     public var value: String
     public var origin: Origin
@@ -45,6 +47,7 @@ public struct ParameterSetting: Hashable, Sendable {
         case .file(let name): return "set in \(name)"
         case .variant(let name): return "set by variant '\(name)'"
         case .defaultValue: return "its default"
+        case .strings(let file, let locale): return "the '\(locale)' string in \(file)"
         }
     }
 }

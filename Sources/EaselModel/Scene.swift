@@ -61,6 +61,8 @@ public struct Scene: Hashable, Sendable {
     public var systemFonts: Bool?
     /// `<scene lang>` (BCP 47), inherited by its texts and graph labels.
     public var lang: String?
+    /// `<scene dir>`, inherited by its texts and stacks.
+    public var direction: TextDirection = .ltr
 
     public init(file: String, width: Double, height: Double, location: SourceLocation) {
         self.file = file; self.width = width; self.height = height; self.location = location

@@ -81,10 +81,66 @@ public struct FontSpec: Hashable, Sendable {
     public var variations: [FontVariation] = []
     public init() {}
 
+    /// This font with every field `other` sets put over it (a span over
+    /// its text).
+    public func overridden(by other: FontSpec) -> FontSpec {
+        var f = self
+        if let families = other.families {
+            f.families = families; f.familyLocation = other.familyLocation; f.familyOffsets = other.familyOffsets
+        }
+        if let v = other.size { f.size = v }
+        if let v = other.weight { f.weight = v }
+        if let v = other.style { f.style = v }
+        if let v = other.stretch { f.stretch = v }
+        if !other.variations.isEmpty { f.variations = other.variations }
+        return f
+    }
+
     public static let defaultFamily = "DejaVu Sans"
     public static let defaultSize = 12.0
     /// FreeType gives up on glyphs far larger than this.
     public static let maxSize = 4096.0
+}
+
+/// `dir`: which way text runs and an hstack places its children. A text's
+/// `auto` follows its first strong character; a stack's `auto` keeps the
+/// direction it inherits (a stack has no characters of its own).
+public enum TextDirection: String, Hashable, Sendable, CaseIterable {
+    case ltr, rtl, auto
+    /// The languages written right to left, by primary subtag: a locale's
+    /// default direction.
+    public static let rightToLeftLanguages: Set<String> = ["ar", "he", "iw", "fa", "ur", "ps", "sd", "yi", "dv", "ug", "ckb"]
+
+    /// `rtl` for a right-to-left language (`ar`, `he-IL`), else `ltr`.
+    public static func of(language tag: String) -> TextDirection {
+        let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map { $0.lowercased() } ?? ""
+        return rightToLeftLanguages.contains(primary) ? .rtl : .ltr
+    }
+}
+
+/// `<span>`: a styled stretch of a text's characters. A span overrides
+/// only what it sets; the rest comes from the spans around it and the text.
+public struct TextSpan: Hashable, Sendable {
+    /// UTF-8 byte offsets of its characters in `TextStyle.text`.
+    public var start: Int
+    public var end: Int
+    /// The enclosing span's index in `TextStyle.spans` (which lists a span
+    /// before the spans inside it).
+    public var parent: Int?
+    /// Only the fields the span sets.
+    public var font = FontSpec()
+    public var fill: Paint?
+    public var fillOpacity: Double?
+    public var lang: String?
+    public var letterSpacing: Double?
+    public var underline: Bool?
+    public var strikethrough: Bool?
+    /// Points, positive up; nested shifts add up.
+    public var baselineShift: Double?
+    public var location: SourceLocation
+    public init(start: Int, end: Int, parent: Int?, location: SourceLocation) {
+        self.start = start; self.end = end; self.parent = parent; self.location = location
+    }
 }
 
 /// `<text>`: a label.
@@ -102,7 +158,36 @@ public struct TextStyle: Hashable, Sendable {
     /// BCP 47 (`ja`, `zh-Hans`), the text's own or the scene's: it steers
     /// font fallback and shaping.
     public var lang: String?
+    /// `<span>`s, each before the spans inside it.
+    public var spans: [TextSpan] = []
+    /// `letter-spacing`, points.
+    public var letterSpacing = 0.0
+    /// `fit="shrink"`: set at the largest size that fits, down to `minFontSize`.
+    public var shrinks = false
+    /// `min-font-size`; nil: half the text's own size.
+    public var minFontSize: Double?
+    /// The text's direction, its own `dir` or the one it inherits.
+    public var direction: TextDirection = .ltr
     public init(text: String) { self.text = text }
+
+    /// The text with each stretch between span edges rewritten by
+    /// `transform` (placeholders filled, marks dropped), the spans' offsets
+    /// moved to match: a span's edges stay between the same characters.
+    public mutating func rewriteSegments(_ transform: (String) -> String) {
+        let bytes = Array(text.utf8)
+        let edges = Array(Set([0, bytes.count] + spans.flatMap { [$0.start, $0.end] }).filter { $0 <= bytes.count }).sorted()
+        var out = ""
+        var moved: [Int: Int] = [0: 0]
+        for (from, to) in zip(edges, edges.dropFirst()) {
+            out += transform(String(decoding: bytes[from..<to], as: UTF8.self))
+            moved[to] = out.utf8.count
+        }
+        text = out
+        for i in spans.indices {
+            spans[i].start = moved[min(spans[i].start, bytes.count)] ?? 0
+            spans[i].end = moved[min(spans[i].end, bytes.count)] ?? out.utf8.count
+        }
+    }
 }
 
 public enum StackAxis: String, Hashable, Sendable {
@@ -120,6 +205,9 @@ public struct StackAlignment: Hashable, Sendable {
 
 public struct StackStyle: Hashable, Sendable {
     public var axis: StackAxis
+    /// `rtl`: an hstack places its first child at the right, and leading
+    /// and trailing alignments mean right and left.
+    public var direction: TextDirection = .ltr
     public var spacing: Double = 0
     public var alignment: StackAlignment = .center
     public var padding: EdgeInsets = .zero

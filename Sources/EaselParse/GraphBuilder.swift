@@ -117,11 +117,15 @@ extension SceneBuilder {
             var plain = el
             plain.attributes.removeAll { $0.name == "format" }
             guard var node = buildNode(plain, parent: "lineGraph", depth: depth + 1), case .text(var style) = node.kind else { return nil }
-            let (filled, unknown) = GraphData.fillPlaceholders(style.text, values: values, format: format)
+            var unknown: [String] = []
+            style.rewriteSegments { segment in
+                let (filled, names) = GraphData.fillPlaceholders(segment, values: values, format: format)
+                unknown += names
+                return filled
+            }
             for name in unknown {
                 diagnostics.error(.unknownPlaceholder(name, suggestion: Suggestion.nearest(to: name, in: GraphStatistics.names)), at: el.location)
             }
-            style.text = filled
             node.kind = .text(style)
             return GraphEntry(.text(node), at: el.location)
         }

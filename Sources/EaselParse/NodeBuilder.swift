@@ -62,10 +62,16 @@ extension SceneBuilder {
         if Vocabulary.stacks.contains(el.name) { checkPercentages(inStack: el) }
         var children: [Node] = []
         if Vocabulary.containers.contains(el.name) && parent != "clipPath" {
+            // A stack's `dir` is inherited by what it holds.
+            let inherited = direction
+            defer { direction = inherited }
+            if case .stack(let style) = kind, let own = keyword(el, "dir", TextDirection.self), own != .auto {
+                direction = style.direction
+            }
             for child in el.children {
                 if let n = buildNode(child, parent: el.name, depth: depth + 1) { children.append(n) }
             }
-        } else if el.name != "lineGraph" {
+        } else if el.name != "lineGraph" && el.name != "text" {
             checkNoChildren(el)
         }
         return Node(element: el.name, kind: kind, common: common, children: children, location: el.location)

@@ -44,6 +44,9 @@ extension Diagnostic.Message {
     static func variantSetsUnknown(_ variant: String, _ name: String, suggestion: String?) -> Self {
         .init("variant '\(variant)' sets '\(name)', but the scene has no parameter '\(name)'\(didYouMean(suggestion))")
     }
+    static func missingString(_ key: String, locale: String, fallback: String?) -> Self {
+        .init("the strings tables have no '\(locale)' value for '\(key)': \(fallback.map { "using the '\($0)' one" } ?? "using the parameter's default")")
+    }
     static func parameterExpansionTooLarge(_ limit: Int) -> Self {
         .init("parameters make the scene more than \(limit) bytes larger (the input file limit; raise it with --max-file-size)")
     }
@@ -89,6 +92,7 @@ extension SceneBuilder {
             }
             settings[name] = setting
         }
+        localize(&settings)
         if let name = options.variant {
             if let v = variants.first(where: { $0.name == name }) {
                 for s in v.settings where declared[s.name] != nil { settings[s.name] = ParameterSetting(s.value, from: .variant(name)) }
@@ -118,6 +122,29 @@ extension SceneBuilder {
         return result
     }
 
+    /// A `string` parameter named like a key of the string tables takes the
+    /// locale's value, over `--set-file` but not over `--set` (a variant's
+    /// `set` comes later and wins over both). A key the locale lacks falls
+    /// back to the tables' source language, then to the default, with a
+    /// warning at the `<param>`.
+    private func localize(_ settings: inout [String: ParameterSetting]) {
+        guard let strings = options.strings else { return }
+        let keys = strings.keys
+        let pseudo = options.pseudoLocale
+        // A pseudo-locale pseudo-translates the source language's strings.
+        guard let locale = pseudo == nil ? options.locale : strings.sourceLanguage ?? options.locale else { return }
+        let file = strings.files.count == 1 ? String(strings.files[0].split(separator: "/").last ?? "") : "the strings tables"
+        for p in parameters where p.type == .string && keys.contains(p.name) {
+            if let s = settings[p.name], s.origin == .commandLine { continue }
+            guard let found = strings.value(p.name, locale: locale) else {
+                diagnostics.warning(.missingString(p.name, locale: locale, fallback: nil), at: p.location)
+                continue
+            }
+            if found.fellBack { diagnostics.warning(.missingString(p.name, locale: locale, fallback: found.locale), at: p.location) }
+            settings[p.name] = ParameterSetting(found.value, from: .strings(file: file, locale: found.locale))
+        }
+    }
+
     /// The values to write, and what writing them has cost so far.
     struct Substitution {
         let check: ParameterTypeCheck
@@ -131,7 +158,10 @@ extension SceneBuilder {
 
     /// nil when nothing in the element or below it changed (most of a
     /// scene, usually): the tree is then not copied.
-    private func substituted(_ source: XMLElement, parent: String?, _ state: inout Substitution) -> XMLElement? {
+    /// `graphSpan`: `source` is a span inside a graph's text, whose
+    /// statistics placeholders the graph fills in.
+    private func substituted(_ source: XMLElement, parent: String?, graphSpan: Bool = false,
+                             _ state: inout Substitution) -> XMLElement? {
         // A declaration's own values are written as they are.
         if source.name == "param" || source.name == "variant" || state.stopped || diagnostics.isFull { return nil }
         var el = source
@@ -152,11 +182,12 @@ extension SceneBuilder {
                 el.attributes[k].parameterErrorReported = true
             }
         }
-        if !el.text.isEmpty {
-            let graphText = el.name == "text" && parent == "lineGraph"
+        // Each stretch of text between child elements (a text's spans) on its own.
+        for piece in el.texts.indices where !el.texts[piece].isEmpty {
+            let graphText = (el.name == "text" && parent == "lineGraph") || (el.name == "span" && graphSpan)
             var uses: [ParameterUse] = [], undeclared: [String] = []
-            if let text = expand(el.text, graphText: graphText, &state, &uses, &undeclared) {
-                el.text = text
+            if let text = expand(el.texts[piece], graphText: graphText, &state, &uses, &undeclared) {
+                el.texts[piece] = text
                 changed = true
                 for name in undeclared {
                     diagnostics.error(.undeclaredParameter(name, suggestion: Suggestion.nearest(to: name, in: Array(state.values.keys)),
@@ -170,7 +201,8 @@ extension SceneBuilder {
             diagnostics.error(.parameterExpansionTooLarge(limits.maxFileSize), at: el.location)
         }
         for k in source.children.indices {
-            if let child = substituted(source.children[k], parent: source.name, &state) {
+            let inGraphText = (source.name == "text" && parent == "lineGraph") || (source.name == "span" && graphSpan)
+            if let child = substituted(source.children[k], parent: source.name, graphSpan: inGraphText, &state) {
                 el.children[k] = child
                 changed = true
             }

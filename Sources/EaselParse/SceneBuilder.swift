@@ -34,6 +34,9 @@ final class SceneBuilder {
     var fontData: [String: [UInt8]] = [:]
     /// `<scene lang>`, which texts inherit.
     var sceneLang: String?
+    /// The `dir` texts and stacks inherit here: the scene's, or the
+    /// nearest enclosing stack's.
+    var direction = TextDirection.ltr
 
     init(resolver: ResourceResolver, limits: Limits, options: ParseOptions = ParseOptions()) {
         self.resolver = resolver
@@ -64,9 +67,15 @@ final class SceneBuilder {
             if d >= 0 { scene.duration = d } else { rangeError(root, "duration", "0 or more") }
         }
 
-        sceneLang = language(root)
+        // A locale gives the scene its default language and direction.
+        let localeLanguage = options.pseudoLocale == nil ? options.locale.flatMap { LanguageTag.isWellFormed($0) ? $0 : nil } : nil
+        let localeDirection: TextDirection = options.pseudoLocale == .pseudoRTL ? .rtl
+            : options.locale.map { TextDirection.of(language: $0) } ?? .ltr
+        sceneLang = language(root) ?? localeLanguage
         scene.lang = sceneLang
         scene.systemFonts = bool(root, "system-fonts")
+        direction = keyword(root, "dir", TextDirection.self) ?? localeDirection
+        scene.direction = direction
         // Names from <defs> may be used before the <defs> that declares them.
         let defs = root.children.filter { $0.name == "defs" }
         collectDefinitionNames(defs)

@@ -2,6 +2,8 @@ import EaselModel
 import Foundation
 
 public struct ParseOptions: Sendable {
+    /// `--locale pseudo`/`pseudo-rtl`, if the locale is one.
+    public var pseudoLocale: PseudoLocale? { locale.flatMap(PseudoLocale.init(rawValue:)) }
     public var limits = Limits()
     /// Folders outside the scene's own from which `href`/`src` may read.
     public var allowedDirectories: [URL] = []
@@ -15,6 +17,12 @@ public struct ParseOptions: Sendable {
     /// A setting for a parameter the scene does not declare is passed over
     /// instead of being an error (a build sets values for many scenes).
     public var ignoresUndeclaredParameters = false
+    /// String tables (`--strings`) and the locale they are read in
+    /// (`--locale`): a `string` parameter named like a key gets its value.
+    public var strings: LocalizedStrings?
+    /// `en`, `pt-BR`, … or `pseudo`/`pseudo-rtl`; sets the scene's default
+    /// `lang` and `dir`.
+    public var locale: String?
     public init(limits: Limits = Limits(), allowedDirectories: [URL] = []) {
         self.limits = limits
         self.allowedDirectories = allowedDirectories

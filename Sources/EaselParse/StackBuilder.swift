@@ -9,6 +9,9 @@ extension SceneBuilder {
         s.padding = padding(el)
         s.paint = paintStyle(el, defaultFill: .none)
         s.corners = corners(el)
+        // `auto` keeps the inherited direction; a scene's `auto` lays stacks out left to right.
+        let own = el.attribute("dir") == nil ? nil : TextDirection(rawValue: el.attribute("dir")!.value.trimmingSpaces)
+        s.direction = (own == nil || own == .auto ? direction : own!) == .rtl ? .rtl : .ltr
         if let a = el.attribute("alignment") {
             let choices: [String: StackAlignment]
             switch axis {

@@ -4,7 +4,7 @@
 public enum Vocabulary {
     static let box: [String] = ["id", "x", "y", "width", "height", "opacity", "transform",
                                 "transform-origin", "clip-path", "hidden", "grow"]
-    static let stack: [String] = box + paint + ["spacing", "padding", "alignment", "corner-radius"]
+    static let stack: [String] = box + paint + ["spacing", "padding", "alignment", "corner-radius", "dir"]
     static let paint: [String] = ["fill", "stroke", "stroke-width", "stroke-opacity", "fill-opacity",
                                   "line-cap", "line-join", "miter-limit", "dash", "dash-offset",
                                   "fill-rule", "clip-rule"]
@@ -13,7 +13,7 @@ public enum Vocabulary {
                                            "font-variation"]
 
     public static let attributes: [String: [String]] = [
-        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts"],
+        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir"],
         "defs": [],
         "color": ["name", "value", "dark"],
         "param": ["name", "type", "default"],
@@ -38,7 +38,9 @@ public enum Vocabulary {
         "group": ["id", "opacity", "transform", "transform-origin", "clip-path", "hidden"],
         "repeat": ["id", "count", "transform", "hidden"],
         "image": box + ["href", "fit"],
-        "text": box + fontAttributes + ["fill", "fill-opacity", "align", "line-spacing", "max-lines", "paint-bounds", "lang"],
+        "text": box + fontAttributes + ["fill", "fill-opacity", "align", "line-spacing", "max-lines", "paint-bounds", "lang",
+                                        "letter-spacing", "fit", "min-font-size", "dir"],
+        "span": fontAttributes.filter { $0 != "font" } + ["fill", "fill-opacity", "lang", "letter-spacing", "underline", "strikethrough", "baseline-shift"],
         "lineGraph": box + ["values", "labels", "min", "max", "padding", "src", "column", "label-column"],
         "vstack": stack,
         "hstack": stack,

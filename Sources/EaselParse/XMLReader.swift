@@ -222,17 +222,21 @@ private final class ReaderState {
                                       valueEnd: lines.location(ofByte: pos.2)))
         }
         stack.append(XMLElement(name: name, location: lines.location(ofByte: start),
-                                attributes: attrs, children: [], text: ""))
+                                attributes: attrs, children: []))
     }
 
     func endElement() {
         guard let element = stack.popLast() else { return }
-        if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
+        if stack.isEmpty { root = element } else {
+            stack[stack.count - 1].children.append(element)
+            stack[stack.count - 1].texts.append("")
+        }
     }
 
     func characters(_ text: String) {
         guard !stack.isEmpty else { return }
-        stack[stack.count - 1].text += text
+        let top = stack.count - 1
+        stack[top].texts[stack[top].texts.count - 1] += text
     }
 
     func refuseDoctype() {

@@ -50,8 +50,12 @@ public struct XMLElement: Hashable, Sendable {
     public var location: SourceLocation
     public var attributes: [XMLAttribute]
     public var children: [XMLElement]
-    /// Character data directly inside this element, in order.
-    public var text: String
+    /// Character data directly inside this element: before the first
+    /// child, between children, after the last (one more than `children`).
+    public var texts: [String] = [""]
+
+    /// All the character data directly inside this element, in order.
+    public var text: String { texts.count == 1 ? texts[0] : texts.joined() }
 
     public func attribute(_ name: String) -> XMLAttribute? {
         attributes.first { $0.name == name }

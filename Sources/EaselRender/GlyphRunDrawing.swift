@@ -50,4 +50,12 @@ enum GlyphRunDrawing {
             cairo_stroke(cr)
         }
     }
+
+    /// Underlines and strike-throughs, in the current source.
+    static func drawDecorations(_ runs: [GlyphRun], on cr: OpaquePointer) {
+        let bars = runs.flatMap(\.decorations).filter { $0.width > 0 && $0.height > 0 }
+        guard !bars.isEmpty else { return }
+        for b in bars { cairo_rectangle(cr, b.x, b.y, b.width, b.height) }
+        cairo_fill(cr)
+    }
 }

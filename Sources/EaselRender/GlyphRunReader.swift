@@ -112,7 +112,42 @@ enum GlyphRunReader {
         var glyphRun = GlyphRun(face: face, fontMatrix: matrix, glyphs: glyphs, positions: positions, text: runText, clusters: clusters,
                                 clustersBackward: backward, isColor: color, font: font, missing: missing)
         glyphRun.unknownAxes = unknownAxes
+        glyphRun.textOffset = Int(item.offset)
+        glyphRun.logicalBox = Rect(x: Double(x) / TextShaper.scale, y: lineBox.y, width: Double(advance) / TextShaper.scale,
+                                   height: lineBox.height)
+        glyphRun.decorations = decorations(item, x: x, width: advance, baseline: y)
         return glyphRun
+    }
+
+    /// Underline and strike-through bars over the run's advance, where its
+    /// font's metrics put them (Pango's renderer draws them likewise).
+    private static func decorations(_ item: PangoItem, x: Int, width: Int, baseline: Int) -> [Rect] {
+        var underline = false, strikethrough = false
+        var node = item.analysis.extra_attrs
+        while let n = node {
+            node = n.pointee.next
+            guard let attr = n.pointee.data?.assumingMemoryBound(to: PangoAttribute.self) else { continue }
+            switch attr.pointee.klass.pointee.type {
+            case PANGO_ATTR_UNDERLINE:
+                underline = attr.withMemoryRebound(to: PangoAttrInt.self, capacity: 1) { $0.pointee.value } != Int32(PANGO_UNDERLINE_NONE.rawValue)
+            case PANGO_ATTR_STRIKETHROUGH:
+                strikethrough = attr.withMemoryRebound(to: PangoAttrInt.self, capacity: 1) { $0.pointee.value } != 0
+            default: break
+            }
+        }
+        guard underline || strikethrough, width > 0, let font = item.analysis.font,
+              let metrics = pango_font_get_metrics(font, item.analysis.language) else { return [] }
+        defer { pango_font_metrics_unref(metrics) }
+        var out: [Rect] = []
+        func bar(_ position: Int32, _ thickness: Int32) {
+            out.append(Rect(x: Double(x) / TextShaper.scale, y: Double(baseline - Int(position)) / TextShaper.scale,
+                            width: Double(width) / TextShaper.scale, height: Double(max(thickness, 1)) / TextShaper.scale))
+        }
+        if underline { bar(pango_font_metrics_get_underline_position(metrics), pango_font_metrics_get_underline_thickness(metrics)) }
+        if strikethrough {
+            bar(pango_font_metrics_get_strikethrough_position(metrics), pango_font_metrics_get_strikethrough_thickness(metrics))
+        }
+        return out
     }
 
     /// Characters worth a box and a warning: not spaces, controls or

@@ -261,35 +261,48 @@ final class Painter {
 
     /// Text is drawn as shaped during layout: its glyph runs with Cairo's
     /// glyph API (real text in PDF), filled with its paint, whose box is the
-    /// lines' extents or the frame. Colour glyphs (emoji) paint their own
-    /// colours, once, at the fill's opacity; a character no font covers is
-    /// an empty box in the fill.
+    /// lines' extents or the frame; runs of a span with a fill of its own
+    /// in that fill, over the span's extents. Colour glyphs (emoji) paint
+    /// their own colours, once, at the fill's opacity; a character no font
+    /// covers is an empty box in the fill; underlines and strike-throughs
+    /// are bars in it.
     private func draw(_ text: TextDrawing) {
-        guard let fillID = text.fill else { return }
-        let fill = resolve(fillID)
-        guard charge(text.paintBox, weight: PaintCost.perPixel(.text) + weight(of: fill)) else { return }
         let runs = text.shaped.runs
-        var undrawn: [String] = []
-        paint(with: fill, extents: { text.paintBox }) {
-            for run in runs where !run.isColor && !GlyphRunDrawing.draw(run, on: self.cr) { undrawn.append(run.font?.file ?? "") }
-            GlyphRunDrawing.drawMissingBoxes(runs, on: self.cr)
+        var own = Set(runs.indices)
+        var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
+        for span in text.spanFills {
+            groups.append((span.fill, span.box, span.runs))
+            own.subtract(span.runs)
         }
-        if runs.contains(where: \.isColor) {
-            cairo_save(cr)
-            cairo_set_source_rgb(cr, 0, 0, 0)
-            let grouped = fill.opacity < 1
-            if grouped { cairo_push_group(cr) }
-            for run in runs where run.isColor && !GlyphRunDrawing.draw(run, on: cr) { undrawn.append(run.font?.file ?? "") }
-            if grouped {
-                cairo_pop_group_to_source(cr)
-                cairo_paint_with_alpha(cr, fill.opacity)
+        groups.insert((text.fill, text.paintBox, runs.indices.filter { own.contains($0) }), at: 0)
+        var undrawn: [String] = []
+        for group in groups where !group.runs.isEmpty {
+            guard let fillID = group.fill else { continue }
+            let fill = resolve(fillID)
+            guard charge(group.box, weight: PaintCost.perPixel(.text) + weight(of: fill)) else { return }
+            let members = group.runs.map { runs[$0] }
+            paint(with: fill, extents: { group.box }) {
+                for run in members where !run.isColor && !GlyphRunDrawing.draw(run, on: self.cr) { undrawn.append(run.font?.file ?? "") }
+                GlyphRunDrawing.drawMissingBoxes(members, on: self.cr)
+                GlyphRunDrawing.drawDecorations(members, on: self.cr)
             }
-            cairo_restore(cr)
+            if members.contains(where: \.isColor) {
+                cairo_save(cr)
+                cairo_set_source_rgb(cr, 0, 0, 0)
+                let grouped = fill.opacity < 1
+                if grouped { cairo_push_group(cr) }
+                for run in members where run.isColor && !GlyphRunDrawing.draw(run, on: cr) { undrawn.append(run.font?.file ?? "") }
+                if grouped {
+                    cairo_pop_group_to_source(cr)
+                    cairo_paint_with_alpha(cr, fill.opacity)
+                }
+                cairo_restore(cr)
+            }
         }
         if let file = undrawn.first {
             failures.append(Diagnostic(.error, .cannotDrawFont(file), at: current))
         }
-        if format == .svg {
+        if format == .svg, text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
             var m = cairo_matrix_t()
             cairo_get_matrix(cr, &m)
             textOverlays.append(SVGTextOverlay(

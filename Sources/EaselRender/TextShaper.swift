@@ -12,7 +12,8 @@ public struct TextShaper: TextMeasuring {
 
     public func measure(_ request: TextRequest) -> Size {
         fonts.withShapingContext { context in
-            let layout = self.layout(displayText(request, context), request, context)
+            let (display, spans) = displayText(request, context)
+            let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             return size(of: layout, request)
         }
@@ -20,19 +21,71 @@ public struct TextShaper: TextMeasuring {
 
     public func shape(_ request: TextRequest) -> ShapedText {
         fonts.withShapingContext { context in
-            let display = displayText(request, context)
-            let layout = self.layout(display, request, context)
+            let (display, spans) = displayText(request, context)
+            let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-            return ShapedText(text: display, size: size(of: layout, request), lineBounds: logicalExtents(layout),
-                              lines: lines(of: layout, text: display),
-                              runs: GlyphRunReader.runs(of: layout, fonts: fonts, requestedAxes: request.font.variations.map(\.tag)))
+            var shaped = ShapedText(text: display, size: size(of: layout, request), lineBounds: logicalExtents(layout),
+                                    lines: lines(of: layout, text: display),
+                                    runs: GlyphRunReader.runs(of: layout, fonts: fonts, requestedAxes: request.font.variations.map(\.tag)))
+            shaped.fontSize = baseSize(request.font) * request.fontScale
+            return shaped
         }
     }
 
-    /// A Pango layout of `text` laid out as `request` asks.
-    func layout(_ text: String, _ request: TextRequest, _ context: ShapingContext) -> OpaquePointer {
+    public func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
+        fonts.withShapingContext { context in
+            let layout = self.layout(request.text, spans: request.spans, request, context)
+            defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+            return TextFitMeasure(size: size(of: layout, request), lineCount: Int(pango_layout_get_line_count(layout)),
+                                  brokenWord: brokenWord(layout, request.text), fontSize: baseSize(request.font))
+        }
+    }
+
+    /// A word the layout's lines break inside: a line that starts where no
+    /// line break is allowed (Pango broke the word because it is wider
+    /// than the text).
+    private func brokenWord(_ layout: OpaquePointer, _ text: String) -> String? {
+        var count: Int32 = 0
+        guard let attrs = pango_layout_get_log_attrs_readonly(layout, &count), count > 0 else { return nil }
+        let scalars = Array(text.unicodeScalars)
+        // Character index of each UTF-8 byte offset that starts a character.
+        var charAt: [Int: Int] = [:]
+        var offset = 0
+        for (i, c) in scalars.enumerated() { charAt[offset] = i; offset += String(c).utf8.count }
+        charAt[offset] = scalars.count
+        for n in 1..<Int(pango_layout_get_line_count(layout)) {
+            guard let line = pango_layout_get_line_readonly(layout, Int32(n)),
+                  let c = charAt[Int(line.pointee.start_index)], c < Int(count), attrs[c].is_line_break == 0 else { continue }
+            var from = c, to = c
+            while from > 0, attrs[from].is_line_break == 0 { from -= 1 }
+            while to < scalars.count, to + 1 < Int(count), attrs[to].is_line_break == 0 || to == c { to += 1 }
+            var word = String(String.UnicodeScalarView(scalars[from..<min(to, scalars.count)]))
+            while let last = word.last, last.isWhitespace { word.removeLast() }
+            return word
+        }
+        return nil
+    }
+
+    /// The text's own size in points: `font-size`, the `font`
+    /// description's, or the default.
+    func baseSize(_ spec: FontSpec) -> Double {
+        if let size = spec.size { return size }
+        guard let description = spec.description, let d = pango_font_description_from_string(description) else { return FontSpec.defaultSize }
+        defer { pango_font_description_free(d) }
+        let size = Double(pango_font_description_get_size(d)) / TextShaper.scale
+        return size > 0 ? size : FontSpec.defaultSize
+    }
+
+    /// A Pango layout of `text` laid out as `request` asks, `spans` styling it.
+    func layout(_ text: String, spans: [TextSpan], _ request: TextRequest, _ context: ShapingContext) -> OpaquePointer {
+        let rightToLeft = TextShaper.isRightToLeft(text, request.direction)
+        // The paragraph direction is set, never guessed per paragraph:
+        // under `ltr`, Arabic text is still right to left inside a
+        // left-to-right paragraph, and `leading` is the left.
+        pango_context_set_base_dir(context.context, rightToLeft ? PANGO_DIRECTION_RTL : PANGO_DIRECTION_LTR)
         let layout = pango_layout_new(context.context)!
-        let font = fontDescription(request.font, lang: request.lang)
+        pango_layout_set_auto_dir(layout, 0)
+        let font = fontDescription(request.font, lang: request.lang, scale: request.fontScale)
         pango_layout_set_font_description(layout, font)
         pango_font_description_free(font)
         if let w = request.wrapWidth {
@@ -41,32 +94,99 @@ public struct TextShaper: TextMeasuring {
             pango_layout_set_width(layout, units.isFinite && units < Double(Int32.max) ? Int32(max(0, units)) : Int32.max)
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         }
-        switch request.align {
-        case .leading: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-        case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-        case .trailing: pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+        switch (request.align, rightToLeft) {
+        case (.leading, false), (.trailing, true): pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+        case (.center, _): pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+        case (.trailing, false), (.leading, true): pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
         }
         if request.lineSpacing != 1 { pango_layout_set_line_spacing(layout, Float(request.lineSpacing)) }
         pango_layout_set_text(layout, text, -1)
-        if let attributes = scriptAttributes(text, request) {
+        if let attributes = textAttributes(text, spans: spans, request) {
             pango_layout_set_attributes(layout, attributes)
             pango_attr_list_unref(attributes)
         }
         return layout
     }
 
-    /// Over each script run of the text: its family list, where its script
-    /// has faces of its own (Arabic text in a `sans-serif` label tries Noto
-    /// Sans Arabic before DejaVu Sans); and the text's `lang` where it
-    /// writes that script, "und" where not (Latin words in Japanese text),
-    /// so that Pango never takes a language from the environment
-    /// (`pango_script_get_sample_language` reads PANGO_LANGUAGE and LANGUAGE).
-    private func scriptAttributes(_ text: String, _ request: TextRequest) -> OpaquePointer? {
-        let language = request.lang.flatMap { pango_language_from_string($0) }
-        let neutral = pango_language_from_string("und")
+    /// `rtl`, or `auto` with a right-to-left first strong character.
+    static func isRightToLeft(_ text: String, _ direction: TextDirection) -> Bool {
+        switch direction {
+        case .ltr: return false
+        case .rtl: return true
+        case .auto: return pango_find_base_dir(text, -1) == PANGO_DIRECTION_RTL
+        }
+    }
+
+    /// What a stretch of the text is set in: the text's own style, or the
+    /// innermost span's over the spans around it and the text.
+    private struct Effective {
+        var font: FontSpec
+        var lang: String?
+        var letterSpacing: Double
+        var underline = false
+        var strikethrough = false
+        var baselineShift = 0.0
+    }
+
+    /// Attributes over stretches that share a script and a span: the
+    /// stretch's family list, where its script has faces of its own (Arabic
+    /// text in a `sans-serif` label tries Noto Sans Arabic before DejaVu
+    /// Sans); its `lang` where it writes that script, "und" where not (Latin
+    /// words in Japanese text), so that Pango never takes a language from
+    /// the environment (`pango_script_get_sample_language` reads
+    /// PANGO_LANGUAGE and LANGUAGE); and inside a span the span's whole
+    /// font, spacing, decorations and shift. The stretches do not overlap,
+    /// so no attribute has to win over another.
+    private func textAttributes(_ text: String, spans: [TextSpan], _ request: TextRequest) -> OpaquePointer? {
+        let textStyle = Effective(font: request.font, lang: request.lang, letterSpacing: request.letterSpacing)
+        var effective: [Effective] = []
+        for span in spans {
+            var e = span.parent.map { effective[$0] } ?? textStyle
+            e.font = e.font.overridden(by: span.font)
+            if let v = span.lang { e.lang = v }
+            if let v = span.letterSpacing { e.letterSpacing = v }
+            if let v = span.underline { e.underline = v }
+            if let v = span.strikethrough { e.strikethrough = v }
+            if let v = span.baselineShift { e.baselineShift += v }
+            effective.append(e)
+        }
+        let length = text.utf8.count
+        let edges = Set(spans.flatMap { [$0.start, $0.end] }.filter { $0 > 0 && $0 < length })
         let requested = requestedFamilies(request.font)
         let base = fonts.familyList(requested, lang: request.lang)
+        let neutral = pango_language_from_string("und")
+        let scale = request.fontScale
         var list: OpaquePointer?
+        func insert(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ range: Range<Int>) {
+            guard let attribute else { return }
+            if list == nil { list = pango_attr_list_new() }
+            attribute.pointee.start_index = guint(range.lowerBound)
+            attribute.pointee.end_index = guint(range.upperBound)
+            pango_attr_list_insert(list, attribute)
+        }
+        func stretch(_ range: Range<Int>, script: PangoScript) {
+            // Spans are listed outer first: the last one holding the stretch is the innermost.
+            let inner = spans.indices.last { spans[$0].start <= range.lowerBound && range.lowerBound < spans[$0].end }
+            let e = inner.map { effective[$0] } ?? textStyle
+            if let lang = e.lang, let language = pango_language_from_string(lang) {
+                insert(pango_attr_language_new(pango_language_includes_script(language, script) != 0 ? language : neutral), range)
+            }
+            let own = TextShaper.fontScript(script)
+            if let inner {
+                let d = fontDescription(e.font, lang: e.lang, scale: scale, script: own)
+                insert(pango_attr_font_desc_new(d), range)
+                pango_font_description_free(d)
+                // Marks the span's edges, which runs then never cross (not drawn: the painter fills runs itself).
+                insert(pango_attr_foreground_new(guint16(inner & 0xFFFF), guint16(inner >> 16 & 0xFFFF), 0), range)
+            } else if let own {
+                let families = fonts.familyList(requested, lang: request.lang, script: own)
+                if families != base { insert(pango_attr_family_new(families.joined(separator: ",")), range) }
+            }
+            if e.letterSpacing != 0 { insert(pango_attr_letter_spacing_new(TextShaper.units(e.letterSpacing * scale)), range) }
+            if e.underline { insert(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), range) }
+            if e.strikethrough { insert(pango_attr_strikethrough_new(1), range) }
+            if e.baselineShift != 0 { insert(pango_attr_baseline_shift_new(TextShaper.units(e.baselineShift * scale)), range) }
+        }
         text.withCString { start in
             guard let iter = pango_script_iter_new(start, -1) else { return }
             defer { pango_script_iter_free(iter) }
@@ -75,23 +195,18 @@ public struct TextShaper: TextMeasuring {
                 var script = PANGO_SCRIPT_COMMON
                 pango_script_iter_get_range(iter, &from, &to, &script)
                 guard let from, let to else { continue }
-                func insert(_ attribute: UnsafeMutablePointer<PangoAttribute>?) {
-                    guard let attribute else { return }
-                    if list == nil { list = pango_attr_list_new() }
-                    attribute.pointee.start_index = guint(from - start)
-                    attribute.pointee.end_index = guint(to - start)
-                    pango_attr_list_insert(list, attribute)
-                }
-                if let language {
-                    insert(pango_attr_language_new(pango_language_includes_script(language, script) != 0 ? language : neutral))
-                }
-                if let own = TextShaper.fontScript(script) {
-                    let families = fonts.familyList(requested, lang: request.lang, script: own)
-                    if families != base { insert(pango_attr_family_new(families.joined(separator: ","))) }
-                }
+                let lo = from - start, hi = to - start
+                let cuts = [lo] + edges.filter { $0 > lo && $0 < hi }.sorted() + [hi]
+                for (a, b) in zip(cuts, cuts.dropFirst()) where a < b { stretch(a..<b, script: script) }
             } while pango_script_iter_next(iter) != 0
         }
         return list
+    }
+
+    /// Points in Pango units, within Int32.
+    static func units(_ points: Double) -> Int32 {
+        let v = (points * scale).rounded()
+        return v.isFinite ? Int32(max(Double(Int32.min), min(Double(Int32.max), v))) : 0
     }
 
     /// The scripts with faces of their own in `GenericFontFamily`.
@@ -123,15 +238,13 @@ public struct TextShaper: TextMeasuring {
     }
 
     /// `font` first, then each separate attribute over it; DejaVu Sans 12
-    /// where neither says. The family becomes the list the set defines.
-    func fontDescription(_ spec: FontSpec, lang: String?) -> OpaquePointer {
+    /// where neither says. The family becomes the list the set defines
+    /// (for `script`, where its script has faces of its own); the size is
+    /// multiplied by `scale`.
+    func fontDescription(_ spec: FontSpec, lang: String?, scale: Double = 1, script: FontScript? = nil) -> OpaquePointer {
         let d = pango_font_description_from_string(spec.description ?? "")!
-        pango_font_description_set_family(d, fonts.familyList(requestedFamilies(spec), lang: lang).joined(separator: ","))
-        if let size = spec.size {
-            pango_font_description_set_size(d, Int32((size * TextShaper.scale).rounded()))
-        } else if pango_font_description_get_size(d) == 0 {
-            pango_font_description_set_size(d, Int32(FontSpec.defaultSize * TextShaper.scale))
-        }
+        pango_font_description_set_family(d, fonts.familyList(requestedFamilies(spec), lang: lang, script: script ?? .latin).joined(separator: ","))
+        pango_font_description_set_size(d, TextShaper.units(min(FontSpec.maxSize, baseSize(spec) * scale)))
         if let w = spec.weight { pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(w))) }
         switch spec.style {
         case .italic?: pango_font_description_set_style(d, PANGO_STYLE_ITALIC)
@@ -200,12 +313,13 @@ public struct TextShaper: TextMeasuring {
     }
 
     /// With `maxLines`, the text cut after that many lines (wrapped or
-    /// not), its last kept line shortened until it fits with an ellipsis.
-    private func displayText(_ request: TextRequest, _ context: ShapingContext) -> String {
-        guard let maxLines = request.maxLines else { return request.text }
-        let full = layout(request.text, request, context)
+    /// not), its last kept line shortened until it fits with an ellipsis;
+    /// the spans cut with it (the ellipsis belongs to the span it follows).
+    private func displayText(_ request: TextRequest, _ context: ShapingContext) -> (String, [TextSpan]) {
+        guard let maxLines = request.maxLines else { return (request.text, request.spans) }
+        let full = layout(request.text, spans: request.spans, request, context)
         defer { g_object_unref(UnsafeMutableRawPointer(full)) }
-        guard Int(pango_layout_get_line_count(full)) > maxLines else { return request.text }
+        guard Int(pango_layout_get_line_count(full)) > maxLines else { return (request.text, request.spans) }
         // Byte offsets where the last kept line starts and where the next begins.
         let bytes = Array(request.text.utf8)
         let lastStart = Int(pango_layout_get_line_readonly(full, Int32(maxLines - 1)).pointee.start_index)
@@ -213,14 +327,23 @@ public struct TextShaper: TextMeasuring {
         let kept = String(decoding: bytes[..<lastStart], as: UTF8.self)
         var last = Array(String(decoding: bytes[lastStart..<nextStart], as: UTF8.self)
             .trimmingTrailingWhitespace())
+        func cut(_ candidate: String) -> [TextSpan] {
+            let keptBytes = candidate.utf8.count - "…".utf8.count, total = candidate.utf8.count
+            return request.spans.map { span in
+                var s = span
+                s.start = min(s.start, keptBytes)
+                s.end = s.end > keptBytes ? (span.start < keptBytes ? total : keptBytes) : s.end
+                return s
+            }
+        }
         func fits(_ candidate: String) -> Bool {
-            let l = layout(candidate, request, context)
+            let l = layout(candidate, spans: cut(candidate), request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(l)) }
             return Int(pango_layout_get_line_count(l)) <= maxLines
         }
         while true {
             let candidate = kept + String(last).trimmingTrailingWhitespace() + "…"
-            if fits(candidate) || last.isEmpty { return candidate }
+            if fits(candidate) || last.isEmpty { return (candidate, cut(candidate)) }
             last.removeLast()
         }
     }

@@ -33,7 +33,7 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Each render takes its scale from the page's settings (--scale first).
-        let compile = try options.parameters.applied(to: options.fonts.applied(to: options.safety.options()))
+        let compile = try options.text.applied(to: options.parameters.applied(to: options.fonts.applied(to: options.safety.options())))
         let server: PreviewServer
         do {
             server = try PreviewServer(.init(scenes: options.scenes, host: options.host, port: UInt16(options.port),

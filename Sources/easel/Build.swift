@@ -53,6 +53,7 @@ struct Build: ParsableCommand {
     @OptionGroup var encoding: PNGEncodingOptions
     @OptionGroup var parameters: ParameterOptions
     @OptionGroup var fonts: FontOptions
+    @OptionGroup var text: TextOptions
 
     var scaleList: [Double] { scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
     var formatList: [OutputFormat] { formats.split(separator: ",").compactMap { OutputFormat(rawValue: $0.trimmingCharacters(in: .whitespaces)) } }
@@ -114,7 +115,7 @@ struct Build: ParsableCommand {
         options.xcassets = xcassets
         options.dryRun = dryRun
         // A build is what ships: a character no font has stops it, unless told otherwise.
-        options.compile = try parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options()), missingGlyphs: .error))
+        options.compile = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options()), missingGlyphs: .error)))
         options.sourceName = source
         // On a terminal one progress line rewritten in place; in a pipe or
         // CI one line per scene as it finishes.

@@ -59,10 +59,11 @@ struct Render: ParsableCommand {
     @OptionGroup var encoding: PNGEncodingOptions
     @OptionGroup var parameters: ParameterOptions
     @OptionGroup var fonts: FontOptions
+    @OptionGroup var text: TextOptions
 
     /// The compile's options, from every option group.
     private func compileOptions(scale: Double?, scales: [Double] = []) throws -> Easel.Options {
-        var options = try parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options(scale: scale, scales: scales))))
+        var options = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options(scale: scale, scales: scales)))))
         options.variant = variant
         return options
     }
@@ -231,12 +232,13 @@ struct Check: ParsableCommand {
     @OptionGroup var safety: SafetyOptions
     @OptionGroup var parameters: ParameterOptions
     @OptionGroup var fonts: FontOptions
+    @OptionGroup var text: TextOptions
 
     @Option(help: "Check the scene as its <variant> NAME.")
     var variant: String?
 
     func run() throws {
-        var options = try parameters.applied(to: fonts.applied(to: safety.options()))
+        var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
         options.variant = variant
         var sessions: [CompileSession] = []
         for input in inputs {
@@ -261,12 +263,13 @@ struct Layout: ParsableCommand {
     @OptionGroup var safety: SafetyOptions
     @OptionGroup var parameters: ParameterOptions
     @OptionGroup var fonts: FontOptions
+    @OptionGroup var text: TextOptions
 
     @Option(help: "Lay the scene out as its <variant> NAME.")
     var variant: String?
 
     func run() throws {
-        var options = try parameters.applied(to: fonts.applied(to: safety.options()))
+        var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
         options.variant = variant
         let (session, compiled) = compile(input, options)
         report(session.diagnostics, input: input)

@@ -9,6 +9,8 @@ an oracle independent of Easel, Pango and FreeType.
   fonttool.py glyph SRC INDEX CHAR        the glyph id CHAR maps to in face INDEX of SRC (a collection or a font)
   fonttool.py height SRC                  the font's line height in em: ascender + descender as HarfBuzz
                                           reads them (OS/2 typo metrics when USE_TYPO_METRICS, else hhea)
+  fonttool.py advance SRC TEXT TAG=VALUE…  TEXT's advance width in em, shaped by HarfBuzz (uharfbuzz) at those
+                                          axis values: the shrink-to-fit tests' independent measure
   fonttool.py lean SRC CHAR TAG=VALUE…    how far the glyph's top edge sits right of its bottom edge, per unit of height,
                                           at those axis values (a stem's slant)
 """
@@ -79,5 +81,19 @@ def height(src):
     print((ascent - descent) / font["head"].unitsPerEm)
 
 
-commands = {"height": height, "lean": lean, "rename": rename, "flavor": flavor, "touch": touch, "stem": stem, "glyph": glyph}
+def advance(src, text, *axes):
+    import uharfbuzz as hb
+    blob = hb.Blob.from_file_path(src)
+    face = hb.Face(blob)
+    font = hb.Font(face)
+    if axes:
+        font.set_variations({a.split("=")[0]: float(a.split("=")[1]) for a in axes})
+    buf = hb.Buffer()
+    buf.add_str(text)
+    buf.guess_segment_properties()
+    hb.shape(font, buf, {})
+    print(sum(p.x_advance for p in buf.glyph_positions) / face.upem)
+
+
+commands = {"advance": advance, "height": height, "lean": lean, "rename": rename, "flavor": flavor, "touch": touch, "stem": stem, "glyph": glyph}
 commands[sys.argv[1]](*sys.argv[2:])

@@ -1,0 +1,260 @@
+import EaselModel
+import Foundation
+
+extension Diagnostic.Message {
+    static func unreadableStrings(_ path: String) -> Self { .init("cannot read the strings file '\(path)'") }
+    static func unknownStringsFormat(_ path: String) -> Self {
+        .init("'\(path)' is not a strings table Easel reads: a String Catalog (.xcstrings), a .strings file in a LOCALE.lproj folder, or JSON (.json: {\"de\": {\"title\": \"…\"}})")
+    }
+    static func badStringsJSON(_ detail: String) -> Self { .init("not valid JSON: \(detail)") }
+    static func badStringTable(_ detail: String) -> Self { .init(detail) }
+    static func stringsNeedsLocaleFolder(_ path: String) -> Self {
+        .init("'\(path)' must be in a LOCALE.lproj folder (de.lproj/Localizable.strings): its folder names its locale")
+    }
+    static func badStringsSyntax(_ detail: String) -> Self { .init(".strings syntax: \(detail)") }
+}
+
+/// Reads the string tables of `--strings` (SCENE-FORMAT.md, "Locales and
+/// strings"): Apple String Catalogs, `.strings` files in `LOCALE.lproj/`
+/// (UTF-8, or UTF-16 with a byte order mark, as Xcode writes them) and
+/// JSON `{"de": {"title": "…"}}`. Errors are located in the file.
+public enum StringTableReader {
+    public static func read(path: String, limit: Int = Limits().maxFileSize) -> Result<LocalizedStrings, Diagnostic> {
+        let url = URL(fileURLWithPath: path)
+        func fail(_ message: Diagnostic.Message, line: Int = 1, column: Int = 1) -> Result<LocalizedStrings, Diagnostic> {
+            .failure(Diagnostic(.error, message, at: SourceLocation(file: path, line: line, column: column)))
+        }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              (attributes[.size] as? Int ?? 0) <= limit,
+              let data = FileManager.default.contents(atPath: path) else { return fail(.unreadableStrings(path)) }
+        var result: Result<LocalizedStrings, Diagnostic>
+        switch url.pathExtension.lowercased() {
+        case "xcstrings": result = catalog(data, path: path)
+        case "json": result = jsonTable(data, path: path)
+        case "strings":
+            let folder = url.deletingLastPathComponent().lastPathComponent
+            guard folder.hasSuffix(".lproj"), folder.count > 6 else { return fail(.stringsNeedsLocaleFolder(path)) }
+            let locale = String(folder.dropLast(6))
+            result = stringsFile(data, path: path).map { table in
+                var strings = LocalizedStrings()
+                strings.tables[locale] = table
+                strings.sourceLanguage = locale == "Base" ? "Base" : nil
+                return strings
+            }
+        default: return fail(.unknownStringsFormat(path))
+        }
+        return result.map { strings in
+            var s = strings
+            s.files = [url.standardizedFileURL.resolvingSymlinksInPath().path]
+            if s.sourceLanguage == nil, s.tables["en"] != nil { s.sourceLanguage = "en" }
+            return s
+        }
+    }
+
+    /// JSON with a parse error located at the character JSONSerialization names.
+    private static func json(_ data: Data, path: String) -> Result<Any, Diagnostic> {
+        do {
+            return .success(try JSONSerialization.jsonObject(with: data))
+        } catch let error as NSError {
+            var line = 1, column = 1
+            if let index = error.userInfo["NSJSONSerializationErrorIndex"] as? Int {
+                for c in String(decoding: data, as: UTF8.self).unicodeScalars.prefix(index) {
+                    if c == "\n" { line += 1; column = 1 } else { column += 1 }
+                }
+            }
+            let detail = (error.userInfo[NSDebugDescriptionErrorKey] as? String) ?? error.localizedDescription
+            return .failure(Diagnostic(.error, .badStringsJSON(detail), at: SourceLocation(file: path, line: line, column: column)))
+        }
+    }
+
+    /// `{"de": {"title": "Titel"}, "en": {…}}`.
+    static func jsonTable(_ data: Data, path: String) -> Result<LocalizedStrings, Diagnostic> {
+        json(data, path: path).flatMap { object in
+            let at = SourceLocation(file: path, line: 1, column: 1)
+            guard let locales = object as? [String: Any] else {
+                return .failure(Diagnostic(.error, .badStringTable("a JSON strings table is one object of locales: {\"de\": {\"title\": \"Titel\"}}"), at: at))
+            }
+            var strings = LocalizedStrings()
+            for (locale, value) in locales {
+                guard let table = value as? [String: Any] else {
+                    return .failure(Diagnostic(.error, .badStringTable("the value of locale '\(locale)' must be an object of keys and strings"), at: at))
+                }
+                var out: [String: String] = [:]
+                for (key, v) in table {
+                    guard let text = v as? String else {
+                        return .failure(Diagnostic(.error, .badStringTable("'\(locale)'/'\(key)' must be a string"), at: at))
+                    }
+                    out[key] = text
+                }
+                strings.tables[locale] = out
+            }
+            return .success(strings)
+        }
+    }
+
+    /// An Apple String Catalog: each key's `stringUnit` value per locale; a
+    /// plural (or device) variation read as its `other` form; a key without
+    /// a value in the source language has the key itself (as Xcode does).
+    static func catalog(_ data: Data, path: String) -> Result<LocalizedStrings, Diagnostic> {
+        json(data, path: path).flatMap { object in
+            let at = SourceLocation(file: path, line: 1, column: 1)
+            guard let root = object as? [String: Any], let entries = root["strings"] as? [String: Any] else {
+                return .failure(Diagnostic(.error, .badStringTable("a String Catalog is an object with \"sourceLanguage\" and \"strings\""), at: at))
+            }
+            var strings = LocalizedStrings()
+            let source = root["sourceLanguage"] as? String
+            strings.sourceLanguage = source
+            for (key, entry) in entries {
+                let localizations = ((entry as? [String: Any])?["localizations"] as? [String: Any]) ?? [:]
+                for (locale, localization) in localizations {
+                    if let value = unitValue(localization) { strings.tables[locale, default: [:]][key] = value }
+                }
+                if let source, strings.tables[source]?[key] == nil {
+                    strings.tables[source, default: [:]][key] = key
+                }
+            }
+            return .success(strings)
+        }
+    }
+
+    /// `{"stringUnit": {"value": …}}`, or `{"variations": {"plural": {"other": …}}}`.
+    private static func unitValue(_ localization: Any) -> String? {
+        guard let l = localization as? [String: Any] else { return nil }
+        if let unit = l["stringUnit"] as? [String: Any], let value = unit["value"] as? String { return value }
+        if let variations = l["variations"] as? [String: Any] {
+            for kind in ["plural", "device"] {
+                if let forms = variations[kind] as? [String: Any], let other = forms["other"] { return unitValue(other) }
+            }
+        }
+        return nil
+    }
+
+    /// `"key" = "value";` pairs with `/* */` and `//` comments, in UTF-16
+    /// (with a byte order mark) or UTF-8.
+    static func stringsFile(_ data: Data, path: String) -> Result<[String: String], Diagnostic> {
+        let bytes = [UInt8](data)
+        let text: String
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            guard let t = String(data: data, encoding: .utf16) else {
+                return .failure(Diagnostic(.error, .badStringsSyntax("not valid UTF-16"), at: SourceLocation(file: path, line: 1, column: 1)))
+            }
+            text = t
+        } else {
+            guard let t = String(validating: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self) else {
+                return .failure(Diagnostic(.error, .badStringsSyntax("not UTF-8, nor UTF-16 with a byte order mark"),
+                                           at: SourceLocation(file: path, line: 1, column: 1)))
+            }
+            text = t
+        }
+        var parser = StringsParser(scalars: Array(text.unicodeScalars.drop { $0 == "\u{FEFF}" }), path: path)
+        return parser.parse()
+    }
+}
+
+/// The `.strings` grammar: `key = value;` where each side is a quoted
+/// string (escapes `\"`, `\\`, `\n`, `\t`, `\r`, `\0`, `\UXXXX`) or a bare
+/// word.
+private struct StringsParser {
+    let scalars: [Unicode.Scalar]
+    let path: String
+    var i = 0, line = 1, column = 1
+
+    init(scalars: [Unicode.Scalar], path: String) { self.scalars = scalars; self.path = path }
+
+    mutating func parse() -> Result<[String: String], Diagnostic> {
+        var out: [String: String] = [:]
+        do {
+            while true {
+                try skipSpace()
+                guard i < scalars.count else { break }
+                let key = try word()
+                try skipSpace()
+                try expect("=")
+                try skipSpace()
+                let value = try word()
+                try skipSpace()
+                try expect(";")
+                out[key] = value
+            }
+            return .success(out)
+        } catch let failure as Failure {
+            return .failure(Diagnostic(.error, .badStringsSyntax(failure.message), at: failure.location))
+        } catch {
+            return .failure(Diagnostic(.error, .badStringsSyntax("\(error)"), at: SourceLocation(file: path, line: line, column: column)))
+        }
+    }
+
+    struct Failure: Error { var message: String; var location: SourceLocation }
+    var here: SourceLocation { SourceLocation(file: path, line: line, column: column) }
+
+    mutating func advance() {
+        if scalars[i] == "\n" { line += 1; column = 1 } else { column += 1 }
+        i += 1
+    }
+
+    func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < scalars.count ? scalars[i + offset] : nil }
+
+    mutating func skipSpace() throws {
+        while let c = peek() {
+            if c.properties.isWhitespace { advance(); continue }
+            if c == "/", peek(1) == "*" {
+                let start = here
+                advance(); advance()
+                while peek() != nil, !(peek() == "*" && peek(1) == "/") { advance() }
+                guard peek() != nil else { throw Failure(message: "a comment is not closed", location: start) }
+                advance(); advance()
+                continue
+            }
+            if c == "/", peek(1) == "/" {
+                while let d = peek(), d != "\n" { _ = d; advance() }
+                continue
+            }
+            break
+        }
+    }
+
+    mutating func expect(_ c: Unicode.Scalar) throws {
+        guard peek() == c else {
+            throw Failure(message: "expected '\(c)'\(peek().map { ", found '\($0)'" } ?? " at the end of the file")", location: here)
+        }
+        advance()
+    }
+
+    mutating func word() throws -> String {
+        guard let c = peek() else { throw Failure(message: "expected a quoted string at the end of the file", location: here) }
+        if c != "\"" {
+            var out = String.UnicodeScalarView()
+            while let d = peek(), d.properties.isAlphabetic || d.properties.numericType != nil || "_.-$:/".unicodeScalars.contains(d) {
+                out.append(d); advance()
+            }
+            guard !out.isEmpty else { throw Failure(message: "expected a quoted string, found '\(c)'", location: here) }
+            return String(out)
+        }
+        let start = here
+        advance()
+        var out = String.UnicodeScalarView()
+        while true {
+            guard let d = peek() else { throw Failure(message: "a string is not closed", location: start) }
+            advance()
+            if d == "\"" { break }
+            guard d == "\\" else { out.append(d); continue }
+            guard let e = peek() else { throw Failure(message: "a string is not closed", location: start) }
+            advance()
+            switch e {
+            case "n": out.append("\n")
+            case "t": out.append("\t")
+            case "r": out.append("\r")
+            case "0": out.append("\0")
+            case "U", "u":
+                var hex = ""
+                while hex.count < 4, let h = peek(), h.properties.isASCIIHexDigit { hex.unicodeScalars.append(h); advance() }
+                guard hex.count == 4, let v = UInt32(hex, radix: 16), let s = Unicode.Scalar(v) else {
+                    throw Failure(message: "\\U needs four hexadecimal digits", location: here)
+                }
+                out.append(s)
+            default: out.append(e)
+            }
+        }
+        return String(out)
+    }
+}
