@@ -24,6 +24,9 @@ public enum AssetBuild {
         public var compile = Easel.Options()
         /// How messages name the source folder (as the user typed it).
         public var sourceName: String?
+        /// `--locales`: each scene that uses a key of `compile.strings` is
+        /// rendered once per locale (others once).
+        public var locales: [String] = []
         public init(source: URL, output: URL) { self.source = source; self.output = output }
     }
 
@@ -71,16 +74,27 @@ public enum AssetBuild {
             hashes[path] = h
             return h
         }
+        // A scene whose files are unchanged but whose translations changed
+        // is rendered again for those locales only.
+        var partial: [String: [String]] = [:]
         let stale = scenes.filter { scene in
             guard let entry = manifest.scenes[scene] else { return true }
             let outputsThere = entry.outputs.allSatisfy { fm.fileExists(atPath: options.output.appendingPathComponent($0).path) }
-            return !outputsThere || entry.inputs.contains { !$0.isUnchangedOnDisk && currentHash($0.path) != $0.sha256 }
+            if !outputsThere || entry.inputs.contains(where: { !$0.isUnchangedOnDisk && currentHash($0.path) != $0.sha256 }) { return true }
+            switch options.localeChanges(entry) {
+            case .none: return false
+            case .all: return true
+            case .some(let locales):
+                partial[scene] = locales
+                return true
+            }
         }
         let done = Locked(0)
+        let onlyLocales = partial
         let results: [SceneResult] = options.dryRun
             ? stale.map { SceneResult(scene: $0, entry: nil, diagnostics: []) }
             : ParallelJobs.map(stale, jobs: options.jobs) { scene in
-                let result = build(scene, options)
+                let result = build(scene, options, only: onlyLocales[scene])
                 // Reported under the lock: one progress call at a time, in
                 // the order scenes finished (the callback prints).
                 done.withLock { count in
@@ -137,105 +151,146 @@ public enum AssetBuild {
         var parameters: [String] = []
     }
 
-    /// One scene: one parse and one layout, then every scale and format;
-    /// then the same for each of its variants.
-    static func build(_ scene: String, _ options: Options) -> SceneResult {
+    /// One scene: read and parsed once, then one compile for itself and one
+    /// for each variant — for each locale, if it uses a localized key —
+    /// each rendered at every scale and format. `only`: the locales whose
+    /// translations changed (the others' files are kept as they are).
+    static func build(_ scene: String, _ options: Options, only: [String]? = nil) -> SceneResult {
         var compileOptions = options.compile
         compileOptions.scales = options.formats.contains(.png) ? options.scales : []
         // A build's --set values are for the scenes that declare them.
         compileOptions.ignoresUndeclaredParameters = true
-        var session = CompileSession(options: compileOptions)
         let url = options.source.appendingPathComponent(scene)
         let shown = options.sourceName.map { ($0 as NSString).appendingPathComponent(scene) } ?? url.path
-        guard let compiled = session.compile(fileAt: url, displayPath: shown) else {
-            return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
-        }
-        var renderings: [Rendering] = [Rendering(variant: nil, compiled: compiled)]
-        var inputs = session.filesRead
-        for variant in compiled.scene.variants {
-            var variantOptions = compileOptions
-            variantOptions.variant = variant.name
-            var variantSession = CompileSession(options: variantOptions)
-            guard let c = variantSession.compile(fileAt: url, displayPath: shown) else {
-                session.report(variantSession.diagnostics.filter { $0.severity == .error })
+        let source = SceneParser.read(fileAt: url, displayPath: shown, limits: compileOptions.limits)
+        let candidates = source.stringParameters
+        let keys = options.compile.strings?.keys ?? []
+        let localized = !options.locales.isEmpty && candidates.contains(where: keys.contains)
+        let locales: [String?] = localized ? options.locales : [nil]
+        let rendered = Set(only ?? options.locales)
+
+        var session = CompileSession(options: compileOptions)
+        var renderings: [Rendering] = []
+        var inputs: [FileRecord] = []
+        var parameters: [String] = []
+        for locale in locales {
+            var localeOptions = compileOptions
+            localeOptions.locale = locale
+            let kept = locale.map { !rendered.contains($0) } ?? false
+            var localeSession = CompileSession(options: localeOptions)
+            guard let compiled = localeSession.compile(source) else {
+                session.report(localeSession.diagnostics)
                 return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
             }
-            renderings.append(Rendering(variant: variant, compiled: c))
-            for f in variantSession.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
+            session.report(localeSession.diagnostics)
+            parameters = compiled.scene.parameters.map(\.name)
+            for f in localeSession.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
+            renderings.append(Rendering(variant: nil, locale: locale, compiled: kept ? nil : compiled))
+            for variant in compiled.scene.variants {
+                var variantOptions = localeOptions
+                variantOptions.variant = variant.name
+                var variantSession = CompileSession(options: variantOptions)
+                guard let c = variantSession.compile(source) else {
+                    session.report(variantSession.diagnostics.filter { $0.severity == .error })
+                    return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
+                }
+                // A variant's own warnings (an overflow in its values) are said too.
+                session.report(variantSession.diagnostics.filter { d in !localeSession.diagnostics.contains { $0.description == d.description } })
+                renderings.append(Rendering(variant: variant, locale: locale, compiled: kept ? nil : c))
+                for f in variantSession.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
+            }
         }
         var outputs: [String] = []
         let ok = session.run {
             for (relative, bytes) in try files(for: scene, renderings, options) {
+                outputs.append(relative)
+                guard let bytes else { continue }   // a locale whose translations did not change
                 let target = options.output.appendingPathComponent(relative)
                 try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try AtomicFile.write(bytes, to: target)
-                outputs.append(relative)
             }
         }
         guard ok else { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }
-        return SceneResult(scene: scene, entry: BuildManifest.Entry(inputs: inputs, outputs: outputs),
-                           diagnostics: session.diagnostics, parameters: compiled.scene.parameters.map(\.name))
+        var entry = BuildManifest.Entry(inputs: inputs, outputs: outputs)
+        if !options.locales.isEmpty {
+            entry.stringParameters = candidates
+            entry.strings = options.stringsUsed(candidates)
+        }
+        return SceneResult(scene: scene, entry: entry, diagnostics: session.diagnostics, parameters: parameters)
     }
 
-    /// The scene as compiled for itself or for one of its variants.
+    /// The scene as compiled for itself or for one of its variants, in a
+    /// locale or none; `compiled` is nil for a locale whose files are kept.
     struct Rendering: Sendable {
         var variant: SceneVariant?
-        var compiled: CompiledScene
+        var locale: String?
+        var compiled: CompiledScene?
         /// `~dark` in file names, empty for the scene itself.
         var suffix: String { variant.map { "~" + $0.name } ?? "" }
+
+        func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8]? {
+            try compiled?.render(format: format, scale: scale, time: time)
+        }
     }
 
     /// The files a scene becomes, relative to the output folder: the
     /// contract's names (`card.png`, `card@2x.png`, `card~dark@2x.png`,
-    /// `card.pdf`), or in a catalog `card.imageset/` with its
-    /// `Contents.json` — a dark variant that sets nothing else is the dark
-    /// appearance of that imageset, any other variant an imageset of its own
-    /// (`card~promo.imageset`) — and a colorset per palette colour beside it.
-    static func files(for scene: String, _ renderings: [Rendering], _ options: Options) throws -> [(String, [UInt8])] {
+    /// `card.pdf`; a locale's under `LOCALE/`), or in a catalog
+    /// `card.imageset/` with its `Contents.json` — a dark variant that sets
+    /// nothing else is the dark appearance of that imageset, any other
+    /// variant an imageset of its own (`card~promo.imageset`), each locale's
+    /// images entries of the same imageset marked with their locale
+    /// (`card.de@2x.png`) — and a colorset per palette colour beside it.
+    /// Bytes are nil for a file kept from the last build.
+    static func files(for scene: String, _ renderings: [Rendering], _ options: Options) throws -> [(String, [UInt8]?)] {
         let folder = (scene as NSString).deletingLastPathComponent
         let name = String((scene as NSString).lastPathComponent.dropLast(".scene.xml".count))
         func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
-        var out: [(String, [UInt8])] = []
+        var out: [(String, [UInt8]?)] = []
         if options.xcassets {
             // The first dark variant that changes nothing else joins the scene's own imageset.
-            let darkIndex = renderings.firstIndex { $0.variant?.isAppearanceOnly == true }
+            let dark = renderings.first { $0.variant?.isAppearanceOnly == true }?.variant?.name
             var sets: [(name: String, members: [Rendering])] = []
-            for (k, r) in renderings.enumerated() where k != darkIndex {
-                sets.append((name + r.suffix, [r] + (k == 0 ? darkIndex.map { [renderings[$0]] } ?? [] : [])))
+            for r in renderings {
+                let setName = r.variant?.name == dark ? name : name + r.suffix
+                if let k = sets.firstIndex(where: { $0.name == setName }) { sets[k].members.append(r) } else { sets.append((setName, [r])) }
             }
             for (setName, members) in sets {
                 let set = path(setName + ".imageset")
                 var images: [AssetCatalog.Image] = []
                 for r in members {
-                    let appearance: Appearance? = r.variant?.isAppearanceOnly == true ? .dark : nil
-                    let file = name + r.suffix
+                    let appearance: Appearance? = r.variant != nil && r.variant?.name == dark ? .dark : nil
+                    let file = name + r.suffix + (r.locale.map { "." + $0 } ?? "")
                     if options.formats.contains(.pdf) {
-                        out.append((set + "/" + file + ".pdf", try r.compiled.render(format: .pdf, time: 0)))
-                        images.append(AssetCatalog.Image(filename: file + ".pdf", scale: nil, appearance: appearance))
+                        out.append((set + "/" + file + ".pdf", try r.render(format: .pdf, time: 0)))
+                        images.append(AssetCatalog.Image(filename: file + ".pdf", scale: nil, appearance: appearance, locale: r.locale))
                     } else {
                         for s in options.scales {
                             let png = file + scaleSuffix(s) + ".png"
-                            out.append((set + "/" + png, try r.compiled.render(format: .png, scale: s, time: 0)))
-                            images.append(AssetCatalog.Image(filename: png, scale: s, appearance: appearance))
+                            out.append((set + "/" + png, try r.render(format: .png, scale: s, time: 0)))
+                            images.append(AssetCatalog.Image(filename: png, scale: s, appearance: appearance, locale: r.locale))
                         }
                     }
                 }
                 out.append((set + "/Contents.json", AssetCatalog.imageSet(images, vector: options.formats.contains(.pdf))))
             }
-            for color in renderings[0].compiled.scene.definitions.paletteColors.sorted(by: { $0.name < $1.name }) {
-                out.append((path(color.name + ".colorset") + "/Contents.json", AssetCatalog.colorSet(color)))
+            if let base = renderings.first(where: { $0.compiled != nil })?.compiled {
+                for color in base.scene.definitions.paletteColors.sorted(by: { $0.name < $1.name }) {
+                    out.append((path(color.name + ".colorset") + "/Contents.json", AssetCatalog.colorSet(color)))
+                }
             }
             return out
         }
         for r in renderings {
+            let prefix = r.locale.map { $0 + "/" } ?? ""
             for format in options.formats {
                 switch format {
                 case .png:
                     for s in options.scales {
-                        out.append((path(name + r.suffix + scaleSuffix(s) + ".png"), try r.compiled.render(format: .png, scale: s)))
+                        out.append((prefix + path(name + r.suffix + scaleSuffix(s) + ".png"), try r.render(format: .png, scale: s)))
                     }
                 case .pdf, .svg:
-                    out.append((path(name + r.suffix + "." + format.rawValue), try r.compiled.render(format: format)))
+                    out.append((prefix + path(name + r.suffix + "." + format.rawValue), try r.render(format: format)))
                 }
             }
         }
@@ -301,7 +356,40 @@ extension AssetBuild.Options {
             // With the machine's fonts: which font files it has (a font
             // installed can change any text's fallback).
             + "system-fonts=\(compile.systemFonts ? ContentHash.sha256(Array(FontSystem.machineFontFiles().joined(separator: "\n").utf8)) : "no") "
-            + "missing-glyphs=\(compile.missingGlyphs.rawValue)"
+            + "missing-glyphs=\(compile.missingGlyphs.rawValue) text-overflow=\(compile.textOverflow.rawValue) locales=\(locales)"
+    }
+
+    /// What the string tables give each locale for these keys (what a
+    /// localized render used, recorded so that a changed translation
+    /// rebuilds only its locale).
+    func stringsUsed(_ keys: [String]) -> [String: [String: String]] {
+        var out: [String: [String: String]] = [:]
+        for locale in locales {
+            var table: [String: String] = [:]
+            for key in keys {
+                if let v = compile.strings?.value(key, locale: PseudoLocale(rawValue: locale) == nil ? locale : compile.strings?.sourceLanguage ?? locale) {
+                    table[key] = v.value
+                }
+            }
+            out[locale] = table
+        }
+        return out
+    }
+
+    enum LocaleChanges { case none, all, some([String]) }
+
+    /// Which locales of a scene built before need rendering again because
+    /// their translations changed: all of them where the scene becomes
+    /// localized or stops being so.
+    func localeChanges(_ entry: BuildManifest.Entry) -> LocaleChanges {
+        guard !locales.isEmpty else { return .none }
+        guard let candidates = entry.stringParameters, let before = entry.strings else { return .all }
+        let now = stringsUsed(candidates)
+        let wasLocalized = before.values.contains { !$0.isEmpty }, isLocalized = now.values.contains { !$0.isEmpty }
+        if wasLocalized != isLocalized { return .all }
+        guard isLocalized else { return .none }
+        let changed = locales.filter { before[$0] != now[$0] }
+        return changed.isEmpty ? .none : .some(changed)
     }
 }
 
@@ -321,6 +409,10 @@ struct BuildManifest: Codable, Sendable {
     struct Entry: Codable, Sendable {
         var inputs: [FileRecord]
         var outputs: [String]
+        /// With `--locales`: the scene's `string` parameters, and what the
+        /// string tables gave each locale for them.
+        var stringParameters: [String]?
+        var strings: [String: [String: String]]?
     }
     static let currentVersion = 1
     var version = BuildManifest.currentVersion

@@ -3,8 +3,9 @@ import Foundation
 /// `Contents.json` files of an Xcode asset catalog, with the keys Apple's
 /// "Asset Catalog Format Reference" gives: `info` (`author`, `version` 1)
 /// everywhere; an imageset's `images` (`filename`, `idiom` `universal`,
-/// `scale` `1x`/`2x`/`3x`) and, for a single PDF, `properties`
-/// `preserves-vector-representation`; a colorset's `colors` (`idiom`,
+/// `scale` `1x`/`2x`/`3x`, a localized image's `locale`) and, for a
+/// single PDF, `properties` `preserves-vector-representation`, for a
+/// localized set `localizable`; a colorset's `colors` (`idiom`,
 /// `color` with `color-space` `srgb` and `components` red, green, blue,
 /// alpha as decimal strings from 0 to 1).
 enum AssetCatalog {
@@ -14,6 +15,8 @@ enum AssetCatalog {
         var scale: Double?
         /// `.dark`: the image for the dark appearance.
         var appearance: Appearance? = nil
+        /// The locale whose image this is (a localized imageset).
+        var locale: String? = nil
     }
 
     /// An `appearances` entry: Xcode's luminosity trait.
@@ -31,10 +34,15 @@ enum AssetCatalog {
             var entry: [String: Any] = ["filename": image.filename, "idiom": "universal"]
             if let s = image.scale { entry["scale"] = s == s.rounded() ? "\(Int(s))x" : "\(s)x" }
             if let a = image.appearance { entry["appearances"] = appearances(a) }
+            if let l = image.locale { entry["locale"] = l }
             list.append(entry)
         }
         var root: [String: Any] = ["images": list, "info": info]
-        if vector { root["properties"] = ["preserves-vector-representation": true] }
+        var properties: [String: Any] = [:]
+        if vector { properties["preserves-vector-representation"] = true }
+        // As Xcode marks a set localized in its Attributes inspector.
+        if images.contains(where: { $0.locale != nil }) { properties["localizable"] = true }
+        if !properties.isEmpty { root["properties"] = properties }
         return json(root)
     }
 

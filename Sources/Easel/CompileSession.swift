@@ -49,6 +49,12 @@ public struct CompileSession: Sendable {
         finish(SceneParser.parse(fileAt: url, displayPath: displayPath, options: parseOptions))
     }
 
+    /// A scene file read and parsed once (`SceneParser.read`), compiled
+    /// under this session's options: one read for every locale and variant.
+    public mutating func compile(_ source: SceneSource) -> CompiledScene? {
+        finish(SceneParser.build(source, options: parseOptions))
+    }
+
     public mutating func compile(source: String, file: String = "<string>", baseDirectory: URL) -> CompiledScene? {
         finish(SceneParser.parse(source: source, file: file, baseDirectory: baseDirectory, options: parseOptions))
     }

@@ -40,6 +40,8 @@ final class FileRecorder: Sendable {
         }
     }
     var all: [FileRecord] { records.withLock { $0 } }
+    /// A file read before this parse (the scene file, read once for several builds).
+    func add(_ record: FileRecord) { records.withLock { $0.append(record) } }
     /// The record of a file already read (its hash, not taken again).
     func record(of path: String) -> FileRecord? { records.withLock { $0.first { $0.path == path } } }
 }
@@ -54,30 +56,70 @@ public struct ParseResult: Sendable {
     public var fontData: [String: [UInt8]] = [:]
 }
 
+/// A scene file read and its XML parsed, not yet given meaning: built once
+/// per locale or variant (`SceneParser.build`), each build with its own
+/// parameters, read and parsed once.
+public struct SceneSource: Sendable {
+    let file: String
+    let baseDirectory: URL
+    /// The folder the file really lives in (through symlinks), readable too.
+    let realDirectory: URL?
+    let record: FileRecord?
+    let root: XMLElement?
+    let hasBraces: Bool
+    /// Errors reading or parsing the file.
+    let diagnostics: [Diagnostic]
+
+    /// The names of the scene's `string` parameters, as written: those a
+    /// string table can localize.
+    public var stringParameters: [String] {
+        guard let root else { return [] }
+        return root.children.filter { $0.name == "defs" }.flatMap(\.children)
+            .filter { $0.name == "param" && $0.attribute("type")?.value.trimmingSpaces == "string" }
+            .compactMap { $0.attribute("name")?.value.trimmingSpaces }
+    }
+}
+
 /// Scene file → typed `Scene`, with every problem located.
 public enum SceneParser {
     /// `displayPath` names the file in diagnostics (default: its full path).
     public static func parse(fileAt url: URL, displayPath: String? = nil, options: ParseOptions = ParseOptions()) -> ParseResult {
+        build(read(fileAt: url, displayPath: displayPath, limits: options.limits), options: options)
+    }
+
+    /// Reads and parses the XML of a scene file.
+    public static func read(fileAt url: URL, displayPath: String? = nil, limits: Limits) -> SceneSource {
         let path = displayPath ?? url.path
         let start = SourceLocation(file: path, line: 1, column: 1)
+        func failed(_ d: Diagnostic) -> SceneSource {
+            SceneSource(file: path, baseDirectory: url.deletingLastPathComponent(), realDirectory: nil, record: nil, root: nil,
+                        hasBraces: false, diagnostics: [d])
+        }
         let bytes: [UInt8], modified: Int
-        switch FileBytes.readStamped(url.path, limit: options.limits.maxFileSize) {
-        case .failure(.tooLarge(let size)):
-            return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileTooLarge(size, options.limits.maxFileSize), at: start)],
-                               filesRead: [])
-        case .failure:
-            return ParseResult(scene: nil, diagnostics: [Diagnostic(.error, .fileUnreadable(path), at: nil)], filesRead: [])
+        switch FileBytes.readStamped(url.path, limit: limits.maxFileSize) {
+        case .failure(.tooLarge(let size)): return failed(Diagnostic(.error, .fileTooLarge(size, limits.maxFileSize), at: start))
+        case .failure: return failed(Diagnostic(.error, .fileUnreadable(path), at: nil))
         case .success(let read): (bytes, modified) = read
         }
-        let recorder = FileRecorder()
         let real = url.standardizedFileURL.resolvingSymlinksInPath()
-        recorder.record(path: real.path, bytes: bytes, modified: modified)
+        let record = FileRecord(path: real.path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: FileTime.trusted(modified))
+        let (root, xml) = XMLReader.read(bytes: bytes, file: path, errorLimit: limits.maxErrors)
         // A scene reached through a symlink (as in Bazel's sandbox, where
         // every input is a link to the source tree) may also read beside
         // the file it really is: the folder it lives in is its folder too.
+        return SceneSource(file: path, baseDirectory: url.deletingLastPathComponent(), realDirectory: real.deletingLastPathComponent(),
+                           record: record, root: root, hasBraces: bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "}")),
+                           diagnostics: xml.all)
+    }
+
+    /// The scene a read file is under `options`.
+    public static func build(_ source: SceneSource, options: ParseOptions) -> ParseResult {
+        let recorder = FileRecorder()
+        if let r = source.record { recorder.add(r) }
+        guard let root = source.root else { return ParseResult(scene: nil, diagnostics: source.diagnostics, filesRead: recorder.all) }
         var options = options
-        options.allowedDirectories.append(real.deletingLastPathComponent())
-        return parse(bytes: bytes, file: path, baseDirectory: url.deletingLastPathComponent(), options: options,
+        if let real = source.realDirectory { options.allowedDirectories.append(real) }
+        return build(root, hasBraces: source.hasBraces, file: source.file, baseDirectory: source.baseDirectory, options: options,
                      recorder: recorder)
     }
 
@@ -99,11 +141,17 @@ public enum SceneParser {
         }
         let (root, xmlDiagnostics) = XMLReader.read(bytes: bytes, file: file, errorLimit: options.limits.maxErrors)
         guard let root else { return ParseResult(scene: nil, diagnostics: xmlDiagnostics.all, filesRead: recorder.all) }
+        return build(root, hasBraces: bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "}")), file: file,
+                     baseDirectory: baseDirectory, options: options, recorder: recorder)
+    }
+
+    private static func build(_ root: XMLElement, hasBraces: Bool, file: String, baseDirectory: URL, options: ParseOptions,
+                              recorder: FileRecorder) -> ParseResult {
         let resolver = ResourceResolver(sceneDirectory: baseDirectory,
                                         allowedDirectories: options.allowedDirectories,
                                         limits: options.limits, recorder: recorder)
         let builder = SceneBuilder(resolver: resolver, limits: options.limits, options: options)
-        builder.sourceHasBraces = bytes.contains(UInt8(ascii: "{")) || bytes.contains(UInt8(ascii: "}"))
+        builder.sourceHasBraces = hasBraces
         let scene = builder.build(root)
         let diagnostics = builder.diagnostics
         // Reported in file order, whatever order the passes found them in.

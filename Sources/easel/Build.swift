@@ -43,6 +43,9 @@ struct Build: ParsableCommand {
     @Option(help: "Write Make-format dependencies: each output depends on its scene and every file it read.")
     var depfile: String?
 
+    @Option(help: ArgumentHelp("Comma-separated locales (en,de,ja,ar): each scene that uses a key of --strings is rendered once per locale, into LOCALE/ (with --xcassets, as localized entries of its imageset).", valueName: "locales"))
+    var locales: String?
+
     @Flag(name: .customLong("dry-run"), help: "Say what would be rendered and removed; write nothing.")
     var dryRun = false
 
@@ -56,6 +59,9 @@ struct Build: ParsableCommand {
     @OptionGroup var text: TextOptions
 
     var scaleList: [Double] { scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    var localeList: [String] {
+        (locales ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
     var formatList: [OutputFormat] { formats.split(separator: ",").compactMap { OutputFormat(rawValue: $0.trimmingCharacters(in: .whitespaces)) } }
 
     func validate() throws {
@@ -70,6 +76,13 @@ struct Build: ParsableCommand {
             throw ValidationError("--xcassets takes --formats png (one image per scale) or pdf (a vector imageset)")
         }
         if let jobs, jobs < 1 { throw ValidationError("-j must be 1 or more") }
+        if let locales {
+            guard !localeList.isEmpty, localeList.allSatisfy(TextOptions.isLocale), Set(localeList).count == localeList.count else {
+                throw ValidationError("--locales takes distinct locales separated by commas (en,de,ja,ar), not '\(locales)'")
+            }
+            guard !text.stringFiles.isEmpty else { throw ValidationError("--locales needs the string tables to read: --strings FILE") }
+            if text.locale != nil { throw ValidationError("--locale and --locales: give one or the other") }
+        }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue else {
             throw ValidationError("'\(source)' is not a folder")
@@ -89,8 +102,8 @@ struct Build: ParsableCommand {
             FileHandle.standardError.write(Data("easel: error: cannot watch '\(source)' for changes\n".utf8))
             throw ExitCode(1)
         }
-        // The parameter file's folder too: its values are inputs.
-        let watched = [source] + parameters.inputFiles.map { ($0 as NSString).deletingLastPathComponent }
+        // The parameter and string files' folders too: their values are inputs.
+        let watched = [source] + (parameters.inputFiles + text.inputFiles).map { ($0 as NSString).deletingLastPathComponent }
         // Watching from before the first build: an edit made during it is queued.
         watcher.watch(watched)
         while true {
@@ -117,6 +130,7 @@ struct Build: ParsableCommand {
         // A build is what ships: a character no font has stops it, unless told otherwise.
         options.compile = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options()), missingGlyphs: .error)))
         options.sourceName = source
+        options.locales = localeList
         // On a terminal one progress line rewritten in place; in a pipe or
         // CI one line per scene as it finishes.
         let terminal = isatty(1) == 1
@@ -139,7 +153,7 @@ struct Build: ParsableCommand {
         if dryRun { for scene in result.rendered { say("\(verb) \(scene)") } }
         for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(file)") }
         if let depfile, !dryRun {
-            let rules = result.dependencies.map { ($0.outputs, $0.inputs + parameters.inputFiles) }
+            let rules = result.dependencies.map { ($0.outputs, $0.inputs + parameters.inputFiles + text.inputFiles) }
             try? AtomicFile.write(Array(Depfile.text(rules, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
         }
         // Each --set goes to the scenes that declare it; one that none of the

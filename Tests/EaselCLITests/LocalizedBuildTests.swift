@@ -1,0 +1,132 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// `easel build --locales` (SCENE-FORMAT.md, "Locales and strings"): one
+/// render per locale of each scene that uses a localized key, into
+/// `LOCALE/` or as localized entries of one imageset; a changed
+/// translation rewrites only its locale's files. Run through the built
+/// executable; images checked by decoding them (Pillow, independent of
+/// Easel).
+final class LocalizedBuildTests: XCTestCase {
+    var dir: URL!, src: URL!, out: URL!, strings: URL!
+
+    override func setUpWithError() throws {
+        dir = ExternalTool.temporaryDirectory(name)
+        src = dir.appendingPathComponent("scenes")
+        out = dir.appendingPathComponent("out")
+        strings = dir.appendingPathComponent("strings.json")
+        try put("promo.scene.xml", """
+        <scene width="120" height="40" background="white">
+          <defs>
+            <param name="title" type="string" default="Title"/>
+            <color name="ink" value="#000000" dark="#ffffff"/>
+            <variant name="dark" appearance="dark"/>
+          </defs>
+          <text x="4" y="4" width="112" font-size="12" fill="ink">{title}</text>
+        </scene>
+        """)
+        try put("dot.scene.xml", "<scene width=\"8\" height=\"8\"><circle cx=\"4\" cy=\"4\" r=\"3\"/></scene>")
+        try writeStrings(de: "Fortschritt")
+    }
+
+    func put(_ relative: String, _ text: String) throws {
+        let url = src.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    func writeStrings(de: String) throws {
+        try Data("""
+        {"en": {"title": "Progress"}, "de": {"title": "\(de)"}, "ja": {"title": "進捗"}, "ar": {"title": "التقدم"}}
+        """.utf8).write(to: strings)
+    }
+
+    func build(_ extra: [String] = []) throws -> ToolResult {
+        try ExternalTool.run(ExternalTool.easelExecutable,
+                             ["build", src.path, "-o", out.path, "--scales", "1,2", "--locales", "en,de,ja,ar", "--strings", strings.path] + extra)
+    }
+
+    /// Inode numbers of the files under `out`: an atomic write makes a new one.
+    func files() throws -> [String: Int] {
+        var result: [String: Int] = [:]
+        let walker = FileManager.default.enumerator(atPath: out.path)!
+        while let item = walker.nextObject() as? String {
+            let attrs = try FileManager.default.attributesOfItem(atPath: out.appendingPathComponent(item).path)
+            if (attrs[.type] as? FileAttributeType) == .typeRegular, !item.hasSuffix(".easel-build.json") {
+                result[item] = (attrs[.systemFileNumber] as? Int) ?? -1
+            }
+        }
+        return result
+    }
+
+    /// Width and height of a PNG, read by Pillow.
+    func pixelSize(_ url: URL) throws -> [Int] {
+        let r = try ExternalTool.run("python3", ["-c", "import sys; from PIL import Image; print(*Image.open(sys.argv[1]).size)", url.path])
+        return r.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    func testPlainOutputsPerLocaleAndIncrementalTranslations() throws {
+        let first = try build()
+        XCTAssertEqual(first.status, 0, first.stderr)
+        var expected: Set<String> = ["dot.png", "dot@2x.png"]
+        for locale in ["en", "de", "ja", "ar"] {
+            for v in ["", "~dark"] { for s in ["", "@2x"] { expected.insert("\(locale)/promo\(v)\(s).png") } }
+        }
+        let before = try files()
+        XCTAssertEqual(Set(before.keys), expected)
+        XCTAssertEqual(try pixelSize(out.appendingPathComponent("de/promo@2x.png")), [240, 80])
+        // Each locale its own picture.
+        let en = try Data(contentsOf: out.appendingPathComponent("en/promo.png"))
+        XCTAssertNotEqual(en, try Data(contentsOf: out.appendingPathComponent("de/promo.png")))
+
+        XCTAssertTrue(try build().stdout.contains("nothing to do"))
+        try writeStrings(de: "Fortschritte")
+        let second = try build()
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let after = try files()
+        for (file, inode) in after {
+            if file.hasPrefix("de/") {
+                XCTAssertNotEqual(inode, before[file], "\(file) rewritten")
+            } else {
+                XCTAssertEqual(inode, before[file], "\(file) kept")
+            }
+        }
+    }
+
+    /// In an asset catalog each locale's images (dark ones included) are
+    /// entries of the scene's one imageset, marked with their locale, each
+    /// file of the right pixel size.
+    func testCatalogHasLocalizedEntries() throws {
+        let result = try build(["--xcassets"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let set = out.appendingPathComponent("promo.imageset")
+        let contents = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: set.appendingPathComponent("Contents.json"))) as? [String: Any])
+        let images = try XCTUnwrap(contents["images"] as? [[String: Any]])
+        XCTAssertEqual(images.count, 4 * 2 * 2, "4 locales × light/dark × 2 scales")
+        XCTAssertEqual((contents["properties"] as? [String: Any])?["localizable"] as? Bool, true)
+        for locale in ["en", "de", "ja", "ar"] {
+            let mine = images.filter { $0["locale"] as? String == locale }
+            XCTAssertEqual(mine.count, 4, locale)
+            XCTAssertEqual(mine.filter { $0["appearances"] != nil }.count, 2, "\(locale): a dark image is one more entry")
+            for image in mine {
+                let file = try XCTUnwrap(image["filename"] as? String)
+                let scale = (image["scale"] as? String) == "2x" ? 2 : 1
+                XCTAssertEqual(try pixelSize(set.appendingPathComponent(file)), [120 * scale, 40 * scale], file)
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("promo~dark.imageset").path))
+        let dot = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("dot.imageset/Contents.json"))) as? [String: Any])
+        XCTAssertNil(dot["properties"], "a scene without a localized key is not localized")
+    }
+
+    /// --locales needs string tables; a bad locale is a usage error.
+    func testUsageErrors() throws {
+        let noStrings = try ExternalTool.run(ExternalTool.easelExecutable, ["build", src.path, "-o", out.path, "--locales", "en,de"])
+        XCTAssertEqual(noStrings.status, 2)
+        XCTAssertTrue(noStrings.stderr.contains("--strings"), noStrings.stderr)
+        let bad = try build(["--locales", "en,!!"])
+        XCTAssertEqual(bad.status, 2)
+    }
+}
