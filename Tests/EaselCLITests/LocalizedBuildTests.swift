@@ -121,6 +121,33 @@ final class LocalizedBuildTests: XCTestCase {
         XCTAssertNil(dot["properties"], "a scene without a localized key is not localized")
     }
 
+    /// The example builds for its four locales with a build's defaults
+    /// (a character no font has is an error), its title shrunk in German and
+    /// its hstack mirrored in Arabic (the icon's orange at the right).
+    func testLocalizedExampleBuilds() throws {
+        let example = ExternalTool.repositoryRoot.appendingPathComponent("examples/localized")
+        let r = try ExternalTool.run(ExternalTool.easelExecutable, [
+            "build", example.path, "-o", out.path, "--locales", "en,de,ja,ar",
+            "--strings", example.appendingPathComponent("Localizable.xcstrings").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stderr.contains("warning"), r.stderr)
+        for locale in ["en", "de", "ja", "ar"] {
+            XCTAssertEqual(try pixelSize(out.appendingPathComponent("\(locale)/promo.png")), [360, 150], locale)
+        }
+        let layout = try ExternalTool.run(ExternalTool.easelExecutable, [
+            "layout", example.appendingPathComponent("promo.scene.xml").path, "--locale", "de",
+            "--strings", example.appendingPathComponent("Localizable.xcstrings").path])
+        XCTAssertTrue(layout.stdout.contains("\"fontSize\" : 14"), "the German title shrinks to its min-font-size")
+        // The icon's gradient ends orange (#ff9500): at the left in English, the right in Arabic.
+        let probe = "import sys; from PIL import Image; im = Image.open(sys.argv[1]).convert('RGB'); print(*im.getpixel((int(sys.argv[2]), 42)))"
+        let en = try ExternalTool.run("python3", ["-c", probe, out.appendingPathComponent("en/promo.png").path, "20"]).stdout
+        let ar = try ExternalTool.run("python3", ["-c", probe, out.appendingPathComponent("ar/promo.png").path, "340"]).stdout
+        XCTAssertTrue(en.hasPrefix("255"), en)
+        XCTAssertTrue(ar.hasPrefix("255"), ar)
+        let arLeft = try ExternalTool.run("python3", ["-c", probe, out.appendingPathComponent("ar/promo.png").path, "20"]).stdout
+        XCTAssertFalse(arLeft.hasPrefix("255"), "nothing of the icon at the left in Arabic: \(arLeft)")
+    }
+
     /// --locales needs string tables; a bad locale is a usage error.
     func testUsageErrors() throws {
         let noStrings = try ExternalTool.run(ExternalTool.easelExecutable, ["build", src.path, "-o", out.path, "--locales", "en,de"])
