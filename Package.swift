@@ -51,7 +51,7 @@ let package = Package(
         // Options, messages and file watching shared by `easel` and `easel-preview`.
         .target(
             name: "EaselCommandLine",
-            dependencies: ["Easel", "EaselParse", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "easel",
             dependencies: ["Easel", "EaselCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -62,6 +62,23 @@ public enum Easel {
         }
     }
 
+    /// A well-formed BCP 47 tag (`de`, `pt-BR`, `zh-Hans`), as `lang` takes one.
+    public static func isLanguageTag(_ text: String) -> Bool { LanguageTag.isWellFormed(text) }
+
+    /// String tables (`--strings`), merged in order (a later file's values
+    /// win); each unreadable or malformed file is a located error.
+    public static func readStrings(_ paths: [String], limits: Limits = Limits()) -> Result<LocalizedStrings, DiagnosticsError> {
+        var all = LocalizedStrings()
+        var errors: [Diagnostic] = []
+        for path in paths {
+            switch StringTableReader.read(path: path, limit: limits.maxFileSize) {
+            case .success(let s): all.merge(s)
+            case .failure(let d): errors.append(d)
+            }
+        }
+        return errors.isEmpty ? .success(all) : .failure(DiagnosticsError(errors))
+    }
+
     /// One scene in its own session; the diagnostics of a failure, or the
     /// compiled scene (whose `warnings` and `filesRead` the session recorded).
     public static func compile(fileAt url: URL, options: Options = Options()) -> Result<CompiledScene, DiagnosticsError> {

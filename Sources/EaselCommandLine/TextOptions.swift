@@ -1,6 +1,5 @@
 import ArgumentParser
 import Easel
-import EaselParse
 import Foundation
 
 extension TextOverflowPolicy: ExpressibleByArgument {}
@@ -28,24 +27,18 @@ public struct TextOptions: ParsableArguments, Sendable {
 
     /// A BCP 47 tag (`_` taken for `-`, as Apple's locale names write it), or a pseudo-locale.
     public static func isLocale(_ text: String) -> Bool {
-        PseudoLocale(rawValue: text) != nil || LanguageTag.isWellFormed(text.replacingOccurrences(of: "_", with: "-"))
+        PseudoLocale(rawValue: text) != nil || Easel.isLanguageTag(text.replacingOccurrences(of: "_", with: "-"))
     }
 
     /// The string tables, each file's errors printed located; nil if there are none.
     public func readStrings() throws -> LocalizedStrings? {
         guard !stringFiles.isEmpty else { return nil }
-        var all = LocalizedStrings()
-        var failed = false
-        for file in stringFiles {
-            switch StringTableReader.read(path: file) {
-            case .success(let s): all.merge(s)
-            case .failure(let d):
-                FileHandle.standardError.write(Data((d.description + "\n").utf8))
-                failed = true
-            }
+        switch Easel.readStrings(stringFiles) {
+        case .success(let all): return all
+        case .failure(let error):
+            for d in error.diagnostics { FileHandle.standardError.write(Data((d.description + "\n").utf8)) }
+            throw ExitCode(1)
         }
-        if failed { throw ExitCode(1) }
-        return all
     }
 
     /// The string files, as depfile inputs.

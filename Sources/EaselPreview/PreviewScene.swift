@@ -40,6 +40,8 @@ final class PreviewScene: @unchecked Sendable {
         queue = DispatchQueue(label: "easel.preview.scene\(index)")
         snapshot = SceneSnapshot(scene: index, name: path, run: run,
                                  settings: PreviewSettings(scale: scale, appearance: options.appearance.rawValue))
+        snapshot.settings.locale = options.locale
+        snapshot.locales = (options.strings?.locales ?? []) + PseudoLocale.allCases.map(\.rawValue)
     }
 
     var state: SceneSnapshot { lock.withLock { snapshot } }
@@ -55,6 +57,7 @@ final class PreviewScene: @unchecked Sendable {
     func isAffected(by changed: Set<String>) -> Bool {
         lock.withLock {
             if changed.contains(resolvedPath) || !changed.isDisjoint(with: filesRead) { return true }
+            if !changed.isDisjoint(with: stringFiles) { return true }
             if changed.contains(where: { path in fontFolders.contains { path.hasPrefix($0 + "/") } }) { return true }
             guard !snapshot.ok else { return false }
             let folder = (resolvedPath as NSString).deletingLastPathComponent
@@ -66,9 +69,13 @@ final class PreviewScene: @unchecked Sendable {
     /// `--font-dir` folders.
     var watchedFolders: [String] {
         lock.withLock {
-            Array(Set(([resolvedPath] + filesRead).map { ($0 as NSString).deletingLastPathComponent } + fontFolders)).sorted()
+            Array(Set(([resolvedPath] + filesRead + stringFiles).map { ($0 as NSString).deletingLastPathComponent } + fontFolders)).sorted()
         }
     }
+
+    /// The `--strings` tables, read again for each render (an edited
+    /// translation shows at once).
+    private var stringFiles: [String] { options.strings?.files ?? [] }
 
     /// The `--font-dir` folders, symlinks resolved as inotify reports paths.
     private var fontFolders: [String] {
@@ -130,6 +137,15 @@ final class PreviewScene: @unchecked Sendable {
         var options = self.options
         options.scale = settings.scale
         options.appearance = Appearance(rawValue: settings.appearance) ?? .light
+        if !stringFiles.isEmpty {
+            switch Easel.readStrings(stringFiles) {
+            case .success(let strings): options.strings = strings
+            case .failure(let error):
+                return Outcome(diagnostics: error.diagnostics, filesRead: [], milliseconds: 0)
+            }
+        }
+        // Only a locale the page offers (or none: the command line's).
+        if let locale = settings.locale, lock.withLock({ snapshot.locales.contains(locale) }) { options.locale = locale }
         // Only the names the scene declared when the page offered the fields:
         // a field left over from an older version of the scene is dropped.
         let declared = Set(lock.withLock { snapshot.parameters.map(\.name) })

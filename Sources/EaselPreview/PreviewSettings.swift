@@ -9,6 +9,9 @@ public struct PreviewSettings: Codable, Sendable, Equatable {
     public var appearance: String
     /// Values typed into the page's parameter fields, over the command line's.
     public var parameters: [String: String] = [:]
+    /// The locale picked on the page (`de`, `pseudo`), over `--locale`;
+    /// nil: the command line's.
+    public var locale: String?
 
     public init(scale: Double, appearance: String) {
         self.scale = scale
@@ -20,7 +23,8 @@ public struct PreviewSettings: Codable, Sendable, Equatable {
     func checked(maxScale: Double) -> PreviewSettings? {
         guard scale.isFinite, scale > 0, scale <= maxScale, time.isFinite, time >= 0,
               appearance == "light" || appearance == "dark",
-              parameters.count <= 256, parameters.allSatisfy({ $0.key.utf8.count <= 256 && $0.value.utf8.count <= 4096 })
+              parameters.count <= 256, parameters.allSatisfy({ $0.key.utf8.count <= 256 && $0.value.utf8.count <= 4096 }),
+              locale.map({ $0.utf8.count <= 64 && $0.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") } }) ?? true
         else { return nil }
         return self
     }

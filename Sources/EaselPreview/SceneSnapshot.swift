@@ -50,6 +50,9 @@ struct SceneSnapshot: Encodable, Sendable {
     var hasDark = false
     /// Seconds of animation, nil for a still scene.
     var duration: Double?
+    /// The locales the page offers: those the string tables define, then
+    /// the pseudo-locales.
+    var locales: [String] = []
 }
 
 extension SceneSnapshot.Message {

@@ -179,6 +179,53 @@ final class PreviewBrowserTests: XCTestCase {
         }
     }
 
+    /// The locale picker offers the string tables' locales and the
+    /// pseudo-locales; picking one re-renders in it, a text that overflows
+    /// is marked where it is, with the warning as its title, and an edited
+    /// string table shows at once.
+    func testLocalePickerAndOverflowMarks() throws {
+        let folder = ExternalTool.temporaryDirectory()
+        let sceneFile = folder.appendingPathComponent("promo.scene.xml")
+        try """
+        <scene width="240" height="60" background="white">
+          <defs><param name="title" type="string" default="Progress"/></defs>
+          <text x="10" y="10" width="150" height="20" font-size="16">{title}</text>
+        </scene>
+        """.write(to: sceneFile, atomically: true, encoding: .utf8)
+        let strings = folder.appendingPathComponent("strings.json")
+        try #"{"en": {"title": "Progress"}, "de": {"title": "Der Fortschritt dieser Trainingswoche"}}"#
+            .write(to: strings, atomically: true, encoding: .utf8)
+        let preview = try PreviewProcess([sceneFile.path, "--strings", strings.path])
+        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+        let browser = try HeadlessChromium()
+        try browser.open(preview.url)
+        let panel = #"document.querySelector('[data-scene="0"]')"#
+        func shows(version: Int) -> String {
+            "(() => { const i = \(panel).querySelector('img'); return !!i && Number(i.dataset.version) >= \(version) && i.complete })()"
+        }
+        XCTAssertTrue(try browser.waitUntil(shows(version: 1), timeout: 20))
+        let options = try browser.evaluate("[...\(panel).querySelectorAll('select[name=locale] option')].map(o => o.value).join(',')") as? String
+        XCTAssertEqual(options, ",de,en,pseudo,pseudo-rtl")
+        XCTAssertEqual(try browser.evaluate("\(panel).querySelectorAll('.overflow-frame').length") as? Int, 0, "English fits")
+
+        _ = try browser.evaluate("""
+            (() => { const s = \(panel).querySelector('select[name=locale]'); s.value = 'de'; s.dispatchEvent(new Event('change')); })()
+            """)
+        XCTAssertTrue(try browser.waitUntil("\(panel).querySelectorAll('.overflow-frame').length === 1", timeout: 10), "no overflow mark")
+        let mark = try XCTUnwrap(try browser.evaluate("""
+            (() => { const m = \(panel).querySelector('.overflow-frame'); return [m.style.left, m.style.top, m.style.width, m.style.height, m.title].join('|') })()
+            """) as? String)
+        XCTAssertTrue(mark.hasPrefix("10px|10px|150px|20px|"), mark)
+        XCTAssertTrue(mark.contains("locale de"), mark)
+        XCTAssertTrue(try XCTUnwrap(try browser.evaluate("\(panel).querySelector('.warnings').textContent") as? String)
+            .contains("overflows its frame"))
+
+        // A shorter translation saved: re-rendered, the mark gone.
+        try #"{"en": {"title": "Progress"}, "de": {"title": "Fortschritt"}}"#.write(to: strings, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try browser.waitUntil("\(panel).querySelectorAll('.overflow-frame').length === 0", timeout: 10),
+                      "the edited string table was not read again")
+    }
+
     /// The frame of the node on `line` in `easel layout`'s JSON.
     static func frame(ofLine line: Int, in node: Any) -> [String: Double]? {
         guard let node = node as? [String: Any] else { return nil }

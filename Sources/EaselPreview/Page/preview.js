@@ -47,6 +47,16 @@ function makePanel(state) {
     p.appearance.append(b);
     return b;
   });
+  // The locales the string tables define and the pseudo-locales.
+  p.localeGroup = element("label", "group locale", "locale ");
+  p.localeSelect = element("select");
+  p.localeSelect.name = "locale";
+  p.localeSelect.addEventListener("change", () => {
+    p.settings.locale = p.localeSelect.value || null;
+    postSettings(p);
+  });
+  p.localeGroup.append(p.localeSelect);
+  p.localesKey = "";
   p.timeGroup = element("span", "group time");
   p.play = element("button", "play", "▶");
   p.slider = element("input");
@@ -63,7 +73,7 @@ function makePanel(state) {
   });
   p.timeGroup.append(p.play, p.slider, p.timeLabel);
   p.params = element("span", "group params");
-  toolbar.append(scales, p.appearance, p.timeGroup, p.params);
+  toolbar.append(scales, p.appearance, p.localeGroup, p.timeGroup, p.params);
 
   const body = element("div", "body");
   const stage = element("div", "stage");
@@ -75,8 +85,9 @@ function makePanel(state) {
     if (p.playing) advance(p);
   });
   p.outline = element("div", "outline");
+  p.overflows = element("div", "overflows");
   p.diagnostics = element("pre", "diagnostics");
-  p.frame.append(p.image, p.outline, p.diagnostics);
+  p.frame.append(p.image, p.overflows, p.outline, p.diagnostics);
   stage.append(p.frame);
   p.nodes = element("ul", "nodes");
   body.append(stage, p.nodes);
@@ -111,6 +122,14 @@ function update(state) {
   for (const b of p.scaleButtons) b.classList.toggle("selected", Number(b.dataset.scale) === state.settings.scale);
   for (const b of p.appearanceButtons) b.classList.toggle("selected", b.dataset.appearance === state.settings.appearance);
   p.appearance.hidden = !state.hasDark;
+  const localesKey = (state.locales || []).join(",");
+  if (localesKey !== p.localesKey) {
+    p.localesKey = localesKey;
+    p.localeSelect.replaceChildren(element("option", "", "—"));
+    p.localeSelect.firstChild.value = "";
+    for (const l of state.locales || []) { const o = element("option", "", l); o.value = l; p.localeSelect.append(o); }
+  }
+  p.localeSelect.value = state.settings.locale || "";
   p.timeGroup.hidden = !state.duration;
   if (state.duration) {
     p.slider.max = state.duration;
@@ -135,7 +154,7 @@ function update(state) {
     p.image.src = `/scenes/${state.scene}/image.png?v=${p.pictureKey}`;
     p.sceneWidth = picture.width;
     fetch(`/scenes/${state.scene}/layout.json?v=${p.pictureKey}`)
-      .then((r) => r.json()).then((tree) => showNodes(p, tree)).catch(() => {});
+      .then((r) => r.json()).then((tree) => { showNodes(p, tree); showOverflows(p, tree, state); }).catch(() => {});
   }
 }
 
@@ -188,6 +207,30 @@ function showNodes(p, tree) {
   };
   if (tree.element) visit(tree, 0);
   if (skipped) p.nodes.append(element("li", "more", `… and ${skipped} more nodes`));
+}
+
+// Texts that overflow their frames (a warning names their line), marked
+// where they are: the frame, and the lines' real extent beyond it.
+function showOverflows(p, tree, state) {
+  p.overflows.replaceChildren();
+  const lines = new Set(state.diagnostics.filter((d) => d.message.includes("overflows its frame")).map((d) => d.line));
+  if (!lines.size || !p.sceneWidth) return;
+  const k = p.image.clientWidth / p.sceneWidth;
+  const box = (r, className, title) => {
+    const b = element("div", className);
+    b.title = title;
+    Object.assign(b.style, { left: `${r.x * k}px`, top: `${r.y * k}px`, width: `${r.width * k}px`, height: `${r.height * k}px` });
+    p.overflows.append(b);
+  };
+  const visit = (node) => {
+    if (node.textBounds && lines.has(node.line)) {
+      const message = state.diagnostics.find((d) => d.line === node.line && d.message.includes("overflows")).message;
+      box(node.frame, "overflow-frame", message);
+      box(node.textBounds, "overflow-text", message);
+    }
+    for (const child of node.children || []) visit(child);
+  };
+  visit(tree);
 }
 
 function outline(p, frame) {
