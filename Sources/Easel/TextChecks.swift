@@ -1,7 +1,7 @@
 import Foundation
 
 extension Diagnostic.Message {
-    static func textOverflows(_ overflow: TextOverflow, fontSize: Double, context: String) -> Self {
+    static func textOverflows(_ overflow: TextOverflow, text: String, fontSize: Double, context: String) -> Self {
         func points(_ v: Double) -> String { String(format: "%.1f", v) }
         var parts: [String] = []
         if let word = overflow.brokenWord { parts.append("the word '\(word)' is wider than the text's width and breaks across lines") }
@@ -14,7 +14,9 @@ extension Diagnostic.Message {
         let at = overflow.minFontSize.map { "it fits at no size down to min-font-size \(points($0)) pt: at \(points(fontSize)) pt " }
             ?? "at \(points(fontSize)) pt "
         let advice = overflow.minFontSize == nil ? "; give it fit=\"shrink\", a larger height or a shorter text" : ""
-        return .init("this text overflows its frame\(context): \(at)\(parts.joined(separator: "; "))\(advice)")
+        let line = text.split(separator: "\n").first.map(String.init) ?? ""
+        let shown = line.count <= 40 ? line : String(line.prefix(39)) + "…"
+        return .init("text '\(shown)' overflows its frame\(context): \(at)\(parts.joined(separator: "; "))\(advice)")
     }
 }
 
@@ -31,7 +33,7 @@ enum TextChecks {
         var reported = Set<SourceLocation>()
         for (node, text) in layout.texts {
             guard let overflow = text.fitting.overflow, reported.insert(node.location).inserted else { continue }
-            out.append(Diagnostic(severity, .textOverflows(overflow, fontSize: text.fitting.fontSize, context: said), at: node.location))
+            out.append(Diagnostic(severity, .textOverflows(overflow, text: text.shaped.text, fontSize: text.fitting.fontSize, context: said), at: node.location))
         }
         return out
     }

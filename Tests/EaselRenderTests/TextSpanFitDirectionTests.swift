@@ -129,6 +129,7 @@ final class TextSpanFitDirectionTests: XCTestCase {
         XCTAssertEqual(warning.severity, .warning)
         XCTAssertEqual(warning.location?.line, 2)
         XCTAssertTrue(warning.message.text.contains("min-font-size 15.0"), warning.message.text)
+        XCTAssertTrue(warning.message.text.hasPrefix("text 'Close all three rings every day' overflows"), warning.message.text)
         XCTAssertTrue(warning.message.text.contains("points taller than its frame's height of 20.0"), warning.message.text)
 
         var strict = TestFonts.declaredOnly()
@@ -238,6 +239,25 @@ final class TextSpanFitDirectionTests: XCTestCase {
         XCTAssertTrue(runs[first].clustersBackward)
         XCTAssertGreaterThan(runs[first].positions.map(\.x).min()!, xs.max()!, "the first Arabic word is right of the Latin word")
         XCTAssertLessThan(runs[second].positions.map(\.x).max()!, xs.min()!, "the second Arabic word is left of it")
+    }
+
+    /// Spans in a graph's text take its placeholders, and parameters work in
+    /// a span's text and attributes.
+    func testSpansWithPlaceholdersAndParameters() throws {
+        let compiled = try compileText("""
+        <scene width="300" height="100">
+          <defs><param name="accent" type="color" default="#00c000"/><param name="unit" type="string" default="steps"/></defs>
+          <lineGraph x="0" y="0" width="300" height="100" values="3 9 4">
+            <text x="4" y="4" font-family="Inter" font-size="20">max <span fill="{accent}">{max} {unit}</span></text>
+          </lineGraph>
+        </scene>
+        """)
+        let text = try XCTUnwrap(compiled.layout.texts.first).text
+        XCTAssertEqual(text.shaped.text, "max 9 steps")
+        let green = try XCTUnwrap(text.spanFills.first)
+        XCTAssertEqual(green.runs.map { text.shaped.runs[$0].text }.joined(), "9 steps")
+        let image = try compiled.renderImage()
+        XCTAssertFalse(columns(image, near: (0, 192, 0)).isEmpty, "the span is in the parameter's colour")
     }
 
     /// What a span may hold and say is checked like any element.
