@@ -7,8 +7,8 @@ import EaselModel
 ///
 /// Sizes are tried on a grid of `step` points above `min-font-size` (the
 /// text's own size first), by bisection: fitting is taken to be monotone
-/// in the size, which holds for wrapping text except where hinting moves
-/// an advance by a fraction of a point at a line's very edge.
+/// in the size (unhinted text wraps the same at every size in a width
+/// scaled with it).
 struct TextFitter {
     let measurer: TextMeasuring
     /// An eighth of a point: finer than any designer sets type.
@@ -23,9 +23,24 @@ struct TextFitter {
     func fit(_ request: TextRequest, height: Double?, minFontSize: Double?) -> Result {
         var probe = request
         probe.maxLines = nil
-        func measure(_ size: Double, base: Double) -> TextFitMeasure {
+        // Exactly, at that size (a new font size for the text engine).
+        func exact(_ size: Double, base: Double) -> TextFitMeasure {
             probe.fontScale = size / base
             return measurer.fitMeasure(probe)
+        }
+        // Text is shaped unhinted, so its layout at size s in width w is its
+        // layout at the text's own size in w·base/s, scaled by s/base (every
+        // size scales with fontScale: spans, letter spacing, shifts, line
+        // spacing). The search probes so, at the one size already loaded;
+        // the size it finds is then checked exactly.
+        func measure(_ size: Double, base: Double) -> TextFitMeasure {
+            guard let width = request.wrapWidth else { return exact(size, base: base) }
+            var scaled = probe
+            scaled.fontScale = 1
+            scaled.wrapWidth = width * base / size
+            var m = measurer.fitMeasure(scaled)
+            m.size = Size(m.size.width * size / base, m.size.height * size / base)
+            return m
         }
         func fits(_ m: TextFitMeasure) -> Bool {
             m.brokenWord == nil && (request.maxLines.map { m.lineCount <= $0 } ?? true)
@@ -38,7 +53,7 @@ struct TextFitter {
         let lowest = min(base, minFontSize ?? base / 2)
         // Grid sizes below the text's own: lowest + k·step, k in 0...top.
         let top = max(0, Int(((base - lowest) / TextFitter.step - 1e-9).rounded(.up)) - 1)
-        let atLowest = measure(lowest, base: base)
+        let atLowest = exact(lowest, base: base)
         guard fits(atLowest) else {
             var overflow = TextOverflow()
             overflow.minFontSize = lowest
@@ -58,6 +73,9 @@ struct TextFitter {
             let mid = (good + bad) / 2
             if fits(measure(lowest + Double(mid) * TextFitter.step, base: base)) { good = mid } else { bad = mid }
         }
+        // Rounding to Pango units may put the scaled probe a hair off at the
+        // very edge: step down until the exact layout fits too.
+        while good > 0, !fits(exact(lowest + Double(good) * TextFitter.step, base: base)) { good -= 1 }
         let size = lowest + Double(good) * TextFitter.step
         return Result(scale: size / base, fitting: TextFitting(fontSize: size, overflow: nil))
     }
