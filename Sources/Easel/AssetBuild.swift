@@ -27,6 +27,9 @@ public enum AssetBuild {
         /// `--locales`: each scene that uses a key of `compile.strings` is
         /// rendered once per locale (others once).
         public var locales: [String] = []
+        /// How many scenes this build renders (set by `run`): a scene's
+        /// locales share the workers the other scenes leave.
+        var staleScenes = 1
         public init(source: URL, output: URL) { self.source = source; self.output = output }
     }
 
@@ -91,6 +94,7 @@ public enum AssetBuild {
         }
         let done = Locked(0)
         let onlyLocales = partial
+        let options = { var o = options; o.staleScenes = stale.count; return o }()
         let results: [SceneResult] = options.dryRun
             ? stale.map { SceneResult(scene: $0, entry: nil, diagnostics: []) }
             : ParallelJobs.map(stale, jobs: options.jobs) { scene in
@@ -107,6 +111,14 @@ public enum AssetBuild {
             report.declaredParameters.formUnion(r.parameters)
             if !r.diagnostics.isEmpty { report.diagnostics.append((r.scene, r.diagnostics)) }
             if let entry = r.entry {
+                // What it wrote last time and no longer writes (a locale dropped,
+                // a scene no longer localized) goes.
+                for output in manifest.scenes[r.scene]?.outputs ?? [] where !entry.outputs.contains(output) && BuildManifest.isInsideFolder(output) {
+                    report.removed.append(output)
+                    let url = options.output.appendingPathComponent(output)
+                    try? fm.removeItem(at: url)
+                    removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: options.output)
+                }
                 manifest.scenes[r.scene] = entry
                 report.rendered.append(r.scene)
             } else if options.dryRun {
@@ -169,36 +181,24 @@ public enum AssetBuild {
         let locales: [String?] = localized ? options.locales : [nil]
         let rendered = Set(only ?? options.locales)
 
+        // Locales compile and render on the build's spare workers (all of
+        // them for a build of one scene); warnings are said once.
+        let localeJobs = max(1, options.jobs / max(1, options.staleScenes))
+        let shared = compileOptions
+        let compiled: [LocaleCompile] = ParallelJobs.map(locales, jobs: localeJobs) { locale in
+            compileLocale(locale, source, shared, kept: locale.map { !rendered.contains($0) } ?? false, options)
+        }
         var session = CompileSession(options: compileOptions)
         var renderings: [Rendering] = []
         var inputs: [FileRecord] = []
         var parameters: [String] = []
-        for locale in locales {
-            var localeOptions = compileOptions
-            localeOptions.locale = locale
-            let kept = locale.map { !rendered.contains($0) } ?? false
-            var localeSession = CompileSession(options: localeOptions)
-            guard let compiled = localeSession.compile(source) else {
-                session.report(localeSession.diagnostics)
-                return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
-            }
-            session.report(localeSession.diagnostics)
-            parameters = compiled.scene.parameters.map(\.name)
-            for f in localeSession.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
-            renderings.append(Rendering(variant: nil, locale: locale, compiled: kept ? nil : compiled))
-            for variant in compiled.scene.variants {
-                var variantOptions = localeOptions
-                variantOptions.variant = variant.name
-                var variantSession = CompileSession(options: variantOptions)
-                guard let c = variantSession.compile(source) else {
-                    session.report(variantSession.diagnostics.filter { $0.severity == .error })
-                    return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
-                }
-                // A variant's own warnings (an overflow in its values) are said too.
-                session.report(variantSession.diagnostics.filter { d in !localeSession.diagnostics.contains { $0.description == d.description } })
-                renderings.append(Rendering(variant: variant, locale: locale, compiled: kept ? nil : c))
-                for f in variantSession.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
-            }
+        var said = Set<String>()
+        for c in compiled {
+            session.report(c.diagnostics.filter { said.insert($0.description).inserted })
+            guard !c.failed else { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }
+            parameters = c.parameters
+            renderings += c.renderings
+            for f in c.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
         }
         var outputs: [String] = []
         let ok = session.run {
@@ -219,17 +219,92 @@ public enum AssetBuild {
         return SceneResult(scene: scene, entry: entry, diagnostics: session.diagnostics, parameters: parameters)
     }
 
+    /// One locale's (or no locale's) compiles of a scene: itself and each
+    /// variant, rendered unless `kept`.
+    struct LocaleCompile: Sendable {
+        var renderings: [Rendering] = []
+        var diagnostics: [Diagnostic] = []
+        var filesRead: [FileRecord] = []
+        var parameters: [String] = []
+        var failed = false
+    }
+
+    static func compileLocale(_ locale: String?, _ source: SceneSource, _ compileOptions: Easel.Options, kept: Bool,
+                              _ options: Options) -> LocaleCompile {
+        var out = LocaleCompile()
+        var localeOptions = compileOptions
+        localeOptions.locale = locale ?? compileOptions.locale   // nil: one --locale for the whole build, or none
+        var localeSession = CompileSession(options: localeOptions)
+        let compiled = localeSession.compile(source)
+        out.diagnostics = localeSession.diagnostics
+        guard let compiled else {
+            out.failed = true
+            return out
+        }
+        out.parameters = compiled.scene.parameters.map(\.name)
+        out.filesRead = localeSession.filesRead
+        var scenes: [(SceneVariant?, CompiledScene)] = [(nil, compiled)]
+        for variant in compiled.scene.variants {
+            var variantOptions = localeOptions
+            variantOptions.variant = variant.name
+            var variantSession = CompileSession(options: variantOptions)
+            guard let c = variantSession.compile(source) else {
+                out.diagnostics += variantSession.diagnostics.filter { $0.severity == .error }
+                out.failed = true
+                return out
+            }
+            // A variant's own warnings (an overflow in its values) are said too.
+            out.diagnostics += variantSession.diagnostics
+            scenes.append((variant, c))
+            for f in variantSession.filesRead where !out.filesRead.contains(where: { $0.path == f.path }) { out.filesRead.append(f) }
+        }
+        for (variant, c) in scenes {
+            var r = Rendering(variant: variant, locale: locale, compiled: kept ? nil : c)
+            if !kept {
+                do { try r.prerender(options) } catch let error as DiagnosticsError {
+                    out.diagnostics += error.diagnostics
+                    out.failed = true
+                    return out
+                } catch {
+                    out.diagnostics.append(Diagnostic(.error, .init("\(error)"), at: nil))
+                    out.failed = true
+                    return out
+                }
+            }
+            out.renderings.append(r)
+        }
+        return out
+    }
+
     /// The scene as compiled for itself or for one of its variants, in a
     /// locale or none; `compiled` is nil for a locale whose files are kept.
     struct Rendering: Sendable {
         var variant: SceneVariant?
         var locale: String?
         var compiled: CompiledScene?
+        /// Bytes rendered ahead, on the locale's worker, by format and scale.
+        var rendered: [String: [UInt8]] = [:]
         /// `~dark` in file names, empty for the scene itself.
         var suffix: String { variant.map { "~" + $0.name } ?? "" }
 
+        static func key(_ format: OutputFormat, _ scale: Double?) -> String { "\(format.rawValue)@\(scale ?? 0)" }
+
+        /// Renders every format and scale the build writes.
+        mutating func prerender(_ options: Options) throws {
+            guard let compiled else { return }
+            let pdfOnly = options.xcassets && options.formats.contains(.pdf)
+            for format in options.formats where !pdfOnly || format == .pdf {
+                if format == .png {
+                    for s in options.scales { rendered[Self.key(.png, s)] = try compiled.render(format: .png, scale: s, time: 0) }
+                } else {
+                    rendered[Self.key(format, nil)] = try compiled.render(format: format, time: options.xcassets ? 0 : nil)
+                }
+            }
+        }
+
         func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8]? {
-            try compiled?.render(format: format, scale: scale, time: time)
+            if let bytes = rendered[Self.key(format, format == .png ? scale : nil)] { return bytes }
+            return try compiled?.render(format: format, scale: scale, time: time)
         }
     }
 
@@ -356,7 +431,19 @@ extension AssetBuild.Options {
             // With the machine's fonts: which font files it has (a font
             // installed can change any text's fallback).
             + "system-fonts=\(compile.systemFonts ? ContentHash.sha256(Array(FontSystem.machineFontFiles().joined(separator: "\n").utf8)) : "no") "
-            + "missing-glyphs=\(compile.missingGlyphs.rawValue) text-overflow=\(compile.textOverflow.rawValue) locales=\(locales)"
+            + "missing-glyphs=\(compile.missingGlyphs.rawValue) text-overflow=\(compile.textOverflow.rawValue) "
+            // One --locale for the whole build: the locale and the tables' values
+            // decide every scene's strings. (--locales records them per scene.)
+            + "locale=\(compile.locale ?? "") strings=\(locales.isEmpty ? stringsDigest : "per scene")"
+    }
+
+    /// The string tables' values, as a hash (for a build with one `--locale`).
+    var stringsDigest: String {
+        guard let strings = compile.strings else { return "none" }
+        let lines = strings.tables.keys.sorted().flatMap { locale in
+            strings.tables[locale]!.sorted { $0.key < $1.key }.map { "\(locale)\u{0}\($0.key)\u{0}\($0.value)" }
+        }
+        return ContentHash.sha256(Array(((strings.sourceLanguage ?? "") + "\n" + lines.joined(separator: "\n")).utf8))
     }
 
     /// What the string tables give each locale for these keys (what a
@@ -367,7 +454,7 @@ extension AssetBuild.Options {
         for locale in locales {
             var table: [String: String] = [:]
             for key in keys {
-                if let v = compile.strings?.value(key, locale: PseudoLocale(rawValue: locale) == nil ? locale : compile.strings?.sourceLanguage ?? locale) {
+                if let strings = compile.strings, let v = strings.value(key, locale: strings.lookupLocale(for: locale)) {
                     table[key] = v.value
                 }
             }
@@ -382,8 +469,11 @@ extension AssetBuild.Options {
     /// their translations changed: all of them where the scene becomes
     /// localized or stops being so.
     func localeChanges(_ entry: BuildManifest.Entry) -> LocaleChanges {
-        guard !locales.isEmpty else { return .none }
+        // Built with --locales before and not now: its locale folders go.
+        guard !locales.isEmpty else { return entry.strings == nil ? .none : .all }
         guard let candidates = entry.stringParameters, let before = entry.strings else { return .all }
+        // A locale added or dropped: the scene again, its dropped locale's files removed.
+        if Set(before.keys) != Set(locales) { return .all }
         let now = stringsUsed(candidates)
         let wasLocalized = before.values.contains { !$0.isEmpty }, isLocalized = now.values.contains { !$0.isEmpty }
         if wasLocalized != isLocalized { return .all }

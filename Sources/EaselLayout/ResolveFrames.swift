@@ -346,8 +346,7 @@ private struct Resolver {
         var shaped = measurer.shape(request)
         if !wraps, frame.width > shaped.size.width {
             let room = frame.width - shaped.size.width
-            let rightToLeft = style.direction == .rtl   // `auto` follows the text; its frame is its own width here
-            switch (style.align, rightToLeft) {
+            switch (style.align, shaped.rightToLeft) {
             case (.leading, false), (.trailing, true): break
             case (.center, _): shaped = shaped.translated(by: room / 2)
             case (.trailing, false), (.leading, true): shaped = shaped.translated(by: room)
@@ -356,7 +355,7 @@ private struct Resolver {
         }
         let box = style.paintsFrame ? Rect(x: 0, y: 0, width: frame.width, height: frame.height) : shaped.lineBounds
         var drawing = TextDrawing(shaped: shaped, fill: paint(style.fill, opacity: style.fillOpacity, box: box), paintBox: box)
-        drawing.spanFills = spanFills(style, shaped)
+        drawing.spanFills = spanFills(style, shaped, textBox: box)
         if let fit {
             drawing.fitting = fit.fitting
         } else {
@@ -374,39 +373,31 @@ private struct Resolver {
     /// Each span that sets a fill or an opacity paints its runs (those of
     /// spans inside it that set neither among them). Its fill spans the
     /// runs of the span that set that fill: the union of their boxes over
-    /// every line.
-    private func spanFills(_ style: TextStyle, _ shaped: ShapedText) -> [SpanFill] {
+    /// every line. `textBox`: what the text's own fill spans.
+    private func spanFills(_ style: TextStyle, _ shaped: ShapedText, textBox: Rect) -> [SpanFill] {
         let spans = style.spans
         guard spans.contains(where: { $0.fill != nil || $0.fillOpacity != nil }), !shaped.runs.isEmpty else { return [] }
-        // The innermost span holding each run (spans are listed outer first).
-        let holder: [Int?] = shaped.runs.map { run in
-            spans.indices.last { spans[$0].start <= run.textOffset && run.textOffset < spans[$0].end }
+        let index = SpanIndex(spans)
+        let holder = shaped.runs.map { index.innermost(at: $0.textOffset) }
+        // Each span's extent: the union of the boxes of the runs inside it.
+        var extent = [Rect?](repeating: nil, count: spans.count)
+        for (run, h) in holder.enumerated() {
+            guard let h else { continue }
+            for s in index.chains[h] { extent[s] = extent[s].map { $0.union(shaped.runs[run].logicalBox) } ?? shaped.runs[run].logicalBox }
         }
-        func ancestors(_ i: Int) -> [Int] {
-            var out = [i]
-            while let p = spans[out.last!].parent { out.append(p) }
-            return out
-        }
-        func inside(_ run: Int, _ span: Int) -> Bool { holder[run].map { ancestors($0).contains(span) } ?? false }
         var out: [SpanFill] = []
         var painter: [Int: Int] = [:]   // span → its index in `out`
         for i in spans.indices where spans[i].fill != nil || spans[i].fillOpacity != nil {
-            let chain = ancestors(i)
+            let chain = index.chains[i]
             let owner = chain.first { spans[$0].fill != nil }
             let fill = owner.flatMap { spans[$0].fill } ?? style.fill
             let opacity = chain.lazy.compactMap { spans[$0].fillOpacity }.first ?? style.fillOpacity
-            let box: Rect
-            if let owner {
-                box = shaped.runs.indices.filter { inside($0, owner) }.map { shaped.runs[$0].logicalBox }.reduce(nil) { u, r in u.map { $0.union(r) } ?? r }
-                    ?? .zero
-            } else {
-                box = style.paintsFrame ? Rect(x: 0, y: 0, width: shaped.size.width, height: shaped.size.height) : shaped.lineBounds
-            }
+            let box = owner.map { extent[$0] ?? .zero } ?? textBox
             painter[i] = out.count
             out.append(SpanFill(fill: paint(fill, opacity: opacity, box: box), box: box, runs: []))
         }
-        for run in shaped.runs.indices {
-            guard let h = holder[run], let painted = ancestors(h).first(where: { painter[$0] != nil }) else { continue }
+        for (run, h) in holder.enumerated() {
+            guard let h, let painted = index.chains[h].first(where: { painter[$0] != nil }) else { continue }
             out[painter[painted]!].runs.append(run)
         }
         return out

@@ -74,8 +74,16 @@ struct TextFitter {
             if fits(measure(lowest + Double(mid) * TextFitter.step, base: base)) { good = mid } else { bad = mid }
         }
         // Rounding to Pango units may put the scaled probe a hair off at the
-        // very edge: step down until the exact layout fits too.
-        while good > 0, !fits(exact(lowest + Double(good) * TextFitter.step, base: base)) { good -= 1 }
+        // very edge: if the exact layout does not fit, bisect again below it
+        // with exact layouts (the lowest size fits exactly).
+        if good > 0, !fits(exact(lowest + Double(good) * TextFitter.step, base: base)) {
+            var bad = good
+            good = 0
+            while bad - good > 1 {
+                let mid = (good + bad) / 2
+                if fits(exact(lowest + Double(mid) * TextFitter.step, base: base)) { good = mid } else { bad = mid }
+            }
+        }
         let size = lowest + Double(good) * TextFitter.step
         return Result(scale: size / base, fitting: TextFitting(fontSize: size, overflow: nil))
     }

@@ -69,6 +69,9 @@ public struct ShapedText: Sendable {
     public var runs: [GlyphRun]
     /// The text's own font size in points, times the request's `fontScale`.
     public var fontSize: Double = FontSpec.defaultSize
+    /// The paragraph runs right to left (`rtl`, or `auto` resolved by the
+    /// first strong character): `leading` is the right.
+    public var rightToLeft = false
 
     public init(text: String, size: Size, lineBounds: Rect, lines: [ShapedLine], runs: [GlyphRun]) {
         self.text = text; self.size = size; self.lineBounds = lineBounds; self.lines = lines; self.runs = runs

@@ -25,6 +25,12 @@ public struct LocalizedStrings: Hashable, Sendable {
         return out
     }
 
+    /// The locale whose values a compile in `locale` reads: itself, or for
+    /// a pseudo-locale the source language (which it pseudo-translates).
+    public func lookupLocale(for locale: String) -> String {
+        PseudoLocale(rawValue: locale) == nil ? locale : sourceLanguage ?? locale
+    }
+
     /// A value for `key` in `locale`: from the locale or a parent of it
     /// (`pt-BR`, `pt`), else from the source language (`fellBack`).
     public func value(_ key: String, locale: String) -> (value: String, locale: String, fellBack: Bool)? {
@@ -39,7 +45,8 @@ public struct LocalizedStrings: Hashable, Sendable {
     private func table(_ locale: String) -> [String: String]? {
         if let t = tables[locale] { return t }
         let wanted = LocalizedStrings.normalized(locale)
-        return tables.first { LocalizedStrings.normalized($0.key) == wanted }?.value
+        // In name order, so that the same tables always give the same value.
+        return tables.keys.sorted().first { LocalizedStrings.normalized($0) == wanted }.flatMap { tables[$0] }
     }
 
     static func normalized(_ locale: String) -> String { locale.lowercased().replacingOccurrences(of: "_", with: "-") }

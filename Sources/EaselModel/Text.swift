@@ -143,6 +143,52 @@ public struct TextSpan: Hashable, Sendable {
     }
 }
 
+/// Which span holds each character of a text: the innermost, found by
+/// binary search over the stretches between span edges (built in one sweep,
+/// so a text with many spans costs n log n, not n²).
+public struct SpanIndex: Sendable {
+    /// Stretch starts (UTF-8 offsets), ascending, and each stretch's innermost span.
+    private var starts: [Int] = []
+    private var holders: [Int?] = []
+    /// Each span's enclosing spans, itself first.
+    public private(set) var chains: [[Int]] = []
+
+    public init(_ spans: [TextSpan]) {
+        chains = spans.indices.map { i in
+            var chain = [i]
+            while let p = spans[chain.last!].parent, chain.count <= spans.count { chain.append(p) }
+            return chain
+        }
+        let edges = Array(Set(spans.flatMap { [$0.start, $0.end] })).sorted()
+        // Spans are listed as they open (outer first), so a stack of open
+        // spans holds the innermost on top.
+        var open: [Int] = []
+        var next = 0
+        for edge in edges {
+            while let top = open.last, spans[top].end <= edge { open.removeLast() }
+            while next < spans.count, spans[next].start <= edge {
+                if spans[next].end > edge {
+                    while let top = open.last, !(spans[top].start <= spans[next].start && spans[next].end <= spans[top].end) { open.removeLast() }
+                    open.append(next)
+                }
+                next += 1
+            }
+            starts.append(edge)
+            holders.append(open.last)
+        }
+    }
+
+    /// The innermost span holding the character at `offset`, if any.
+    public func innermost(at offset: Int) -> Int? {
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid] <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? nil : holders[lo - 1]
+    }
+}
+
 /// `<text>`: a label.
 public struct TextStyle: Hashable, Sendable {
     /// The text with source lines as line breaks (see `SceneBuilder`).

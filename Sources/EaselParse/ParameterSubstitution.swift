@@ -130,14 +130,17 @@ extension SceneBuilder {
     private func localize(_ settings: inout [String: ParameterSetting]) {
         guard let strings = options.strings else { return }
         let keys = strings.keys
-        let pseudo = options.pseudoLocale
-        // A pseudo-locale pseudo-translates the source language's strings.
-        guard let locale = pseudo == nil ? options.locale : strings.sourceLanguage ?? options.locale else { return }
+        guard let requested = options.locale else { return }
+        let locale = strings.lookupLocale(for: requested)
         let file = strings.files.count == 1 ? String(strings.files[0].split(separator: "/").last ?? "") : "the strings tables"
         for p in parameters where p.type == .string && keys.contains(p.name) {
             if let s = settings[p.name], s.origin == .commandLine { continue }
             guard let found = strings.value(p.name, locale: locale) else {
                 diagnostics.warning(.missingString(p.name, locale: locale, fallback: nil), at: p.location)
+                continue
+            }
+            if found.value.utf8.count > limits.maxParameterLength {
+                diagnostics.error(.parameterValueTooLong(p.name, found.value.utf8.count, limits.maxParameterLength), at: p.location)
                 continue
             }
             if found.fellBack { diagnostics.warning(.missingString(p.name, locale: locale, fallback: found.locale), at: p.location) }

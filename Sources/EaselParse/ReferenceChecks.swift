@@ -119,6 +119,8 @@ extension SceneBuilder {
                 let layers = g.items.filter { if case .points = $0.item { return true } else { return false } }.count
                 dots = Double(g.values.count) * Double(g.items.contains(where: \.item.isLayer) ? layers : 1)
             }
+            // A text's spans are nodes too: each is a stretch the shaper and painter handle.
+            if case .text(let t) = n.kind { dots += Double(t.spans.count) }
             return 1 + dots + Self.serverIDs(n.ownPaints).reduce(0) { $0 + patternWeight($1) }
         }
         func count(_ root: Node, report: Bool) -> Double {

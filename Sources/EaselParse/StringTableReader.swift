@@ -248,9 +248,20 @@ private struct StringsParser {
             case "U", "u":
                 var hex = ""
                 while hex.count < 4, let h = peek(), h.properties.isASCIIHexDigit { hex.unicodeScalars.append(h); advance() }
-                guard hex.count == 4, let v = UInt32(hex, radix: 16), let s = Unicode.Scalar(v) else {
+                guard hex.count == 4, var v = UInt32(hex, radix: 16) else {
                     throw Failure(message: "\\U needs four hexadecimal digits", location: here)
                 }
+                // A UTF-16 surrogate pair, as Xcode writes characters past U+FFFF (`\UD83D\UDE00`).
+                if (0xD800...0xDBFF).contains(v), peek() == "\\", peek(1) == "U" || peek(1) == "u" {
+                    advance(); advance()
+                    var low = ""
+                    while low.count < 4, let h = peek(), h.properties.isASCIIHexDigit { low.unicodeScalars.append(h); advance() }
+                    guard low.count == 4, let l = UInt32(low, radix: 16), (0xDC00...0xDFFF).contains(l) else {
+                        throw Failure(message: "a high surrogate must be followed by a low one (\\UD83D\\UDE00)", location: here)
+                    }
+                    v = 0x10000 + ((v - 0xD800) << 10) + (l - 0xDC00)
+                }
+                guard let s = Unicode.Scalar(v) else { throw Failure(message: "\\U\(hex) is not a character", location: here) }
                 out.append(s)
             default: out.append(e)
             }

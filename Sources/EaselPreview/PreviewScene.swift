@@ -57,7 +57,10 @@ final class PreviewScene: @unchecked Sendable {
     func isAffected(by changed: Set<String>) -> Bool {
         lock.withLock {
             if changed.contains(resolvedPath) || !changed.isDisjoint(with: filesRead) { return true }
-            if !changed.isDisjoint(with: stringFiles) { return true }
+            if !changed.isDisjoint(with: stringFiles) {
+                stringsChanged = true
+                return true
+            }
             if changed.contains(where: { path in fontFolders.contains { path.hasPrefix($0 + "/") } }) { return true }
             guard !snapshot.ok else { return false }
             let folder = (resolvedPath as NSString).deletingLastPathComponent
@@ -73,9 +76,11 @@ final class PreviewScene: @unchecked Sendable {
         }
     }
 
-    /// The `--strings` tables, read again for each render (an edited
+    /// The `--strings` tables, read again when one changes (an edited
     /// translation shows at once).
     private var stringFiles: [String] { options.strings?.files ?? [] }
+    private var strings: LocalizedStrings?
+    private var stringsChanged = false
 
     /// The `--font-dir` folders, symlinks resolved as inotify reports paths.
     private var fontFolders: [String] {
@@ -137,13 +142,19 @@ final class PreviewScene: @unchecked Sendable {
         var options = self.options
         options.scale = settings.scale
         options.appearance = Appearance(rawValue: settings.appearance) ?? .light
-        if !stringFiles.isEmpty {
+        if lock.withLock({ stringsChanged }) {
             switch Easel.readStrings(stringFiles) {
-            case .success(let strings): options.strings = strings
+            case .success(let read):
+                lock.withLock {
+                    strings = read
+                    stringsChanged = false
+                }
             case .failure(let error):
-                return Outcome(diagnostics: error.diagnostics, filesRead: [], milliseconds: 0)
+                // The files the last good compile read stay watched.
+                return Outcome(diagnostics: error.diagnostics, filesRead: Array(lock.withLock { filesRead }), milliseconds: 0)
             }
         }
+        if let current = lock.withLock({ strings }) { options.strings = current }
         // Only a locale the page offers (or none: the command line's).
         if let locale = settings.locale, lock.withLock({ snapshot.locales.contains(locale) }) { options.locale = locale }
         // Only the names the scene declared when the page offered the fields:

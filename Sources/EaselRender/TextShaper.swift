@@ -28,6 +28,7 @@ public struct TextShaper: TextMeasuring {
                                     lines: lines(of: layout, text: display),
                                     runs: GlyphRunReader.runs(of: layout, fonts: fonts, requestedAxes: request.font.variations.map(\.tag)))
             shaped.fontSize = baseSize(request.font) * request.fontScale
+            shaped.rightToLeft = TextShaper.isRightToLeft(display, request.direction)
             return shaped
         }
     }
@@ -151,7 +152,8 @@ public struct TextShaper: TextMeasuring {
             effective.append(e)
         }
         let length = text.utf8.count
-        let edges = Set(spans.flatMap { [$0.start, $0.end] }.filter { $0 > 0 && $0 < length })
+        let edges = Array(Set(spans.flatMap { [$0.start, $0.end] }.filter { $0 > 0 && $0 < length })).sorted()
+        let index = SpanIndex(spans)
         let requested = requestedFamilies(request.font)
         let base = fonts.familyList(requested, lang: request.lang)
         let neutral = pango_language_from_string("und")
@@ -165,8 +167,7 @@ public struct TextShaper: TextMeasuring {
             pango_attr_list_insert(list, attribute)
         }
         func stretch(_ range: Range<Int>, script: PangoScript) {
-            // Spans are listed outer first: the last one holding the stretch is the innermost.
-            let inner = spans.indices.last { spans[$0].start <= range.lowerBound && range.lowerBound < spans[$0].end }
+            let inner = index.innermost(at: range.lowerBound)
             let e = inner.map { effective[$0] } ?? textStyle
             if let lang = e.lang, let language = pango_language_from_string(lang) {
                 insert(pango_attr_language_new(pango_language_includes_script(language, script) != 0 ? language : neutral), range)
@@ -196,7 +197,11 @@ public struct TextShaper: TextMeasuring {
                 pango_script_iter_get_range(iter, &from, &to, &script)
                 guard let from, let to else { continue }
                 let lo = from - start, hi = to - start
-                let cuts = [lo] + edges.filter { $0 > lo && $0 < hi }.sorted() + [hi]
+                // The span edges inside this script run (edges are sorted).
+                var first = edges.partitionIndex { $0 > lo }
+                var cuts = [lo]
+                while first < edges.count, edges[first] < hi { cuts.append(edges[first]); first += 1 }
+                cuts.append(hi)
                 for (a, b) in zip(cuts, cuts.dropFirst()) where a < b { stretch(a..<b, script: script) }
             } while pango_script_iter_next(iter) != 0
         }
@@ -376,5 +381,18 @@ extension Substring {
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }
         return String(s)
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, for an array
+    /// where it holds from some index on (binary search).
+    func partitionIndex(where predicate: (Element) -> Bool) -> Int {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if predicate(self[mid]) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
     }
 }

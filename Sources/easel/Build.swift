@@ -60,7 +60,9 @@ struct Build: ParsableCommand {
 
     var scaleList: [Double] { scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
     var localeList: [String] {
-        (locales ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // `pt_BR` as Apple writes it is `pt-BR`: one folder name, and a `lang`.
+        (locales ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-") }
+            .filter { !$0.isEmpty }
     }
     var formatList: [OutputFormat] { formats.split(separator: ",").compactMap { OutputFormat(rawValue: $0.trimmingCharacters(in: .whitespaces)) } }
 

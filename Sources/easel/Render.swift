@@ -143,7 +143,7 @@ struct Render: ParsableCommand {
         for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
         if let depfile {
             let rules = zip(inputs, sessions).filter { !$1.hasErrors }.map { input, session in
-                (plan.outputs(for: input).map { $0.0.path }, session.pathsRead + parameters.inputFiles)
+                (plan.outputs(for: input).map { $0.0.path }, session.pathsRead + parameters.inputFiles + text.inputFiles)
             }
             try? AtomicFile.write(Array(Depfile.text(rules, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
         }

@@ -148,6 +148,48 @@ final class LocalizedBuildTests: XCTestCase {
         XCTAssertFalse(arLeft.hasPrefix("255"), "nothing of the icon at the left in Arabic: \(arLeft)")
     }
 
+    /// A locale dropped from --locales takes its files with it; a scene that
+    /// stops using a localized key leaves its locale folders for one output.
+    func testDroppedLocalesAndUnlocalizedScenesLeaveNothingBehind() throws {
+        XCTAssertEqual(try build().status, 0)
+        let fewer = try ExternalTool.run(ExternalTool.easelExecutable,
+                                         ["build", src.path, "-o", out.path, "--scales", "1,2", "--locales", "en,de", "--strings", strings.path])
+        XCTAssertEqual(fewer.status, 0, fewer.stderr)
+        let left = try files().keys.sorted()
+        XCTAssertFalse(left.contains { $0.hasPrefix("ar/") || $0.hasPrefix("ja/") }, "\(left)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("ar").path), "the empty folder goes too")
+        XCTAssertTrue(try files().keys.contains("de/promo@2x.png"))
+
+        try put("promo.scene.xml", "<scene width=\"120\" height=\"40\"><rect width=\"10\" height=\"10\"/></scene>")
+        XCTAssertEqual(try build().status, 0)
+        XCTAssertEqual(Set(try files().keys), ["dot.png", "dot@2x.png", "promo.png", "promo@2x.png"])
+    }
+
+    /// A build in one --locale is rebuilt when the locale or a translation changes.
+    func testOneLocaleBuildFollowsTheTables() throws {
+        func one(_ locale: String) throws -> ToolResult {
+            try ExternalTool.run(ExternalTool.easelExecutable,
+                                 ["build", src.path, "-o", out.path, "--locale", locale, "--strings", strings.path])
+        }
+        XCTAssertEqual(try one("de").status, 0)
+        let german = try Data(contentsOf: out.appendingPathComponent("promo.png"))
+        XCTAssertTrue(try one("de").stdout.contains("nothing to do"))
+        try writeStrings(de: "Ganz anders")
+        XCTAssertFalse(try one("de").stdout.contains("nothing to do"), "a changed translation rebuilds")
+        XCTAssertNotEqual(try Data(contentsOf: out.appendingPathComponent("promo.png")), german)
+        XCTAssertFalse(try one("ja").stdout.contains("nothing to do"), "another locale rebuilds")
+    }
+
+    /// `render --depfile` names the string tables among the inputs.
+    func testRenderDepfileNamesTheStringTables() throws {
+        let depfile = dir.appendingPathComponent("promo.d")
+        let r = try ExternalTool.run(ExternalTool.easelExecutable, [
+            "render", src.appendingPathComponent("promo.scene.xml").path, "-o", dir.appendingPathComponent("promo.png").path,
+            "--strings", strings.path, "--locale", "de", "--depfile", depfile.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(try String(contentsOf: depfile, encoding: .utf8).contains("strings.json"))
+    }
+
     /// --locales needs string tables; a bad locale is a usage error.
     func testUsageErrors() throws {
         let noStrings = try ExternalTool.run(ExternalTool.easelExecutable, ["build", src.path, "-o", out.path, "--locales", "en,de"])

@@ -116,8 +116,16 @@ final class TextSpanFitDirectionTests: XCTestCase {
         """)
         let text = try XCTUnwrap(fitting.layout.texts.first).text
         XCTAssertLessThan(text.fitting.fontSize, 30)
+        XCTAssertGreaterThan(text.fitting.fontSize, 15, "not simply the minimum")
         XCTAssertLessThanOrEqual(text.shaped.size.height, 60 + 1e-6)
         XCTAssertNil(text.fitting.overflow)
+        // The largest such size: an eighth of a point more, set without fit, overflows the 60 points.
+        let larger = try compileText("""
+        <scene width="300" height="120">
+          <text x="0" y="0" width="200" height="60" font-family="Inter" font-size="\(text.fitting.fontSize + 0.125)">Close all three rings every day this week</text>
+        </scene>
+        """)
+        XCTAssertTrue(larger.warnings.contains { $0.message.text.contains("overflows its frame") }, "\(larger.warnings)")
 
         let source = """
         <scene width="300" height="120">
