@@ -433,8 +433,9 @@ extension AssetBuild.Options {
             + "system-fonts=\(compile.systemFonts ? ContentHash.sha256(Array(FontSystem.machineFontFiles().joined(separator: "\n").utf8)) : "no") "
             + "missing-glyphs=\(compile.missingGlyphs.rawValue) text-overflow=\(compile.textOverflow.rawValue) "
             // One --locale for the whole build: the locale and the tables' values
-            // decide every scene's strings. (--locales records them per scene.)
-            + "locale=\(compile.locale ?? "") strings=\(locales.isEmpty ? stringsDigest : "per scene")"
+            // decide every scene's strings. (--locales records them per scene,
+            // so turning it on or off rebuilds and cleans up scene by scene.)
+            + "locale=\(compile.locale ?? "") strings=\(compile.locale == nil ? "per scene" : stringsDigest)"
     }
 
     /// The string tables' values, as a hash (for a build with one `--locale`).

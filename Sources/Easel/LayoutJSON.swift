@@ -18,6 +18,8 @@ enum LayoutJSON {
         /// size it was set at (after `fit`).
         var textBounds: Frame?
         var fontSize: Double?
+        /// The text does not fit its frame (the warning says how).
+        var overflows: Bool?
         var children: [Entry]
     }
 
@@ -64,7 +66,8 @@ enum LayoutJSON {
                          let b = t.shaped.lineBounds
                          return Frame(x: f.x + b.x, y: f.y + b.y, width: b.width, height: b.height)
                      },
-                     fontSize: text?.fitting.fontSize, children: n.children.map(entry))
+                     fontSize: text?.fitting.fontSize, overflows: text.map { $0.fitting.overflow != nil },
+                     children: n.children.map(entry))
     }
 
     static func encode(_ scene: LaidOutScene) -> String {

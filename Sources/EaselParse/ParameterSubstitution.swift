@@ -131,6 +131,8 @@ extension SceneBuilder {
         guard let strings = options.strings else { return }
         let keys = strings.keys
         guard let requested = options.locale else { return }
+        // A pseudo-locale pseudo-translates the source language; with none, the defaults.
+        if options.pseudoLocale != nil, strings.sourceLanguage == nil { return }
         let locale = strings.lookupLocale(for: requested)
         let file = strings.files.count == 1 ? String(strings.files[0].split(separator: "/").last ?? "") : "the strings tables"
         for p in parameters where p.type == .string && keys.contains(p.name) {

@@ -120,7 +120,10 @@ public enum StringTableReader {
     /// `{"stringUnit": {"value": …}}`, or `{"variations": {"plural": {"other": …}}}`.
     private static func unitValue(_ localization: Any) -> String? {
         guard let l = localization as? [String: Any] else { return nil }
-        if let unit = l["stringUnit"] as? [String: Any], let value = unit["value"] as? String { return value }
+        if let unit = l["stringUnit"] as? [String: Any], let value = unit["value"] as? String {
+            // An empty value not yet translated (`"state": "new"`) is no translation, as in Xcode.
+            return value.isEmpty && unit["state"] as? String != "translated" ? nil : value
+        }
         if let variations = l["variations"] as? [String: Any] {
             for kind in ["plural", "device"] {
                 if let forms = variations[kind] as? [String: Any], let other = forms["other"] { return unitValue(other) }

@@ -79,7 +79,9 @@ struct Build: ParsableCommand {
         }
         if let jobs, jobs < 1 { throw ValidationError("-j must be 1 or more") }
         if let locales {
-            guard !localeList.isEmpty, localeList.allSatisfy(TextOptions.isLocale), Set(localeList).count == localeList.count else {
+            // Folder names must differ on a file system that ignores case (macOS's).
+            guard !localeList.isEmpty, localeList.allSatisfy(TextOptions.isLocale),
+                  Set(localeList.map { $0.lowercased() }).count == localeList.count else {
                 throw ValidationError("--locales takes distinct locales separated by commas (en,de,ja,ar), not '\(locales)'")
             }
             guard !text.stringFiles.isEmpty else { throw ValidationError("--locales needs the string tables to read: --strings FILE") }

@@ -165,6 +165,18 @@ final class LocalizedBuildTests: XCTestCase {
         XCTAssertEqual(Set(try files().keys), ["dot.png", "dot@2x.png", "promo.png", "promo@2x.png"])
     }
 
+    /// Turning --locales off (or on again) rebuilds the localized scenes and
+    /// removes the files of the other mode.
+    func testTurningLocalesOffAndOnCleansUp() throws {
+        XCTAssertEqual(try build().status, 0)
+        let plain = try ExternalTool.run(ExternalTool.easelExecutable, ["build", src.path, "-o", out.path, "--scales", "1,2"])
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(Set(try files().keys), ["dot.png", "dot@2x.png", "promo.png", "promo@2x.png", "promo~dark.png", "promo~dark@2x.png"])
+        XCTAssertEqual(try build().status, 0)
+        XCTAssertFalse(try files().keys.contains("promo.png"), "the unlocalized files go again")
+        XCTAssertTrue(try files().keys.contains("ja/promo.png"))
+    }
+
     /// A build in one --locale is rebuilt when the locale or a translation changes.
     func testOneLocaleBuildFollowsTheTables() throws {
         func one(_ locale: String) throws -> ToolResult {

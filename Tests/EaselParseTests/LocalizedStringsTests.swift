@@ -72,7 +72,13 @@ final class LocalizedStringsTests: XCTestCase {
                   "other" : { "stringUnit" : { "state" : "translated", "value" : "今週の目標" } } } } }
               }
             },
-            "Move more" : { }
+            "Move more" : { },
+            "subtitle" : {
+              "localizations" : {
+                "fr" : { "stringUnit" : { "state" : "new", "value" : "" } },
+                "en" : { "stringUnit" : { "state" : "translated", "value" : "Every day" } }
+              }
+            }
           },
           "version" : "1.0"
         }
@@ -82,6 +88,9 @@ final class LocalizedStringsTests: XCTestCase {
         XCTAssertEqual(strings.value("title", locale: "de")?.value, "Dein Wochenziel")
         XCTAssertEqual(strings.value("title", locale: "ja")?.value, "今週の目標")
         XCTAssertEqual(strings.value("Move more", locale: "en")?.value, "Move more")
+        let untranslated = try XCTUnwrap(strings.value("subtitle", locale: "fr"))
+        XCTAssertEqual(untranslated.value, "Every day", "an empty value not yet translated is no value")
+        XCTAssertTrue(untranslated.fellBack)
         XCTAssertEqual(try title(options(strings, locale: "de")).0, "Dein Wochenziel")
     }
 
