@@ -114,7 +114,20 @@ public struct TextShaper: TextMeasuring {
         switch direction {
         case .ltr: return false
         case .rtl: return true
-        case .auto: return pango_find_base_dir(text, -1) == PANGO_DIRECTION_RTL
+        case .auto:
+            // The first strong character (UAX #9, P2–P3): the first letter,
+            // right to left where its script is (HarfBuzz's Unicode data).
+            let unicode = hb_unicode_funcs_get_default()
+            for s in text.unicodeScalars {
+                switch hb_unicode_general_category(unicode, s.value) {
+                case HB_UNICODE_GENERAL_CATEGORY_LOWERCASE_LETTER, HB_UNICODE_GENERAL_CATEGORY_UPPERCASE_LETTER,
+                     HB_UNICODE_GENERAL_CATEGORY_TITLECASE_LETTER, HB_UNICODE_GENERAL_CATEGORY_MODIFIER_LETTER,
+                     HB_UNICODE_GENERAL_CATEGORY_OTHER_LETTER:
+                    return hb_script_get_horizontal_direction(hb_unicode_script(unicode, s.value)) == HB_DIRECTION_RTL
+                default: continue
+                }
+            }
+            return false
         }
     }
 

@@ -204,7 +204,8 @@ final class TextSpanFitDirectionTests: XCTestCase {
 
     static let arabic = "مرحبا بالعالم"
 
-    func arabicOptions() -> Easel.Options { Easel.Options() }   // Noto Sans Arabic from the machine (fonts-noto-core)
+    /// The example fonts: Noto Sans Arabic cut to "مرحبا بالعالم", and Inter.
+    func arabicOptions() -> Easel.Options { TestFonts.declaredOnly([TestFonts.exampleFolder]) }
 
     /// Arabic text with align="leading" in a right-to-left text has its ink
     /// at the frame's right edge; under the scene's default ltr, at the left.
@@ -234,7 +235,7 @@ final class TextSpanFitDirectionTests: XCTestCase {
     func testEmbeddedLatinWordStaysLeftToRight() throws {
         let compiled = try compileText("""
         <scene width="500" height="50">
-          <text x="0" y="5" width="500" font-family="Noto Sans Arabic, DejaVu Sans" font-size="24" dir="rtl">مرحبا Easel بالعالم</text>
+          <text x="0" y="5" width="500" font-family="Noto Sans Arabic, Inter" font-size="24" dir="rtl">مرحبا Easel بالعالم</text>
         </scene>
         """, options: arabicOptions())
         let runs = try XCTUnwrap(compiled.layout.texts.first).text.shaped.runs.filter { !$0.glyphs.isEmpty }
