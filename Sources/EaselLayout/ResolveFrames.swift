@@ -345,12 +345,8 @@ private struct Resolver {
         let (request, fit) = textRequest(style, wrapWidth: wraps ? frame.width : nil, height: height)
         var shaped = measurer.shape(request)
         if !wraps, frame.width > shaped.size.width {
-            let room = frame.width - shaped.size.width
-            switch (style.align, shaped.rightToLeft) {
-            case (.leading, false), (.trailing, true): break
-            case (.center, _): shaped = shaped.translated(by: room / 2)
-            case (.trailing, false), (.leading, true): shaped = shaped.translated(by: room)
-            }
+            let dx = (frame.width - shaped.size.width) * style.align.offsetFraction(rightToLeft: shaped.rightToLeft)
+            if dx > 0 { shaped = shaped.translated(by: dx) }
             shaped.size.width = frame.width
         }
         let box = style.paintsFrame ? Rect(x: 0, y: 0, width: frame.width, height: frame.height) : shaped.lineBounds

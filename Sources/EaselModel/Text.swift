@@ -1,5 +1,18 @@
 /// How lines sit in a text's width: `leading` is left for left-to-right text.
-public enum TextAlignment: String, Hashable, Sendable, CaseIterable { case leading, center, trailing }
+public enum TextAlignment: String, Hashable, Sendable, CaseIterable {
+    case leading, center, trailing
+
+    /// How far across the spare width a line sits: 0 at the left, 1 at the
+    /// right. `leading` is the left in left-to-right text, the right in
+    /// right-to-left text.
+    public func offsetFraction(rightToLeft: Bool) -> Double {
+        switch (self, rightToLeft) {
+        case (.leading, false), (.trailing, true): return 0
+        case (.center, _): return 0.5
+        case (.trailing, false), (.leading, true): return 1
+        }
+    }
+}
 
 public enum FontStyle: String, Hashable, Sendable, CaseIterable { case normal, italic, oblique }
 
@@ -254,6 +267,9 @@ public struct StackStyle: Hashable, Sendable {
     /// `rtl`: an hstack places its first child at the right, and leading
     /// and trailing alignments mean right and left.
     public var direction: TextDirection = .ltr
+    /// The stack's own `dir` is `ltr` or `rtl`, which its children inherit;
+    /// otherwise they keep what the stack inherited.
+    public var setsDirection = false
     public var spacing: Double = 0
     public var alignment: StackAlignment = .center
     public var padding: EdgeInsets = .zero

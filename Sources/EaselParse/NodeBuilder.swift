@@ -65,9 +65,7 @@ extension SceneBuilder {
             // A stack's `dir` is inherited by what it holds.
             let inherited = direction
             defer { direction = inherited }
-            if case .stack(let style) = kind, let own = keyword(el, "dir", TextDirection.self), own != .auto {
-                direction = style.direction
-            }
+            if case .stack(let style) = kind, style.setsDirection { direction = style.direction }
             for child in el.children {
                 if let n = buildNode(child, parent: el.name, depth: depth + 1) { children.append(n) }
             }

@@ -10,8 +10,9 @@ extension SceneBuilder {
         s.paint = paintStyle(el, defaultFill: .none)
         s.corners = corners(el)
         // `auto` keeps the inherited direction; a scene's `auto` lays stacks out left to right.
-        let own = el.attribute("dir") == nil ? nil : TextDirection(rawValue: el.attribute("dir")!.value.trimmingSpaces)
-        s.direction = (own == nil || own == .auto ? direction : own!) == .rtl ? .rtl : .ltr
+        let own = keyword(el, "dir", TextDirection.self)
+        s.setsDirection = own != nil && own != .auto
+        s.direction = (s.setsDirection ? own! : direction) == .rtl ? .rtl : .ltr
         if let a = el.attribute("alignment") {
             let choices: [String: StackAlignment]
             switch axis {

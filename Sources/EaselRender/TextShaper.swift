@@ -95,11 +95,8 @@ public struct TextShaper: TextMeasuring {
             pango_layout_set_width(layout, units.isFinite && units < Double(Int32.max) ? Int32(max(0, units)) : Int32.max)
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         }
-        switch (request.align, rightToLeft) {
-        case (.leading, false), (.trailing, true): pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-        case (.center, _): pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-        case (.trailing, false), (.leading, true): pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-        }
+        let fraction = request.align.offsetFraction(rightToLeft: rightToLeft)
+        pango_layout_set_alignment(layout, fraction == 0 ? PANGO_ALIGN_LEFT : fraction == 1 ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_CENTER)
         if request.lineSpacing != 1 { pango_layout_set_line_spacing(layout, Float(request.lineSpacing)) }
         pango_layout_set_text(layout, text, -1)
         if let attributes = textAttributes(text, spans: spans, request) {
