@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "EaselModelTests", dependencies: ["EaselModel"]),
         .testTarget(name: "EaselParseTests", dependencies: ["Easel", "EaselParse", "EaselTestSupport"]),
         .testTarget(name: "EaselLayoutTests", dependencies: ["EaselLayout", "EaselParse", "EaselTestSupport"]),
-        .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselTestSupport"]),
+        .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselParse", "EaselTestSupport"]),
         .testTarget(name: "EaselCLITests", dependencies: ["Easel", "EaselTestSupport"]),
         .testTarget(name: "EaselPreviewTests", dependencies: ["Easel", "EaselTestSupport"]),
     ],

@@ -1,0 +1,57 @@
+import Easel
+import EaselParse
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// Every docs scene and example renders to the same bytes as the release
+/// before the layout cache and the render tree (0.2.0 at 8a4f8db): PNG at
+/// 1× and 2×, SVG, PDF, `easel layout`'s JSON, and the frames of animated
+/// scenes. The hashes were computed from that release's output and are
+/// committed; a refactoring of layout or painting must not move a byte.
+/// A deliberate change of output re-records them with `EASEL_RECORD=1`
+/// (and says why in its commit).
+final class OutputBytesTests: XCTestCase {
+    static let fixture = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/output-hashes.json")
+
+    static var scenes: [URL] {
+        DocsScenesTests.scenes + [ExternalTool.repositoryRoot.appendingPathComponent("examples/localized/promo.scene.xml")]
+    }
+
+    static func hashes(of url: URL) throws -> [String: String] {
+        let compiled = try Easel.compile(fileAt: url).get()
+        var out: [String: String] = [:]
+        out["png@1x"] = ContentHash.sha256(try compiled.render(format: .png, scale: 1))
+        out["png@2x"] = ContentHash.sha256(try compiled.render(format: .png, scale: 2))
+        out["svg"] = ContentHash.sha256(try compiled.render(format: .svg))
+        out["pdf"] = ContentHash.sha256(try compiled.render(format: .pdf))
+        out["layout"] = ContentHash.sha256(Array(compiled.layoutJSON().utf8))
+        if compiled.duration != nil {
+            out["frames@10fps"] = ContentHash.sha256(try compiled.renderFrames(fps: 10, scale: 1).flatMap { $0 })
+        }
+        return out
+    }
+
+    func testEveryDocsSceneAndExampleRendersTheCommittedBytes() throws {
+        let root = ExternalTool.repositoryRoot.path + "/"
+        var now: [String: [String: String]] = [:]
+        for url in Self.scenes {
+            now[String(url.path.dropFirst(root.count))] = try Self.hashes(of: url)
+        }
+        XCTAssertGreaterThanOrEqual(now.count, 30)
+        if ProcessInfo.processInfo.environment["EASEL_RECORD"] == "1" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(now).write(to: Self.fixture)
+            XCTFail("recorded \(Self.fixture.lastPathComponent); run again without EASEL_RECORD")
+            return
+        }
+        let committed = try JSONDecoder().decode([String: [String: String]].self, from: Data(contentsOf: Self.fixture))
+        XCTAssertEqual(Set(committed.keys), Set(now.keys), "scenes added or removed: record again")
+        for (scene, outputs) in committed.sorted(by: { $0.key < $1.key }) {
+            for (output, hash) in outputs.sorted(by: { $0.key < $1.key }) {
+                XCTAssertEqual(now[scene]?[output], hash, "\(scene) \(output) changed")
+            }
+        }
+    }
+}
