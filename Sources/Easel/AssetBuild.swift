@@ -422,7 +422,7 @@ extension AssetBuild.Options {
     var fingerprint: String {
         let l = compile.limits
         return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) "
-            + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters) "
+            + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters),\(l.maxLayoutWork) "
             + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue) "
             + "appearance=\(compile.appearance.rawValue) set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }) "
             // The font folders' files by name: a font added or removed can change

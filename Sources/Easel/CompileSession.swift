@@ -103,10 +103,15 @@ public struct CompileSession: Sendable {
         // font folders untouched).
         let (options, laidOut, fontData) = (self.options, scene, parsed.fontData)
         let loader = FontSetLoader { CompileSession.fontSet(for: laidOut, fontData: fontData, options: options) }
-        let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries)
+        let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries,
+                                          maxWork: options.limits.maxLayoutWork)
         let layout = LayoutEngine.resolveFrames(scene, text: LazyTextShaper(loader: loader), options: layoutOptions)
         if case .failure(let d)? = loader.result {
             diagnostics.append(d)
+            return nil
+        }
+        if let exhausted = layout.work.exhaustedError(limit: options.limits.maxLayoutWork) {
+            diagnostics.append(exhausted)
             return nil
         }
         let fonts = loader.made

@@ -121,23 +121,25 @@ public struct CompiledScene: Sendable {
     /// PDF show the frame at 0. Throws `DiagnosticsError`.
     public func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8] {
         let s = scale ?? scene.scale
-        return try SceneRenderer.render(tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
+        return try SceneRenderer.render(try tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
                                         maxPaintCost: limits.maxPaintCost, animateSVG: time == nil,
                                         png: PNGSettings(compression: pngCompression))
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
         let s = scale ?? scene.scale
-        return try SceneRenderer.renderImage(tree(for: s), scale: s, time: time, maxPaintCost: limits.maxPaintCost)
+        return try SceneRenderer.renderImage(try tree(for: s), scale: s, time: time, maxPaintCost: limits.maxPaintCost)
     }
 
     /// The laid-out tree, unless it reduced a graph line for a smaller
     /// scale than `scale`: then a layout for that scale, so a render is
     /// never coarser than asked (the compile's `scales` avoid this).
-    private func tree(for scale: Double) -> LaidOutScene {
+    private func tree(for scale: Double) throws -> LaidOutScene {
         guard layout.reducedSeries, scale > layout.maxScale else { return layout }
-        return LayoutEngine.resolveFrames(scene, text: CompiledScene.textEngine(fonts),
-                                          options: LayoutOptions(maxScale: scale, reduceSeries: true))
+        let laid = LayoutEngine.resolveFrames(scene, text: CompiledScene.textEngine(fonts),
+                                              options: LayoutOptions(maxScale: scale, reduceSeries: true, maxWork: limits.maxLayoutWork))
+        if let exhausted = laid.work.exhaustedError(limit: limits.maxLayoutWork) { throw DiagnosticsError([exhausted]) }
+        return laid
     }
 
     /// Renders, then replaces `url` atomically: on any failure the previous
@@ -170,7 +172,7 @@ public struct CompiledScene: Sendable {
         guard framesCost <= limits.maxPaintCost else {
             throw DiagnosticsError([Diagnostic(.error, .animationTooLarge(times.count, w, h, limits.maxPaintCost), at: scene.location)])
         }
-        let tree = self.tree(for: s)
+        let tree = try self.tree(for: s)
         let budget = (limits.maxPaintCost - framesCost) / Double(times.count)
         let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha)
         return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png) }

@@ -16,6 +16,8 @@ public struct SafetyOptions: ParsableArguments, Sendable {
     public var maxFileSize: Int = Limits().maxFileSize
     @Option(name: .customLong("max-paint"), help: "Most painting work, in units of about 1 ns (see Security in the README).")
     public var maxPaint: Int = Int(Limits().maxPaintCost)
+    @Option(name: .customLong("max-layout"), help: "Most layout work, in units of about 1 µs (measuring nodes, shaping text).")
+    public var maxLayout: Int = Int(Limits().maxLayoutWork)
     @Option(name: .customLong("max-text"), help: "Most characters of text shaped per scene (all texts and graph labels).")
     public var maxText: Int = Limits().maxTextCharacters
     @Option(name: .customLong("error-limit"), help: "Most errors reported per file before stopping; 0 reports all.")
@@ -25,7 +27,7 @@ public struct SafetyOptions: ParsableArguments, Sendable {
 
     public func validate() throws {
         for (name, v) in [("--max-pixels", maxPixels), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
-                          ("--max-file-size", maxFileSize), ("--max-paint", maxPaint), ("--max-text", maxText)] where v <= 0 {
+                          ("--max-file-size", maxFileSize), ("--max-paint", maxPaint), ("--max-layout", maxLayout), ("--max-text", maxText)] where v <= 0 {
             throw ValidationError("\(name) must be greater than 0")
         }
         if errorLimit < 0 { throw ValidationError("--error-limit must be 0 (no limit) or more") }
@@ -40,6 +42,7 @@ public struct SafetyOptions: ParsableArguments, Sendable {
         limits.maxPaintCost = Double(maxPaint)
         limits.maxErrors = errorLimit
         limits.maxTextCharacters = maxText
+        limits.maxLayoutWork = Double(maxLayout)
         return Easel.Options(limits: limits,
                              allowedDirectories: allowRead.map { URL(fileURLWithPath: $0) },
                              scale: scale, scales: scales)

@@ -22,6 +22,9 @@ public struct LaidOutScene: Sendable {
     /// Whether any graph line was reduced, so that painting at a scale
     /// above `maxScale` needs a layout for that scale.
     public var reducedSeries: Bool
+    /// What laying it out cost; `work.exhaustedAt` says the budget ran out
+    /// and the tree is incomplete.
+    public var work = LayoutWork()
 }
 
 public struct LayoutNode: Sendable {

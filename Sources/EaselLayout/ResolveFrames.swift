@@ -10,8 +10,10 @@ public struct LayoutOptions: Sendable {
     /// Draw long straight graph lines from their M4 reduction (the same
     /// pixels, far faster); off only to compare or measure.
     public var reduceSeries: Bool
-    public init(maxScale: Double = Limits().maxScale, reduceSeries: Bool = true) {
-        self.maxScale = maxScale; self.reduceSeries = reduceSeries
+    /// Most layout work, in `LayoutWork` units (`Limits.maxLayoutWork`).
+    public var maxWork: Double
+    public init(maxScale: Double = Limits().maxScale, reduceSeries: Bool = true, maxWork: Double = Limits().maxLayoutWork) {
+        self.maxScale = maxScale; self.reduceSeries = reduceSeries; self.maxWork = maxWork
     }
 }
 
@@ -20,25 +22,82 @@ public struct LayoutOptions: Sendable {
 /// the tree `EaselRender` paints.
 public enum LayoutEngine {
     public static func resolveFrames(_ scene: Scene, text: TextMeasuring, options: LayoutOptions = LayoutOptions()) -> LaidOutScene {
-        let context = LayoutContext()
-        let resolver = Resolver(definitions: scene.definitions, measurer: text, context: context, options: options, lang: scene.lang)
+        let context = LayoutContext(maxWork: options.maxWork, location: scene.location)
+        let resolver = Resolver(definitions: scene.definitions, measurer: ChargedTextMeasuring(base: text, context: context),
+                                context: context, options: options, lang: scene.lang)
         let content = Size(scene.width, scene.height)
         let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
-        return LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background, nodes: nodes,
-                            paints: context.paints, maxScale: options.maxScale, reducedSeries: context.reducedSeries)
+        var laid = LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background, nodes: nodes,
+                                paints: context.paints, maxScale: options.maxScale, reducedSeries: context.reducedSeries)
+        laid.work = context.work
+        return laid
     }
 }
+
 
 /// What one layout accumulates: the paint table, and laid-out pattern tiles
 /// by pattern and tile size (a tile's content does not depend on where it
 /// is used, so each is resolved once). Lives for one `resolveFrames` call.
 private final class LayoutContext {
+    init(maxWork: Double, location: SourceLocation) { self.maxWork = maxWork; self.current = location }
     var paints = PaintTable()
+    /// Sizes by node and proposal: a stack measures a child at more than
+    /// one proposal and measuring a stack arranges its children, so
+    /// without it nested stacks cost time exponential in their depth
+    /// (SwiftUI and Yoga keep the same cache). Nodes are told apart by
+    /// their source location: the parser gives each element its own.
+    var measured: [MeasureKey: Size] = [:]
+    var work = LayoutWork()
+    let maxWork: Double
+    /// The node being laid out or measured, where an exhausted budget is reported.
+    var current: SourceLocation
+    var exhausted: Bool { work.exhaustedAt != nil }
+
+    /// Charges `units`; false (and from then on always false) once the
+    /// budget is spent.
+    func charge(_ units: Double) -> Bool {
+        guard !exhausted else { return false }
+        work.charged += units
+        if work.charged > maxWork { work.exhaustedAt = current }
+        return !exhausted
+    }
     var tiles: [String: [LayoutNode]] = [:]
     var reducedSeries = false
     /// `fit="shrink"` results by text and box: stacks measure a text more
     /// than once, and each fit shapes it several times.
     var fits: [FitKey: TextFitter.Result] = [:]
+}
+
+struct MeasureKey: Hashable {
+    var location: SourceLocation
+    var width: Double?
+    var height: Double?
+}
+
+/// The text engine, charging the pass's budget for every call: text is
+/// where layout spends its time. Once the budget is spent it shapes
+/// nothing (an empty result), so the pass ends in time linear in the
+/// nodes left. Lives for one pass, on one thread.
+private struct ChargedTextMeasuring: TextMeasuring, @unchecked Sendable {
+    let base: TextMeasuring
+    let context: LayoutContext
+
+    private func charge(_ request: TextRequest) -> Bool {
+        let characters = request.text.unicodeScalars.count
+        guard context.charge(LayoutWork.textCall + Double(characters) * LayoutWork.perTextCharacter) else { return false }
+        context.work.textCalls += 1
+        context.work.textCharacters += characters
+        return true
+    }
+    func measure(_ request: TextRequest) -> Size {
+        charge(request) ? base.measure(request) : .zero
+    }
+    func shape(_ request: TextRequest) -> ShapedText {
+        charge(request) ? base.shape(request) : ShapedText(text: request.text, size: .zero, lineBounds: .zero, lines: [], runs: [])
+    }
+    func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
+        charge(request) ? base.fitMeasure(request) : TextFitMeasure(size: .zero, lineCount: 0, brokenWord: nil, fontSize: 0)
+    }
 }
 
 struct FitKey: Hashable {
@@ -76,6 +135,9 @@ private struct Resolver {
     /// `placed` is the frame a stack gave the node, if it is in one.
     func resolve(_ node: Node, content: Size, absoluteOrigin: Point, placed: Rect?) -> LayoutNode {
         let c = node.common
+        let outer = context.current
+        context.current = node.location
+        defer { context.current = outer }
         var frame: Rect
         var geometry: BezierPath? = nil
         var ownOrigin = Point.zero        // own space origin in parent content space
@@ -187,6 +249,19 @@ private struct Resolver {
     /// text wraps at the width, images keep their aspect ratio, stacks fit
     /// their children; anything else is 0 where nothing is imposed.
     func measure(_ node: Node, width: Double?, height: Double?) -> Size {
+        let key = MeasureKey(location: node.location, width: width, height: height)
+        if let hit = context.measured[key] { return hit }
+        let outer = context.current
+        context.current = node.location
+        defer { context.current = outer }
+        guard context.charge(LayoutWork.perMeasurement) else { return Size(width ?? 0, height ?? 0) }
+        context.work.measurements += 1
+        let size = measureOnce(node, width: width, height: height)
+        context.measured[key] = size
+        return size
+    }
+
+    private func measureOnce(_ node: Node, width: Double?, height: Double?) -> Size {
         switch node.kind {
         case .text(let style):
             let m = measurer.measure(textRequest(style, wrapWidth: width, height: height).request)

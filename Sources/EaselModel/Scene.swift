@@ -94,5 +94,10 @@ public struct Limits: Hashable, Sendable {
     /// than linear time (200,000 characters: 0.4 s): 200,000 keeps the
     /// worst case near a second — more text than a poster holds.
     public var maxTextCharacters = 200_000
+    /// Layout work in all, in layout units (about a microsecond each;
+    /// EaselLayout's `LayoutWork` says what each measurement and each call
+    /// into the text engine costs): about a second of layout. Every
+    /// example and docs scene uses less than a hundredth of it.
+    public var maxLayoutWork = 1e6
     public init() {}
 }

@@ -159,6 +159,8 @@ extension SceneBuilder {
         var added = 0
         var overflowed = false
         var stopped = false
+        /// Characters looked at past a brace, finding references.
+        var examined = 0
     }
 
     /// nil when nothing in the element or below it changed (most of a
@@ -250,8 +252,8 @@ extension SceneBuilder {
                 i += 2
                 continue
             }
-            if c == "{", let close = scalars[(i + 1)...].firstIndex(of: "}"),
-               case let name = String(String.UnicodeScalarView(scalars[(i + 1)..<close])), ParameterTypeCheck.isName(name) {
+            if c == "{", let close = ParameterTypeCheck.referenceClose(in: scalars, openingAt: i, examined: &state.examined),
+               case let name = String(String.UnicodeScalarView(scalars[(i + 1)..<close])) {
                 if let entry = state.values[name] {
                     uses.append(ParameterUse(name: name, setting: entry.setting))
                     state.used.insert(name)
@@ -378,6 +380,24 @@ struct ParameterTypeCheck {
     /// A letter or `_`, then letters, digits, `_`, `-` and `.` (ASCII).
     static func isName(_ s: String) -> Bool {
         guard let first = s.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic || first == "_" else { return false }
-        return s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
+        return s.unicodeScalars.allSatisfy(isNameCharacter)
+    }
+
+    /// The index of the `}` closing a reference `{name}` that opens at `i`,
+    /// or nil for a lone brace. The scan stops at the first character a
+    /// name cannot hold, so the braces of a value are never rescanned: a
+    /// value costs one pass whatever it holds. `examined` counts the
+    /// characters looked at.
+    static func referenceClose(in scalars: [Unicode.Scalar], openingAt i: Int, examined: inout Int) -> Int? {
+        var close = i + 1
+        while close < scalars.count, isNameCharacter(scalars[close]) { close += 1 }
+        examined += close - i
+        guard close < scalars.count, scalars[close] == "}", close > i + 1 else { return nil }
+        let first = scalars[i + 1]
+        return first.properties.isAlphabetic || first == "_" ? close : nil
+    }
+
+    static func isNameCharacter(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII && (c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_" || c == "-" || c == ".")
     }
 }

@@ -1,4 +1,5 @@
 import Easel
+@testable import EaselParse
 import EaselTestSupport
 import Foundation
 import XCTest
@@ -130,6 +131,30 @@ final class ParameterTests: XCTestCase {
             """
         let scene = try compileScene(source, options: options(["label": "{other}"])).scene
         XCTAssertEqual(scene.nodes.map(\.common.id), ["{other}", "{label}-{other}"])
+    }
+
+    /// A value of lone braces before names (`{a {a {a …`) was rescanned to
+    /// its end at every brace. Counted: finding the references of a value
+    /// looks at each character at most twice, whatever it holds.
+    func testFindingReferencesLooksAtEachCharacterOnce() {
+        for unit in ["{a ", "{", "{ab.c-d", "{a}{", "{{a ", "{é "] {
+            let scalars = Array(String(repeating: unit, count: 20_000).unicodeScalars)
+            var examined = 0
+            for i in scalars.indices where scalars[i] == "{" {
+                _ = ParameterTypeCheck.referenceClose(in: scalars, openingAt: i, examined: &examined)
+            }
+            XCTAssertLessThanOrEqual(examined, 2 * scalars.count, "\(unit.debugDescription) × 20,000")
+        }
+        // and they are still found: `{name}` only, a name's first character a letter or '_'
+        let found = { (s: String) -> [String] in
+            let scalars = Array(s.unicodeScalars)
+            var n = 0
+            return scalars.indices.compactMap { i in
+                guard scalars[i] == "{", let c = ParameterTypeCheck.referenceClose(in: scalars, openingAt: i, examined: &n) else { return nil }
+                return String(String.UnicodeScalarView(scalars[(i + 1)..<c]))
+            }
+        }
+        XCTAssertEqual(found("{a} {1b} {_c.d-e} {} {x y} {{z}} {é} {a{b}"), ["a", "_c.d-e", "z", "b"])
     }
 
     func testGraphTextKeepsStatisticsAndParameterValuesStayLiteral() throws {

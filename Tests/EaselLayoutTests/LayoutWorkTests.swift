@@ -1,0 +1,75 @@
+import EaselLayout
+import EaselModel
+import EaselParse
+import Foundation
+import XCTest
+
+/// Layout does work linear in the scene: counted (measurements and calls
+/// into the text engine), never timed. Before the pass cached sizes by
+/// node and proposal, a `<vstack>` nested 19 deep around one text cost
+/// 2^19 measurements.
+final class LayoutWorkTests: XCTestCase {
+    func work(_ source: String, maxWork: Double = Limits().maxLayoutWork,
+              file: StaticString = #filePath, line: UInt = #line) throws -> LayoutWork {
+        var options = ParseOptions()
+        options.limits.maxDepth = 1000
+        let result = SceneParser.parse(source: source, baseDirectory: URL(fileURLWithPath: "/tmp"), options: options)
+        let parsed = try XCTUnwrap(result.scene, result.diagnostics.map(\.description).joined(separator: "\n"), file: file, line: line)
+        return LayoutEngine.resolveFrames(parsed, text: FixedAdvanceMeasurer(), options: LayoutOptions(maxWork: maxWork)).work
+    }
+
+    /// `kinds` nested `depth` deep, each level holding a text beside the
+    /// next level, the innermost a text: 2·depth + 1 nodes.
+    static func nested(_ kinds: [String], depth: Int) -> String {
+        var inner = "<text>end</text>"
+        for level in (0..<depth).reversed() {
+            let kind = kinds[level % kinds.count]
+            let attributes = kind == "view" ? " padding=\"1\"" : ""
+            inner = "<\(kind)\(attributes)><text>level \(level)</text>\(inner)</\(kind)>"
+        }
+        return "<scene width=\"400\" height=\"300\">\(inner)</scene>"
+    }
+
+    func testNestingCostsAConstantPerNode() throws {
+        let containers: [(String, [String])] = [
+            ("vstack", ["vstack"]), ("hstack", ["hstack"]), ("zstack", ["zstack"]), ("view", ["view"]),
+            ("group", ["group"]), ("mixed", ["vstack", "hstack", "zstack", "view", "group"]),
+        ]
+        for (name, kinds) in containers {
+            for depth in [10, 50, 200] {
+                let w = try work(Self.nested(kinds, depth: depth))
+                let nodes = 2 * depth + 1
+                // Each node is measured at a handful of proposals (unsized,
+                // at its slot's cross size, in its final box) and each text
+                // shaped once more to be drawn.
+                XCTAssertLessThanOrEqual(w.measurements, 4 * nodes, "\(name) × \(depth): measurements")
+                XCTAssertLessThanOrEqual(w.textCalls, 5 * (depth + 1), "\(name) × \(depth): text engine calls")
+                XCTAssertNil(w.exhaustedAt)
+            }
+        }
+    }
+
+    func testAWideStackMeasuresEachChildAConstantNumberOfTimes() throws {
+        let texts = (0..<2000).map { "<text>item \($0)</text>" }.joined()
+        let w = try work("<scene width=\"400\" height=\"300\"><vstack>\(texts)</vstack></scene>")
+        XCTAssertLessThanOrEqual(w.measurements, 3 * 2001)
+        XCTAssertLessThanOrEqual(w.textCalls, 4 * 2000)
+    }
+
+    func testTheBudgetStopsThePassWhereItRanOut() throws {
+        let texts = (0..<100).map { "<text>item \($0)</text>" }.joined(separator: "\n")
+        let source = "<scene width=\"400\" height=\"300\"><vstack>\n\(texts)</vstack></scene>"
+        let full = try work(source)
+        XCTAssertNil(full.exhaustedAt)
+        let stopped = try work(source, maxWork: full.charged / 2)
+        let at = try XCTUnwrap(stopped.exhaustedAt)
+        // A text about halfway down the stack (each on its own line from line 2).
+        XCTAssert((30...70).contains(at.line), "stopped at \(at)")
+        // Past that point nothing more is measured or shaped.
+        XCTAssertLessThan(stopped.textCalls, full.textCalls)
+        XCTAssertLessThanOrEqual(stopped.charged, full.charged / 2 + LayoutWork.textCall + 20)
+        let error = try XCTUnwrap(stopped.exhaustedError(limit: full.charged / 2))
+        XCTAssertEqual(error.location, at)
+        XCTAssert(error.message.text.contains("--max-layout"), error.message.text)
+    }
+}
