@@ -99,5 +99,10 @@ public struct Limits: Hashable, Sendable {
     /// into the text engine costs): about a second of layout. Every
     /// example and docs scene uses less than a hundredth of it.
     public var maxLayoutWork = 1e6
+    /// Longest row of a CSV file, and longest field, in bytes: a reader
+    /// buffers a row's fields, so one 60 MB line of commas would otherwise
+    /// cost gigabytes before anything could refuse it.
+    public var maxCSVRowLength = 1 << 20
+    public var maxCSVFieldLength = 1 << 16
     public init() {}
 }

@@ -67,6 +67,14 @@ extension SceneBuilder {
             return ([], [])
         case .success(let b): bytes = b
         }
+        // Named beside the scene as the user named the scene (relative stays relative).
+        let sceneFile = src.location.file
+        let folder = sceneFile.contains("/") ? String(sceneFile[..<sceneFile.lastIndex(of: "/")!]) : ""
+        let csvFile = src.value.hasPrefix("/") || folder.isEmpty ? src.value : folder + "/" + src.value
+        if let long = GraphData.oversizedRow(bytes, maxRow: limits.maxCSVRowLength, maxField: limits.maxCSVFieldLength) {
+            diagnostics.error(long.message, at: SourceLocation(file: csvFile, line: long.row ?? 1, column: 1))
+            return ([], [])
+        }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             diagnostics.error(.init("'\(src.value)' is not UTF-8 text"), on: src)
             return ([], [])
@@ -74,10 +82,6 @@ extension SceneBuilder {
         let name = column.value.trimmingSpaces, labelName = labelColumn?.value.trimmingSpaces
         let result = GraphData.unquotedColumn(name, labels: labelName, bytes: bytes)
             ?? GraphData.column(name, labels: labelName, csv: text)
-        // Named beside the scene as the user named the scene (relative stays relative).
-        let sceneFile = src.location.file
-        let folder = sceneFile.contains("/") ? String(sceneFile[..<sceneFile.lastIndex(of: "/")!]) : ""
-        let csvFile = src.value.hasPrefix("/") || folder.isEmpty ? src.value : folder + "/" + src.value
         for problem in result.problems {
             diagnostics.error(problem.message, at: problem.row.map { SourceLocation(file: csvFile, line: $0, column: 1) } ?? src.valueLocation)
         }

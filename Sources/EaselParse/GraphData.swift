@@ -36,6 +36,30 @@ enum GraphData {
         var row: Int?
     }
 
+    /// The first row (a record: quoted fields may hold line breaks) longer
+    /// than `maxRow` bytes, or holding a field longer than `maxField`, at
+    /// the line it starts on; nil if there is none. One pass over the
+    /// bytes, holding nothing: checked before either reader buffers a row.
+    static func oversizedRow(_ bytes: [UInt8], maxRow: Int, maxField: Int) -> CSVProblem? {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf: UInt8 = 0x0A
+        return bytes.withUnsafeBufferPointer { b -> CSVProblem? in
+            var line = 1, rowLine = 1, rowStart = 0, fieldStart = 0, quoted = false
+            for i in 0..<b.count {
+                let c = b[i]
+                if c == quote { quoted.toggle() }
+                let endsField = !quoted && (c == comma || c == lf)
+                // Byte i is byte i − start + 1 of its row or field; a row's
+                // line end and a field's comma are not part of them.
+                if !(endsField && c == lf), i - rowStart >= maxRow { return CSVProblem(message: .csvRowTooLong(maxRow), row: rowLine) }
+                if !endsField, i - fieldStart >= maxField { return CSVProblem(message: .csvFieldTooLong(maxField), row: rowLine) }
+                if c == lf { line += 1 }
+                if endsField { fieldStart = i + 1 }
+                if endsField, c == lf { rowStart = i + 1; rowLine = line }
+            }
+            return nil
+        }
+    }
+
     /// A column (and optionally a label column) of an RFC 4180 CSV file
     /// with a header row. Spaces around a number are ignored.
     static func column(_ name: String, labels labelName: String?, csv: String)

@@ -92,6 +92,12 @@ extension Diagnostic.Message {
         .init("the CSV has no column '\(name)' (its columns: \(available.joined(separator: ", ")))\(didYouMean(suggestion))")
     }
     static let csvNoHeader = Self("the CSV file has no header row")
+    static func csvRowTooLong(_ limit: Int) -> Self {
+        .init("this row of the CSV file is more than \(limit) bytes long, the most a row may hold (a table's rows are far shorter: is this the right file?)")
+    }
+    static func csvFieldTooLong(_ limit: Int) -> Self {
+        .init("a field in this row of the CSV file is more than \(limit) bytes long, the most a field may hold")
+    }
     static func csvRagged(_ got: Int, _ want: Int) -> Self {
         .init("this row has \(got) field\(got == 1 ? "" : "s") but the header has \(want)")
     }
