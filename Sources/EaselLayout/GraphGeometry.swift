@@ -70,6 +70,26 @@ public enum GraphGeometry {
         return m
     }
 
+    /// The points of a `<points>` layer that draw something of their own:
+    /// the first point in each square `cell` of the plot (points lie in
+    /// increasing x, so one column of cells is held at a time). Dots are
+    /// filled as one path, so a dot over another adds nothing; a dot whose
+    /// centre is within a cell of a kept one moves its disc's edge by at
+    /// most a cell's diagonal.
+    public static func mergedPerCell(_ p: [Point], cell: Double) -> [Point] {
+        guard cell > 0, cell.isFinite else { return p }
+        var out: [Point] = []
+        var column = Int.min
+        var rows = Set<Int>()
+        for point in p {
+            let cx = (point.x / cell).rounded(.down), cy = (point.y / cell).rounded(.down)
+            guard abs(cx) < 1e15, abs(cy) < 1e15 else { out.append(point); continue }
+            if Int(cx) != column { column = Int(cx); rows.removeAll(keepingCapacity: true) }
+            if rows.insert(Int(cy)).inserted { out.append(point) }
+        }
+        return out
+    }
+
     /// Fewer points that draw the same straight-segment line: within each of
     /// `columns` equal slices of the plot's width keep the first, lowest,
     /// highest and last point (the M4 reduction). With slices well under a

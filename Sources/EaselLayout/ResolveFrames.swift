@@ -359,7 +359,14 @@ private struct Resolver {
             case .points(let diameter, let style, let opacity):
                 var dots = BezierPath()
                 let r = diameter / 2
-                if r > 0 { for p in points { dots.append(.ellipse(in: Rect(x: p.x - r, y: p.y - r, width: diameter, height: diameter))) } }
+                // More points than the plot has device pixels: one dot per
+                // quarter device pixel (at the largest scale served) draws
+                // the same picture from far fewer.
+                let pixels = plot.width * plot.height * options.maxScale * options.maxScale
+                let shown = options.reduceSeries && Double(points.count) > pixels
+                    ? GraphGeometry.mergedPerCell(points, cell: 0.25 / options.maxScale) : points
+                if shown.count < points.count { context.reducedSeries = true }
+                if r > 0 { for p in shown { dots.append(.ellipse(in: Rect(x: p.x - r, y: p.y - r, width: diameter, height: diameter))) } }
                 out.append(layer("points", entry.location, opacity: opacity, frame: dots.boundingBox ?? .zero,
                                  drawing: shapeDrawing(dots, style: style, box: plot)))
             case .grid(let count, let style, let opacity):

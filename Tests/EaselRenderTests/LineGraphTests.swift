@@ -174,6 +174,45 @@ final class LineGraphTests: XCTestCase {
         XCTAssertLessThan(passes[0].path.elements.count, 4 * 8 * 480 + 10, "at most four points per eighth of a pixel column")
     }
 
+    /// A points layer over far more points than the plot has pixels keeps
+    /// one dot per quarter pixel: the same picture (dots are one path, so a
+    /// translucent fill is not darker where they overlap) from a fraction
+    /// of the dots, counted in the path, not timed.
+    func testPointsOverMorePointsThanPixelsAreMergedPerQuarterPixel() throws {
+        var seed: UInt64 = 11
+        var v = 0.0
+        let values = (0..<15_000).map { _ -> String in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            v += Double(Int(seed >> 40) % 2001 - 1000) / 1000
+            return String(format: "%.3f", v)
+        }.joined(separator: " ")
+        let source = """
+        <scene width="100" height="60" background="white">
+          <lineGraph values="\(values)" padding="5"><points diameter="3" fill="#3366cc" opacity="0.5"/></lineGraph>
+        </scene>
+        """
+        // Overlapping dots are charged for every crossing of their edges
+        // (the paint budget's worst case); painting both is allowed here.
+        var limits = Limits()
+        limits.maxPaintCost = 1e12
+        var full = Easel.Options(limits: limits, scales: [1])
+        full.reduceSeries = false
+        let atOne = Easel.Options(limits: limits, scales: [1])
+        let merged = try compileScene(source, options: atOne)
+        let complete = try compileScene(source, options: full)
+        func dots(_ s: CompiledScene) throws -> Int {
+            guard case .shapes(let passes)? = s.layout.nodes[0].children[0].drawing else { XCTFail(); return 0 }
+            return passes[0].path.elements.filter { if case .move = $0 { return true } else { return false } }.count
+        }
+        XCTAssertEqual(try dots(complete), 15_000)
+        if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1" { print("POINTS kept \(try dots(merged))") }
+        XCTAssertLessThan(try dots(merged), 15_000 / 2, "dots kept")
+        XCTAssertTrue(merged.layout.reducedSeries)
+        let d = try XCTUnwrap(compare(try merged.renderImage(), try complete.renderImage(), tolerance: 8))
+        XCTAssertLessThanOrEqual(d.fractionOver, 0.004, "\(d)")
+        if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1" { print("POINTS kept \(try dots(merged)) \(d)") }
+    }
+
     func testCSVWithQuotesHeaderAndSpaces() throws {
         let dir = ExternalTool.temporaryDirectory()
         try Data(#"""
