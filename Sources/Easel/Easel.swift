@@ -111,6 +111,12 @@ public struct CompiledScene: Sendable {
     /// The fonts the compile saw (laying the scene out again uses them);
     /// nil for a scene without text.
     public var fonts: FontSet?
+    /// The scene's PNG images, decoded on first use and kept for every
+    /// render of this compile (each scale, format and frame).
+    public let images = DecodedImages()
+    /// Layouts for scales above `layout.maxScale` (graph reductions for
+    /// finer pixels), made once per scale.
+    private let layoutsByScale = Locked<[Double: LaidOutScene]>([:])
 
     /// How long the scene animates: its `duration`, or the longest pass
     /// among its animations; nil when nothing animates.
@@ -123,12 +129,12 @@ public struct CompiledScene: Sendable {
         let s = scale ?? scene.scale
         return try SceneRenderer.render(try tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
                                         maxPaintCost: limits.maxPaintCost, animateSVG: time == nil,
-                                        png: PNGSettings(compression: pngCompression))
+                                        png: PNGSettings(compression: pngCompression), images: images)
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
         let s = scale ?? scene.scale
-        return try SceneRenderer.renderImage(try tree(for: s), scale: s, time: time, maxPaintCost: limits.maxPaintCost)
+        return try SceneRenderer.renderImage(try tree(for: s), scale: s, time: time, maxPaintCost: limits.maxPaintCost, images: images)
     }
 
     /// The laid-out tree, unless it reduced a graph line for a smaller
@@ -136,9 +142,11 @@ public struct CompiledScene: Sendable {
     /// never coarser than asked (the compile's `scales` avoid this).
     private func tree(for scale: Double) throws -> LaidOutScene {
         guard layout.reducedSeries, scale > layout.maxScale else { return layout }
+        if let made = layoutsByScale.withLock({ $0[scale] }) { return made }
         let laid = LayoutEngine.resolveFrames(scene, text: CompiledScene.textEngine(fonts),
                                               options: LayoutOptions(maxScale: scale, reduceSeries: true, maxWork: limits.maxLayoutWork))
         if let exhausted = laid.work.exhaustedError(limit: limits.maxLayoutWork) { throw DiagnosticsError([exhausted]) }
+        layoutsByScale.withLock { $0[scale] = laid }
         return laid
     }
 
@@ -175,7 +183,7 @@ public struct CompiledScene: Sendable {
         let tree = try self.tree(for: s)
         let budget = (limits.maxPaintCost - framesCost) / Double(times.count)
         let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha)
-        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png) }
+        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png, images: images) }
     }
 
     /// An animated PNG of the frames at `fps`, looping as the scene's

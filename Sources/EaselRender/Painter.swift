@@ -43,8 +43,12 @@ final class Painter {
     let smil: Bool
     private(set) var svgAnimations: [SVGAnimation] = []
 
-    init(context: OpaquePointer, format: OutputFormat, paints: PaintTable, time: Double, budget: PaintBudget, smil: Bool = false) {
+    private let images: DecodedImages
+
+    init(context: OpaquePointer, format: OutputFormat, paints: PaintTable, time: Double, budget: PaintBudget, smil: Bool = false,
+         images: DecodedImages) {
         cr = context
+        self.images = images
         self.smil = smil && format == .svg
         self.format = format
         self.paints = paints
@@ -374,7 +378,7 @@ final class Painter {
         // Charged before decoding: what it covers, and its source's pixels.
         let sourcePixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
         guard charge(image.clipRect, .image), spend(sourcePixels * PaintCost.perImageSourcePixel) else { return }
-        guard let surface = ByteSource.decodePNG(image.source.data) else {
+        guard let surface = images.surface(for: image.source) else {
             failures.append(Diagnostic(.error, .cannotDecodePNG(image.source.path), at: node.location))
             return
         }
@@ -525,7 +529,7 @@ final class Painter {
         guard let surface else { return nil }
         defer { cairo_surface_destroy(surface) }
         if let tileContext = cairo_create(surface) {
-            let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget)
+            let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget, images: images)
             painter.paint(p.content)
             failures += painter.failures
             // Text inside a tile repeats as outlines; one invisible copy per

@@ -20,10 +20,10 @@ public enum SceneRenderer {
     /// `png`: how PNG output is encoded.
     public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double, time: Double = 0,
                               maxPaintCost: Double = .infinity, animateSVG: Bool = false,
-                              png: PNGSettings = PNGSettings()) throws -> [UInt8] {
+                              png: PNGSettings = PNGSettings(), images: DecodedImages = DecodedImages()) throws -> [UInt8] {
         switch format {
         case .png:
-            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost)
+            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images)
             guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha) else {
                 throw failure(.pngEncodingFailed, scene.location)
             }
@@ -47,7 +47,7 @@ public enum SceneRenderer {
                 }
                 do {
                     (overlays, animations) = try draw(scene, on: surface, scale: 1, time: animateSVG ? 0 : time, format: format,
-                                                      budget: maxPaintCost, smil: animateSVG)
+                                                      budget: maxPaintCost, smil: animateSVG, images: images)
                 } catch {
                     failure = error
                 }
@@ -73,8 +73,8 @@ public enum SceneRenderer {
 
     /// A raster render without PNG encoding.
     public static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0,
-                                   maxPaintCost: Double = .infinity) throws -> RasterImage {
-        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost)
+                                   maxPaintCost: Double = .infinity, images: DecodedImages = DecodedImages()) throws -> RasterImage {
+        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images)
         return RasterImage(surface: canvas.surface)
     }
 
@@ -88,17 +88,19 @@ public enum SceneRenderer {
         }
     }
 
-    private static func rasterCanvas(_ scene: LaidOutScene, scale: Double, time: Double, budget: Double) throws -> RasterCanvas {
+    private static func rasterCanvas(_ scene: LaidOutScene, scale: Double, time: Double, budget: Double,
+                                     images: DecodedImages) throws -> RasterCanvas {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
         guard let canvas = RasterCanvas(width: w, height: h) else { throw failure(.cannotAllocateImage(w, h), scene.location) }
-        _ = try draw(scene, on: canvas.surface, scale: scale, time: time, format: .png, budget: budget, smil: false)
+        _ = try draw(scene, on: canvas.surface, scale: scale, time: time, format: .png, budget: budget, smil: false, images: images)
         return canvas
     }
 
     /// Paints the scene; returns the text to add to SVG output.
     private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double, time: Double,
-                             format: OutputFormat, budget limit: Double, smil: Bool) throws -> ([SVGTextOverlay], [SVGAnimation]) {
+                             format: OutputFormat, budget limit: Double, smil: Bool,
+                             images: DecodedImages) throws -> ([SVGTextOverlay], [SVGAnimation]) {
         guard let cr = cairo_create(surface) else { throw failure(.cairoFailed("no context"), scene.location) }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
@@ -112,7 +114,7 @@ public enum SceneRenderer {
         // the examples and docs needs, and bounds memory to a few canvases.
         let canvasPixels = scene.size.width * scale * scene.size.height * scale
         let budget = PaintBudget(limit: limit, maxGroupPixels: max(4 * canvasPixels, 16_000_000))
-        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil)
+        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil, images: images)
         painter.paint(scene.nodes)
         if budget.groupsTooDeep {
             throw failure(.groupsTooDeep(budget.maxGroupPixels), budget.exceededAt ?? scene.location)

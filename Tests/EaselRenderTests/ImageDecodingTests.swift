@@ -1,0 +1,42 @@
+import Easel
+import EaselTestSupport
+import Foundation
+import XCTest
+
+/// A compile decodes each PNG image once, however many renders, scales,
+/// formats and frames paint it: counted through the compile's image store.
+final class ImageDecodingTests: XCTestCase {
+    func testA60FrameAnimationDecodesItsImageOnce() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        try FileManager.default.copyItem(at: ExternalTool.repositoryRoot.appendingPathComponent("docs/scenes/assets/tile.png"),
+                                         to: dir.appendingPathComponent("tile.png"))
+        let compiled = try compileScene("""
+            <scene width="120" height="60">
+              <defs>
+                <animatedGradient id="sky" duration="2">
+                  <linearGradient angle="0"><stop offset="0" color="#204"/><stop offset="1" color="#f80"/></linearGradient>
+                  <linearGradient angle="90"><stop offset="0" color="#f80"/><stop offset="1" color="#204"/></linearGradient>
+                </animatedGradient>
+              </defs>
+              <rect width="120" height="60" fill="url(#sky)"/>
+              <image href="tile.png" x="10" y="10" width="40" height="40"/>
+              <image href="tile.png" x="70" y="10" width="40" height="40" fit="cover"/>
+            </scene>
+            """, baseDirectory: dir)
+        XCTAssertEqual(compiled.images.decodes, 0, "decoded on first use")
+        XCTAssertGreaterThanOrEqual(compiled.frameTimes(fps: 30).count, 60)
+        _ = try compiled.renderAnimatedPNG(fps: 30)
+        XCTAssertEqual(compiled.images.decodes, 1)
+        _ = try compiled.render(format: .png, scale: 3)
+        _ = try compiled.render(format: .pdf)
+        _ = try compiled.render(format: .svg)
+        XCTAssertEqual(compiled.images.decodes, 1)
+        // and every render still shows it: the image's pixels at its centre
+        // match a render that decoded it afresh
+        let again = try compileScene("<scene width=\"120\" height=\"60\"><image href=\"tile.png\" x=\"10\" y=\"10\" width=\"40\" height=\"40\"/></scene>",
+                                     baseDirectory: dir)
+        let a = try compiled.renderImage(scale: 1), b = try again.renderImage(scale: 1)
+        XCTAssertEqual(a.pixel(30, 30), b.pixel(30, 30))
+        XCTAssertEqual(again.images.decodes, 1)
+    }
+}
