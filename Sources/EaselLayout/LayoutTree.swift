@@ -25,6 +25,15 @@ public struct LaidOutScene: Sendable {
     /// What laying it out cost; `work.exhaustedAt` says the budget ran out
     /// and the tree is incomplete.
     public var work = LayoutWork()
+    /// What a renderer paints: this tree as groups, paths, images and texts.
+    public let renderTree: RenderTree
+
+    init(location: SourceLocation, size: Size, scale: Double, background: Color, nodes: [LayoutNode], paints: PaintTable,
+         maxScale: Double, reducedSeries: Bool) {
+        self.location = location; self.size = size; self.scale = scale; self.background = background; self.nodes = nodes
+        self.paints = paints; self.maxScale = maxScale; self.reducedSeries = reducedSeries
+        renderTree = RenderTree(size: size, background: background, nodes: RenderTree.nodes(nodes), paints: paints, location: location)
+    }
 }
 
 public struct LayoutNode: Sendable {
@@ -260,6 +269,12 @@ public struct PatternFill: Sendable {
     public var tile: Size
     public var matrix: AffineTransform
     public var content: [LayoutNode]
+    /// `content` as the painter paints it.
+    public let renderContent: [RenderNode]
+    init(tile: Size, matrix: AffineTransform, content: [LayoutNode]) {
+        self.tile = tile; self.matrix = matrix; self.content = content
+        renderContent = RenderTree.nodes(content)
+    }
 }
 
 /// `<stripes>`: lines `spacing` apart along `direction` (a unit vector in

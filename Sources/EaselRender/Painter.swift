@@ -49,7 +49,7 @@ final class Painter {
          images: DecodedImages) {
         cr = context
         self.images = images
-        self.smil = smil && format == .svg
+        self.smil = smil && format.animates
         self.format = format
         self.paints = paints
         self.time = time
@@ -135,63 +135,78 @@ final class Painter {
 
     var budgetExceeded: Bool { budget.exceededAt != nil }
 
-    func paint(_ nodes: [LayoutNode]) {
+    func paint(_ nodes: [RenderNode]) {
         for node in nodes { paint(node) }
     }
 
-    private func paint(_ node: LayoutNode) {
-        // A collapsed transform (scale(0), say) paints nothing, as in SVG;
-        // handing it to Cairo would put the whole context in an error state.
-        guard node.opacity > 0, node.transform.inverted != nil, budget.exceededAt == nil else { return }
+    private func paint(_ node: RenderNode) {
+        guard budget.exceededAt == nil else { return }
         current = node.location
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
-        concat(node.transform)
-        if let clip = node.clip {
-            withClip(clip) { self.paintContent(node) }
-        } else {
-            paintContent(node)
+        switch node {
+        case .group(let group): paint(group)
+        case .path(let path): draw(path)
+        case .image(let image): draw(image.drawing, at: image.location)
+        case .text(let text): draw(text.drawing)
         }
     }
 
-    /// The node and its subtree, as one group when it is translucent so that
+    private func paint(_ group: RenderGroup) {
+        // A collapsed transform (scale(0), say) paints nothing, as in SVG;
+        // handing it to Cairo would put the whole context in an error state.
+        guard group.opacity > 0, group.transform.inverted != nil else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        concat(group.transform)
+        if let clip = group.clip {
+            withClip(clip) { self.paintContent(group) }
+        } else {
+            paintContent(group)
+        }
+    }
+
+    /// The group's children, as one layer when it is translucent so that
     /// overlapping children do not show through each other.
-    private func paintContent(_ node: LayoutNode) {
-        let grouped = node.opacity < 1
+    private func paintContent(_ group: RenderGroup) {
+        let grouped = group.opacity < 1
         var groupPixels = 0.0
         if grouped {
+            if format.boundsLayers, let bounds = group.bounds { clipToDevicePixels(bounds) }
             guard let pixels = beginGroup(.groupComposite) else { return }
             groupPixels = pixels
             cairo_push_group(cr)
         }
-        if let drawing = node.drawing { draw(drawing, node) }
-        if !node.children.isEmpty {
-            cairo_save(cr)
-            if let childClip = node.childClip {
-                append(childClip)
-                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-                cairo_clip(cr)
-            }
-            cairo_translate(cr, node.childOffset.x, node.childOffset.y)
-            if let copies = node.copies {
-                for step in copies {
-                    cairo_save(cr)
-                    concat(step)
-                    paint(node.children)
-                    cairo_restore(cr)
-                }
-            } else {
-                paint(node.children)
-            }
-            cairo_restore(cr)
-        }
-        if let border = node.border { draw(border) }
+        paint(group.children)
         if grouped {
             cairo_pop_group_to_source(cr)
             endGroup(groupPixels)
             // Charged when pushed; a budget spent inside leaves nothing to composite.
-            if budget.exceededAt == nil { cairo_paint_with_alpha(cr, node.opacity) }
+            if budget.exceededAt == nil { cairo_paint_with_alpha(cr, group.opacity) }
         }
+    }
+
+    /// Clips to the whole device pixels `rect` (user space) touches, and a
+    /// pixel more: a layer pushed then holds the group's pixels, not the
+    /// canvas's (as resvg sizes its layers). Every pixel the group paints
+    /// is inside it, so the clip changes no pixel.
+    private func clipToDevicePixels(_ rect: Rect) {
+        var xs: [Double] = [], ys: [Double] = []
+        for (x0, y0) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
+            var x = x0, y = y0
+            cairo_user_to_device(cr, &x, &y)
+            xs.append(x); ys.append(y)
+        }
+        guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max(),
+              x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite else { return }
+        // Past a Cairo coordinate's range, the canvas's own extent bounds it anyway.
+        let left = max(-1e6, (x0 - 1).rounded(.down)), top = max(-1e6, (y0 - 1).rounded(.down))
+        let right = min(1e6, (x1 + 1).rounded(.up)), bottom = min(1e6, (y1 + 1).rounded(.up))
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        cairo_identity_matrix(cr)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, left, top, max(0, right - left), max(0, bottom - top))
+        cairo_clip(cr)
+        cairo_set_matrix(cr, &m)
     }
 
     /// The current clip's extents, in user space.
@@ -252,17 +267,6 @@ final class Painter {
 
     // MARK: Drawing
 
-    private func draw(_ drawing: Drawing, _ node: LayoutNode) {
-        switch drawing {
-        case .shapes(let passes):
-            for pass in passes { draw(pass) }
-        case .image(let image):
-            draw(image, node)
-        case .text(let text):
-            draw(text)
-        }
-    }
-
     /// Text is drawn as shaped during layout: its glyph runs with Cairo's
     /// glyph API (real text in PDF), filled with its paint, whose box is the
     /// lines' extents or the frame; runs of a span with a fill of its own
@@ -306,7 +310,7 @@ final class Painter {
         if let file = undrawn.first {
             failures.append(Diagnostic(.error, .cannotDrawFont(file), at: current))
         }
-        if format == .svg, text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
+        if format.overlaysText, text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
             var m = cairo_matrix_t()
             cairo_get_matrix(cr, &m)
             textOverlays.append(SVGTextOverlay(
@@ -315,7 +319,7 @@ final class Painter {
         }
     }
 
-    private func draw(_ shape: ShapeDrawing) {
+    private func draw(_ shape: RenderPath) {
         // What tessellating the path costs, whatever it covers.
         let complexity = shape.fill != nil || shape.stroke != nil ? PathCrossings.estimate(shape.path) : nil
         func pathCost(stroke: Bool) -> Double {
@@ -374,12 +378,12 @@ final class Painter {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    private func draw(_ image: ImageDrawing, _ node: LayoutNode) {
+    private func draw(_ image: ImageDrawing, at location: SourceLocation) {
         // Charged before decoding: what it covers, and its source's pixels.
         let sourcePixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
         guard charge(image.clipRect, .image), spend(sourcePixels * PaintCost.perImageSourcePixel) else { return }
         guard let surface = images.surface(for: image.source) else {
-            failures.append(Diagnostic(.error, .cannotDecodePNG(image.source.path), at: node.location))
+            failures.append(Diagnostic(.error, .cannotDecodePNG(image.source.path), at: location))
             return
         }
         defer { cairo_surface_destroy(surface) }
@@ -503,7 +507,7 @@ final class Painter {
     private func tilePattern(_ p: PatternFill) -> OpaquePointer? {
         let w = p.tile.width, h = p.tile.height
         let surface: OpaquePointer?
-        if format == .png {
+        if !format.tilesAsVectors {
             var ctm = cairo_matrix_t()
             cairo_get_matrix(cr, &ctm)
             var tileMatrix = cairoMatrix(p.matrix)
@@ -530,7 +534,7 @@ final class Painter {
         defer { cairo_surface_destroy(surface) }
         if let tileContext = cairo_create(surface) {
             let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget, images: images)
-            painter.paint(p.content)
+            painter.paint(p.renderContent)
             failures += painter.failures
             // Text inside a tile repeats as outlines; one invisible copy per
             // tile would be noise, so tiles add none.

@@ -115,7 +115,7 @@ public enum SceneRenderer {
         let canvasPixels = scene.size.width * scale * scene.size.height * scale
         let budget = PaintBudget(limit: limit, maxGroupPixels: max(4 * canvasPixels, 16_000_000))
         let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil, images: images)
-        painter.paint(scene.nodes)
+        painter.paint(scene.renderTree.nodes)
         if budget.groupsTooDeep {
             throw failure(.groupsTooDeep(budget.maxGroupPixels), budget.exceededAt ?? scene.location)
         }

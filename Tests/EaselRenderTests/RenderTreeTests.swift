@@ -112,6 +112,59 @@ final class RenderTreeTests: XCTestCase {
         // scale(0) collapses every copy after the first, as in SVG.
         XCTAssertEqual(s.layout.nodes[2].copies?.count, 1)
     }
+
+    /// A view with padding, `clip="true"` and a border, and a repeat, as
+    /// the render tree has them: plain groups and paths in painting order.
+    func testViewsAndRepeatsBecomeGroupsAndPaths() throws {
+        let s = try compileScene("""
+        <scene width="100" height="100">
+          <view x="10" y="20" width="60" height="40" padding="5" clip="true" fill="#eee" stroke="#f00" stroke-width="2" opacity="0.5">
+            <rect width="10" height="10" fill="blue"/>
+          </view>
+          <repeat count="3" transform="translate(20 0)"><rect width="4" height="4" fill="red"/></repeat>
+          <rect width="4" height="4" fill="red" opacity="0"/>
+        </scene>
+        """)
+        let nodes = s.layout.renderTree.nodes
+        XCTAssertEqual(nodes.count, 2, "the invisible rect is left out")
+        guard case .group(let view) = nodes[0] else { return XCTFail() }
+        XCTAssertEqual(view.opacity, 0.5)
+        XCTAssertEqual(view.transform, .translation(10, 20))
+        // fill, then the children clipped to the box and moved by the padding, then the border
+        XCTAssertEqual(view.children.count, 3)
+        guard case .path(let fill) = view.children[0], case .group(let clipped) = view.children[1],
+              case .path(let border) = view.children[2] else { return XCTFail("\(view.children)") }
+        XCTAssertNotNil(fill.fill)
+        XCTAssertNil(fill.stroke)
+        XCTAssertNotNil(border.stroke)
+        XCTAssertEqual(clipped.clip?.shapes.count, 1)
+        guard case .group(let padded) = clipped.children.first else { return XCTFail() }
+        XCTAssertEqual(padded.transform, .translation(5, 5))
+        // the group's bounds hold its fill and its stroke's reach
+        XCTAssertEqual(view.bounds.map { $0.minX <= 0 && $0.maxX >= 60 && $0.maxY >= 40 }, true)
+        guard case .group(let repeatNode) = nodes[1] else { return XCTFail() }
+        guard case .group(let copies) = repeatNode.children.first else { return XCTFail() }
+        XCTAssertEqual(copies.children.count, 3)
+        let steps = copies.children.compactMap { node -> EaselModel.AffineTransform? in
+            if case .group(let g) = node { return g.transform }
+            return nil
+        }
+        XCTAssertEqual(steps, [EaselModel.AffineTransform.identity, .translation(20, 0), .translation(40, 0)])
+    }
+
+    /// A translucent group's layer holds the group's bounds, not the canvas:
+    /// 40 nested translucent groups around a small square on a 4000×4000
+    /// canvas render (a canvas-sized layer per level stopped at the fifth),
+    /// and the square has the colour of 40 compositings at 0.9, computed here.
+    func testTranslucentLayersAreSizedToTheirGroups() throws {
+        var body = "<rect x=\"100\" y=\"100\" width=\"20\" height=\"20\" fill=\"#ff0000\"/>"
+        for _ in 0..<40 { body = "<group opacity=\"0.9\">" + body + "</group>" }
+        let s = try compileScene("<scene width=\"4000\" height=\"4000\" background=\"white\">" + body + "</scene>")
+        let image = try s.renderImage(scale: 1)
+        let a = pow(0.9, 40.0)
+        assertPixel(image, 110, 110, ExpectedColor(1, 1 - a, 1 - a), tolerance: 3, "the square")
+        assertPixel(image, 50, 50, ExpectedColor(1, 1, 1), tolerance: 0, "outside it")
+    }
 }
 
 /// The contract's two rendering corrections (SCENE-FORMAT.md, "Nodes" and

@@ -1,0 +1,151 @@
+import EaselModel
+
+/// What a renderer paints, back to front: a closed set of node kinds, as
+/// usvg's tree is. Views, stacks, borders, padding, `clip="true"`, repeats
+/// and graph layers are already ordinary groups and paths here, so a
+/// painter walks it knowing nothing of layout. Made from the laid-out tree
+/// in one pass (`RenderTree.init(_:)`), when the layout is made.
+public struct RenderTree: Sendable {
+    public var size: Size
+    public var background: Color
+    public var nodes: [RenderNode]
+    /// Every paint the tree's paths and texts name by `PaintID`.
+    public var paints: PaintTable
+    /// The `<scene>` element, for errors that belong to no node.
+    public var location: SourceLocation
+}
+
+public enum RenderNode: Sendable {
+    case group(RenderGroup)
+    case path(RenderPath)
+    case image(RenderImage)
+    case text(RenderText)
+
+    /// The element that made the node, for errors while painting it.
+    public var location: SourceLocation {
+        switch self {
+        case .group(let g): return g.location
+        case .path(let p): return p.location
+        case .image(let i): return i.location
+        case .text(let t): return t.location
+        }
+    }
+
+    /// Where the node can paint, in its parent's space: a box that holds
+    /// every pixel it touches (strokes, miters, glyph ink); nil: nothing.
+    public var bounds: Rect? {
+        switch self {
+        case .group(let g): return g.bounds.map { g.transform.isIdentity ? $0 : $0.applying(g.transform) }
+        case .path(let p): return p.bounds
+        case .image(let i): return i.drawing.clipRect
+        case .text(let t): return t.bounds
+        }
+    }
+}
+
+/// Children painted under a transform, then clipped (in the group's own
+/// space, after the transform), and composited at `opacity` as one layer
+/// when it is below 1.
+public struct RenderGroup: Sendable {
+    public var location: SourceLocation
+    public var transform: AffineTransform
+    public var opacity: Double
+    public var clip: ResolvedClip?
+    public var children: [RenderNode]
+    /// The union of the children's bounds, in the group's own space: what
+    /// a layer for the group needs to hold.
+    public var bounds: Rect?
+
+    public init(location: SourceLocation, transform: AffineTransform = .identity, opacity: Double = 1,
+                clip: ResolvedClip? = nil, children: [RenderNode]) {
+        self.location = location; self.transform = transform; self.opacity = opacity; self.clip = clip
+        self.children = children
+        bounds = children.lazy.compactMap(\.bounds).reduce(nil) { (all: Rect?, next: Rect) in all.map { $0.union(next) } ?? next }
+    }
+}
+
+/// A filled and/or stroked path: the fill first, then the stroke.
+public struct RenderPath: Sendable {
+    public var location: SourceLocation
+    public var path: BezierPath
+    public var fill: PaintID?
+    public var fillRule: FillRule
+    public var stroke: StrokeDrawing?
+
+    public var bounds: Rect? {
+        guard fill != nil || stroke != nil, var box = path.boundingBox else { return nil }
+        if let stroke {
+            // A miter reaches miter-limit half-widths from the path, a square
+            // cap √2 half-widths.
+            let reach = stroke.width / 2 * max(stroke.miterLimit, 1.5)
+            box = Rect(x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
+        }
+        return box
+    }
+}
+
+/// Image pixels drawn into `drawing.destination`, clipped to `drawing.clipRect`.
+public struct RenderImage: Sendable {
+    public var location: SourceLocation
+    public var drawing: ImageDrawing
+}
+
+/// Glyph runs as layout shaped them, with their fills.
+public struct RenderText: Sendable {
+    public var location: SourceLocation
+    public var drawing: TextDrawing
+
+    /// The lines' and runs' boxes, an em wider on every side for ink
+    /// outside them (italic overhangs, accents, decorations).
+    public var bounds: Rect? {
+        let shaped = drawing.shaped
+        guard !shaped.runs.isEmpty || !shaped.lines.isEmpty else { return nil }
+        var box = shaped.runs.reduce(shaped.lineBounds) { $0.union($1.logicalBox) }
+        let em = shaped.runs.map(\.logicalBox.height).reduce(shaped.fontSize, max)
+        box = Rect(x: box.x - em, y: box.y - em, width: box.width + 2 * em, height: box.height + 2 * em)
+        return box
+    }
+}
+
+extension RenderTree {
+    /// Laid-out nodes as groups and paths: each node a group under its
+    /// transform, clip and opacity holding its drawing, then its children
+    /// (under its padding offset and `clip="true"`, once per repeat copy),
+    /// then its border. Nodes that cannot show (opacity 0, a collapsed
+    /// transform) are left out.
+    public static func nodes(_ laid: [LayoutNode]) -> [RenderNode] {
+        laid.compactMap(node)
+    }
+
+    static func node(_ n: LayoutNode) -> RenderNode? {
+        guard n.opacity > 0, n.transform.inverted != nil else { return nil }
+        var content: [RenderNode] = []
+        switch n.drawing {
+        case .shapes(let passes)?:
+            content += passes.map { .path(RenderPath(location: n.location, path: $0.path, fill: $0.fill, fillRule: $0.fillRule, stroke: $0.stroke)) }
+        case .image(let image)?:
+            content.append(.image(RenderImage(location: n.location, drawing: image)))
+        case .text(let text)?:
+            content.append(.text(RenderText(location: n.location, drawing: text)))
+        case nil:
+            break
+        }
+        if !n.children.isEmpty {
+            let children = nodes(n.children)
+            let copies = n.copies.map { steps in
+                steps.map { RenderNode.group(RenderGroup(location: n.location, transform: $0, children: children)) }
+            } ?? children
+            var inner = RenderGroup(location: n.location, transform: .translation(n.childOffset.x, n.childOffset.y), children: copies)
+            if let childClip = n.childClip {
+                let clip = ResolvedClip(shapes: [ResolvedClip.Shape(path: childClip, rule: .nonzero, clip: [])], within: [])
+                inner = RenderGroup(location: n.location, clip: clip, children: [.group(inner)])
+            }
+            content.append(.group(inner))
+        }
+        if let border = n.border {
+            content.append(.path(RenderPath(location: n.location, path: border.path, fill: border.fill, fillRule: border.fillRule,
+                                            stroke: border.stroke)))
+        }
+        return .group(RenderGroup(location: n.location, transform: n.transform, opacity: n.opacity, clip: n.clip, children: content))
+    }
+}
