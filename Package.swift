@@ -1,9 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The pipeline, one module per stage; dependencies point down this list:
-// EaselModel ← EaselParse ← EaselLayout ← EaselRender ← Easel ← easel (CLI);
-// EaselPreview (the HTTP server) sits beside the CLI, in its own executable.
+// The pipeline, one module per stage (A ← B: B depends on A):
+//   EaselModel ← EaselParse                   XML → Scene (libxml2, CSV.swift)
+//   EaselModel ← EaselLayout ← EaselRender    Scene → laid-out tree → render tree → Cairo/Pango
+//   EaselParse, EaselRender ← Easel           the library: compile, render, build
+//   Easel ← EaselCommandLine ← easel          the CLI; EaselPreview (the HTTP server) ← easel-preview
+// Parsing and layout do not know each other: a Scene is all layout reads.
 let package = Package(
     name: "Easel",
     products: [

@@ -61,12 +61,13 @@ def hyperfine(cmd, runs):
         return json.load(f)["results"][0]["mean"]
 
 
-def instructions(cmd):
-    """Instructions the whole process retires (callgrind), or None if it fails."""
+def instructions(cmd, failing=False):
+    """Instructions the whole process retires (callgrind), or None if it
+    fails (unless `failing`: a run that stops with an error is measured too)."""
     proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     match = re.search(r"Collected : (\d+)", proc.stderr)
-    return int(match.group(1)) if match and proc.returncode == 0 else None
+    return int(match.group(1)) if match and (proc.returncode == 0 or failing) else None
 
 
 def million_point_inputs(n=1_000_000, name="million"):
@@ -189,11 +190,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
-    parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts part's first column")
-    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts"], help="run one part of the benchmark")
+    parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts and layout parts' first column")
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout"], help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
-    parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts}
+    parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts,
+             "layout": layout_inputs}
     for name, part in parts.items():
         if args.only in (None, name):
             part(args)
@@ -445,6 +447,88 @@ def curves(args):
 </scene>
 ''')
         subprocess.run([args.easel, "render", plot, "-o", os.path.join(folder, name + ".png")], check=True)
+
+
+
+
+def nested_scene(kinds, depth):
+    inner = "<text>end</text>"
+    for level in reversed(range(depth)):
+        kind = kinds[level % len(kinds)]
+        inner = f"<{kind}>{inner}</{kind}>"
+    return f'<scene width="400" height="300">{inner}</scene>'
+
+
+def layout_inputs(args):
+    """Input that once cost time or memory out of proportion (issue: a
+    layout engine that scales): nested stacks, a value of lone braces, a
+    one-line CSV, a points layer over 900,000 values, and the 10,000-node
+    scene by phase. `easel check` parses, builds and lays out; `render`
+    adds painting and encoding. Before = --baseline, capped at 60 s."""
+    d = os.path.join(OUT, "layout")
+    os.makedirs(d, exist_ok=True)
+    cases = []
+    for kinds, depth in [(["vstack"], 16), (["vstack"], 19), (["vstack"], 200), (["hstack", "zstack"], 32), (["hstack", "zstack"], 200)]:
+        name = f"{'-'.join(kinds)}-{depth}"
+        path = os.path.join(d, name + ".scene.xml")
+        with open(path, "w") as f:
+            f.write(nested_scene(kinds, depth))
+        cases.append((f"<{'><'.join(kinds)}> nested {depth} deep (check)", ["check", path]))
+    braces = os.path.join(d, "braces.scene.xml")
+    with open(braces, "w") as f:
+        f.write('<scene width="10" height="10"><defs><param name="a" type="string" default="x"/></defs>'
+                f'<rect id="{"{a " * 160_000}" width="1" height="1"/></scene>')
+    cases.append(("480 KB attribute of '{a {a …' (check)", ["check", braces]))
+    with open(os.path.join(d, "one-line.csv"), "w") as f:
+        f.write("v," * 30_000_000)
+    line = os.path.join(d, "one-line.scene.xml")
+    with open(line, "w") as f:
+        f.write('<scene width="100" height="50"><lineGraph width="100" height="50" src="one-line.csv" column="v"/></scene>')
+    cases.append(("60 MB CSV of one line (check)", ["check", line]))
+    random.seed(1)
+    v, rows = 0.0, ["v"]
+    for _ in range(900_000):
+        v += random.uniform(-1, 1)
+        rows.append(f"{v:.3f}")
+    with open(os.path.join(d, "points.csv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+    points = os.path.join(d, "points.scene.xml")
+    with open(points, "w") as f:
+        f.write('<scene width="600" height="300"><lineGraph width="600" height="300" src="points.csv" column="v">'
+                '<points diameter="3" fill="#36c"/></lineGraph></scene>')
+    cases.append(("<points> over 900,000 CSV values (check)", ["check", points]))
+    nodes, _ = node_inputs(10_000)
+    cases.append(("10,000 nodes: parse, build, layout (check)", ["check", nodes]))
+    cases.append(("10,000 nodes: all, PNG (render)", ["render", nodes, "-o", os.path.join(d, "nodes.png")]))
+    binaries = [b for b in [args.baseline, args.easel] if b]
+    head = ("| input | " + " | ".join(["before", "after"][-len(binaries):]) + " | instructions " + " / ".join(["before", "after"][-len(binaries):]) + " |\n"
+            "|---|" + "---|" * (2 * len(binaries) - 1) + "---|")
+    print("\nwall time and peak memory of one run (GNU time), instructions (callgrind); 'stopped' = a located error, as intended\n")
+    print(head)
+    rows = []
+    for name, cmd in cases:
+        cells, counts = [], []
+        for b in binaries:
+            start = time.perf_counter()
+            try:
+                proc = subprocess.run(["timeout", "60", "/usr/bin/time", "-f", "%M", b] + cmd, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, text=True)
+            except OSError:
+                cells.append("–"); counts.append(None); continue
+            elapsed = time.perf_counter() - start
+            last = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+            rss = f"{int(last) / 1024:.0f} MB" if last.isdigit() else "?"
+            if proc.returncode == 124:
+                cells.append("> 60 s"); counts.append(None); continue
+            note = "" if proc.returncode == 0 else ", stopped"
+            cells.append(f"{elapsed:.2f} s, {rss}{note}")
+            counts.append(instructions([b] + cmd, failing=True) if elapsed < 5 else None)
+        m = lambda x: f"{x / 1e6:.0f} M" if x else "–"
+        row = f"| {name} | " + " | ".join(cells) + " | " + " / ".join(m(c) for c in counts) + " |"
+        print(row, flush=True)
+        rows.append(row)
+    with open(os.path.join(OUT, "layout.md"), "w") as f:
+        f.write(head + "\n" + "\n".join(rows) + "\n")
 
 
 if __name__ == "__main__":
