@@ -53,14 +53,16 @@ public struct RenderGroup: Sendable {
     public var clip: ResolvedClip?
     public var children: [RenderNode]
     /// The union of the children's bounds, in the group's own space: what
-    /// a layer for the group needs to hold.
-    public var bounds: Rect?
+    /// a layer for the group needs to hold. Worked out when asked (only a
+    /// translucent group's layer asks), not for every group.
+    public var bounds: Rect? {
+        children.lazy.compactMap(\.bounds).reduce(nil) { (all: Rect?, next: Rect) in all.map { $0.union(next) } ?? next }
+    }
 
     public init(location: SourceLocation, transform: AffineTransform = .identity, opacity: Double = 1,
                 clip: ResolvedClip? = nil, children: [RenderNode]) {
         self.location = location; self.transform = transform; self.opacity = opacity; self.clip = clip
         self.children = children
-        bounds = children.lazy.compactMap(\.bounds).reduce(nil) { (all: Rect?, next: Rect) in all.map { $0.union(next) } ?? next }
     }
 }
 

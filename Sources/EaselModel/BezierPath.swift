@@ -74,6 +74,7 @@ public struct BezierPath: Hashable, Sendable {
             minX = min(minX, p.x); maxX = max(maxX, p.x)
             minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
+        func between(_ v: Double, _ a: Double, _ b: Double) -> Bool { v >= min(a, b) && v <= max(a, b) }
         var cur = Point.zero, start = Point.zero
         for e in elements {
             switch e {
@@ -82,9 +83,13 @@ public struct BezierPath: Hashable, Sendable {
             case .close: cur = start
             case .cubic(let c1, let c2, let p):
                 add(p)
-                for t in BezierPath.extremaParameters(cur.x, c1.x, c2.x, p.x)
-                    + BezierPath.extremaParameters(cur.y, c1.y, c2.y, p.y) {
-                    add(BezierPath.point(on: (cur, c1, c2, p), at: t))
+                // A control point outside its end points' range is the only way a curve leaves their box.
+                let curve = (cur, c1, c2, p)
+                if !(between(c1.x, cur.x, p.x) && between(c2.x, cur.x, p.x)) {
+                    BezierPath.forEachExtremum(cur.x, c1.x, c2.x, p.x) { add(BezierPath.point(on: curve, at: $0)) }
+                }
+                if !(between(c1.y, cur.y, p.y) && between(c2.y, cur.y, p.y)) {
+                    BezierPath.forEachExtremum(cur.y, c1.y, c2.y, p.y) { add(BezierPath.point(on: curve, at: $0)) }
                 }
                 cur = p
             }
@@ -100,23 +105,23 @@ public struct BezierPath: Hashable, Sendable {
                      w0 * c.0.y + w1 * c.1.y + w2 * c.2.y + w3 * c.3.y)
     }
 
-    /// Roots in (0,1) of the derivative of a 1-D cubic Bézier.
-    static func extremaParameters(_ p0: Double, _ p1: Double, _ p2: Double, _ p3: Double) -> [Double] {
+    /// Each root in (0,1) of the derivative of a 1-D cubic Bézier (no
+    /// array: bounding boxes are asked for every shape of a scene).
+    static func forEachExtremum(_ p0: Double, _ p1: Double, _ p2: Double, _ p3: Double, _ body: (Double) -> Void) {
         let a = -p0 + 3 * p1 - 3 * p2 + p3
         let b = 2 * (p0 - 2 * p1 + p2)
         let c = p1 - p0
-        var roots: [Double] = []
+        func report(_ t: Double) { if t > 0 && t < 1 { body(t) } }
         if abs(a) < 1e-12 {
-            if abs(b) > 1e-12 { roots.append(-c / b) }
+            if abs(b) > 1e-12 { report(-c / b) }
         } else {
             let disc = b * b - 4 * a * c
             if disc >= 0 {
                 let s = disc.squareRoot()
-                roots.append((-b + s) / (2 * a))
-                roots.append((-b - s) / (2 * a))
+                report((-b + s) / (2 * a))
+                report((-b - s) / (2 * a))
             }
         }
-        return roots.filter { $0 > 0 && $0 < 1 }
     }
 }
 

@@ -58,7 +58,13 @@ public struct XMLElement: Hashable, Sendable {
     public var text: String { texts.count == 1 ? texts[0] : texts.joined() }
 
     public func attribute(_ name: String) -> XMLAttribute? {
-        attributes.first { $0.name == name }
+        // The builder asks for every attribute an element may have: most
+        // are absent, and a length check answers most comparisons.
+        let length = name.utf8.count
+        for i in attributes.indices where attributes[i].name.utf8.count == length && attributes[i].name == name {
+            return attributes[i]
+        }
+        return nil
     }
 }
 

@@ -82,23 +82,23 @@ final class Painter {
 
     /// The device pixels of `rect` (user space) within the clip.
     private func deviceArea(_ rect: Rect) -> Double {
-        var xs: [Double] = [], ys: [Double] = []
+        var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
+        cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1)
+        let box = deviceBox(rect), clip = deviceBox(Rect(x: cx0, y: cy0, width: cx1 - cx0, height: cy1 - cy0))
+        let w = max(0, min(box.maxX, clip.maxX) - max(box.minX, clip.minX))
+        let h = max(0, min(box.maxY, clip.maxY) - max(box.minY, clip.minY))
+        return w * h
+    }
+
+    /// The device-space box of `rect`'s corners (user space).
+    private func deviceBox(_ rect: Rect) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        var out = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
         for (x0, y0) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
             var x = x0, y = y0
             cairo_user_to_device(cr, &x, &y)
-            xs.append(x); ys.append(y)
+            out = (min(out.minX, x), min(out.minY, y), max(out.maxX, x), max(out.maxY, y))
         }
-        var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
-        cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1)
-        var clipXs: [Double] = [], clipYs: [Double] = []
-        for (x0, y0) in [(cx0, cy0), (cx1, cy0), (cx0, cy1), (cx1, cy1)] {
-            var x = x0, y = y0
-            cairo_user_to_device(cr, &x, &y)
-            clipXs.append(x); clipYs.append(y)
-        }
-        let w = max(0, min(xs.max()!, clipXs.max()!) - max(xs.min()!, clipXs.min()!))
-        let h = max(0, min(ys.max()!, clipYs.max()!) - max(ys.min()!, clipYs.min()!))
-        return w * h
+        return out
     }
 
     /// Charges a group (a surface the size of the clip, composited when
@@ -331,8 +331,8 @@ final class Painter {
             cairo_set_fill_rule(cr, fillRule(shape.fillRule))
             // Before the extents, which already tessellate the path.
             guard spend(pathCost(stroke: false)) else { return }
-            let area = extents(of: shape.path, stroke: false)
             let paint = resolve(fill)
+            let area = coverage(of: shape, stroke: false, paint: paint)
             guard charge(area, weight: weight(of: paint)) else { return }
             self.paint(with: paint, extents: { area }) {
                 self.append(shape.path)
@@ -348,8 +348,8 @@ final class Painter {
                 cairo_set_dash(cr, $0.baseAddress, Int32($0.count), stroke.dashOffset)
             }
             guard spend(pathCost(stroke: true)) else { return }
-            let area = extents(of: shape.path, stroke: true)
             let paint = resolve(stroke.paint)
+            let area = coverage(of: shape, stroke: true, paint: paint)
             guard charge(area, weight: weight(of: paint)) else { return }
             self.paint(with: paint, extents: { area }) {
                 self.append(shape.path)
@@ -367,6 +367,15 @@ final class Painter {
             return ResolvedPaint(kind: animation.markerShading(svgAnimations.count - 1), opacity: 1)
         }
         return paints.paint(id, at: time)
+    }
+
+    /// What filling or stroking `shape` covers, in user space: for a solid
+    /// colour (which needs no extent but the budget's) the path's bounds,
+    /// which take no tessellation; for paints placed over the area, Cairo's
+    /// exact extents.
+    private func coverage(of shape: RenderPath, stroke: Bool, paint: ResolvedPaint) -> Rect {
+        if case .solid = paint.kind, let box = shape.bounds { return box }
+        return extents(of: shape.path, stroke: stroke)
     }
 
     /// Where `path` would paint, in user space.
