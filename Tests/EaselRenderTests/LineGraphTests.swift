@@ -145,16 +145,22 @@ final class LineGraphTests: XCTestCase {
         }
     }
 
-    /// A long series drawn from its per-column reduction covers the same
-    /// pixels as the full series.
-    func testReducedSeriesRendersLikeTheFullOne() throws {
-        var seed: UInt64 = 7
+    /// `count` steps of a random walk (a fixed LCG, so every run has the
+    /// same series), as a `values` list.
+    static func randomWalk(_ count: Int, seed start: UInt64) -> String {
+        var seed = start
         var v = 0.0
-        let values = (0..<200_000).map { _ -> String in
+        return (0..<count).map { _ -> String in
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             v += Double(Int(seed >> 40) % 2001 - 1000) / 1000
             return String(format: "%.3f", v)
         }.joined(separator: " ")
+    }
+
+    /// A long series drawn from its per-column reduction covers the same
+    /// pixels as the full series.
+    func testReducedSeriesRendersLikeTheFullOne() throws {
+        let values = Self.randomWalk(200_000, seed: 7)
         let source = """
         <scene width="500" height="250" background="white">
           <lineGraph values="\(values)" padding="10"><line stroke="black" stroke-width="1"/></lineGraph>
@@ -179,13 +185,7 @@ final class LineGraphTests: XCTestCase {
     /// translucent fill is not darker where they overlap) from a fraction
     /// of the dots, counted in the path, not timed.
     func testPointsOverMorePointsThanPixelsAreMergedPerQuarterPixel() throws {
-        var seed: UInt64 = 11
-        var v = 0.0
-        let values = (0..<15_000).map { _ -> String in
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            v += Double(Int(seed >> 40) % 2001 - 1000) / 1000
-            return String(format: "%.3f", v)
-        }.joined(separator: " ")
+        let values = Self.randomWalk(15_000, seed: 11)
         let source = """
         <scene width="100" height="60" background="white">
           <lineGraph values="\(values)" padding="5"><points diameter="3" fill="#3366cc" opacity="0.5"/></lineGraph>
