@@ -25,7 +25,9 @@ final class OutputBytesTests: XCTestCase {
         out["png@2x"] = ContentHash.sha256(try compiled.render(format: .png, scale: 2))
         out["svg"] = ContentHash.sha256(try compiled.render(format: .svg))
         out["pdf"] = ContentHash.sha256(try compiled.render(format: .pdf))
-        out["layout"] = ContentHash.sha256(Array(compiled.layoutJSON().utf8))
+        // The JSON names font files by absolute path: hashed relative to the clone.
+        let layout = compiled.layoutJSON().replacingOccurrences(of: ExternalTool.repositoryRoot.path + "/", with: "")
+        out["layout"] = ContentHash.sha256(Array(layout.utf8))
         if compiled.duration != nil {
             out["frames@10fps"] = ContentHash.sha256(try compiled.renderFrames(fps: 10, scale: 1).flatMap { $0 })
         }
