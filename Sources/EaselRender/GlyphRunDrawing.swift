@@ -2,7 +2,8 @@ import CCairo
 import EaselLayout
 import EaselModel
 
-/// Draws glyph runs with Cairo's glyph API: no text engine, no lock.
+/// Draws glyph runs with Cairo's glyph API (no text engine), under the
+/// render's `CairoFontAccess` hold.
 enum GlyphRunDrawing {
     /// One run with the current source. On a surface that keeps text (PDF),
     /// with its characters and clusters, so the text can be selected and

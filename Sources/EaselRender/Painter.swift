@@ -44,10 +44,14 @@ final class Painter {
     private(set) var svgAnimations: [SVGAnimation] = []
 
     private let images: DecodedImages
+    /// Taken at the first text: from then until the render ends, Cairo
+    /// may use a font anywhere (`CairoFontAccess`).
+    private let fontHold: CairoFontAccess.Hold
 
     init(context: OpaquePointer, format: OutputFormat, paints: PaintTable, time: Double, budget: PaintBudget, smil: Bool = false,
-         images: DecodedImages) {
+         images: DecodedImages, fontHold: CairoFontAccess.Hold) {
         cr = context
+        self.fontHold = fontHold
         self.images = images
         self.smil = smil && format.animates
         self.format = format
@@ -275,6 +279,7 @@ final class Painter {
     /// covers is an empty box in the fill; underlines and strike-throughs
     /// are bars in it.
     private func draw(_ text: TextDrawing) {
+        fontHold.take()
         let runs = text.shaped.runs
         var own = Set(runs.indices)
         var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
@@ -542,7 +547,8 @@ final class Painter {
         guard let surface else { return nil }
         defer { cairo_surface_destroy(surface) }
         if let tileContext = cairo_create(surface) {
-            let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget, images: images)
+            let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget, images: images,
+                                  fontHold: fontHold)
             painter.paint(p.renderContent)
             failures += painter.failures
             // Text inside a tile repeats as outlines; one invisible copy per

@@ -32,6 +32,9 @@ public enum SceneRenderer {
             var overlays: [SVGTextOverlay] = []
             var animations: [SVGAnimation] = []
             var failure: Error?
+            // Finishing the surface subsets the fonts the text used.
+            let fontHold = CairoFontAccess.Hold()
+            defer { fontHold.end() }
             let (status, bytes) = ByteSink.collect { sink -> cairo_status_t in
                 let w = scene.size.width, h = scene.size.height
                 guard let surface = format == .pdf
@@ -47,7 +50,7 @@ public enum SceneRenderer {
                 }
                 do {
                     (overlays, animations) = try draw(scene, on: surface, scale: 1, time: animateSVG ? 0 : time, format: format,
-                                                      budget: maxPaintCost, smil: animateSVG, images: images)
+                                                      budget: maxPaintCost, smil: animateSVG, images: images, fontHold: fontHold)
                 } catch {
                     failure = error
                 }
@@ -93,14 +96,17 @@ public enum SceneRenderer {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
         guard let canvas = RasterCanvas(width: w, height: h) else { throw failure(.cannotAllocateImage(w, h), scene.location) }
-        _ = try draw(scene, on: canvas.surface, scale: scale, time: time, format: .png, budget: budget, smil: false, images: images)
+        let fontHold = CairoFontAccess.Hold()
+        defer { fontHold.end() }
+        _ = try draw(scene, on: canvas.surface, scale: scale, time: time, format: .png, budget: budget, smil: false, images: images,
+                     fontHold: fontHold)
         return canvas
     }
 
     /// Paints the scene; returns the text to add to SVG output.
     private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double, time: Double,
                              format: OutputFormat, budget limit: Double, smil: Bool,
-                             images: DecodedImages) throws -> ([SVGTextOverlay], [SVGAnimation]) {
+                             images: DecodedImages, fontHold: CairoFontAccess.Hold) throws -> ([SVGTextOverlay], [SVGAnimation]) {
         guard let cr = cairo_create(surface) else { throw failure(.cairoFailed("no context"), scene.location) }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
@@ -114,7 +120,8 @@ public enum SceneRenderer {
         // the examples and docs needs, and bounds memory to a few canvases.
         let canvasPixels = scene.size.width * scale * scene.size.height * scale
         let budget = PaintBudget(limit: limit, maxGroupPixels: max(4 * canvasPixels, 16_000_000))
-        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil, images: images)
+        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil, images: images,
+                              fontHold: fontHold)
         painter.paint(scene.renderTree.nodes)
         if budget.groupsTooDeep {
             throw failure(.groupsTooDeep(budget.maxGroupPixels), budget.exceededAt ?? scene.location)

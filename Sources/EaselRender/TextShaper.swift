@@ -11,16 +11,16 @@ public struct TextShaper: TextMeasuring {
     static let scale = 1024.0   // PANGO_SCALE
 
     public func measure(_ request: TextRequest) -> Size {
-        fonts.withShapingContext { context in
+        fonts.withShapingContext { context in CairoFontAccess.withLock {
             let (display, spans) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             return size(of: layout, request)
-        }
+        } }
     }
 
     public func shape(_ request: TextRequest) -> ShapedText {
-        fonts.withShapingContext { context in
+        fonts.withShapingContext { context in CairoFontAccess.withLock {
             let (display, spans) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -30,16 +30,16 @@ public struct TextShaper: TextMeasuring {
             shaped.fontSize = baseSize(request.font) * request.fontScale
             shaped.rightToLeft = TextShaper.isRightToLeft(display, request.direction)
             return shaped
-        }
+        } }
     }
 
     public func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
-        fonts.withShapingContext { context in
+        fonts.withShapingContext { context in CairoFontAccess.withLock {
             let layout = self.layout(request.text, spans: request.spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             return TextFitMeasure(size: size(of: layout, request), lineCount: Int(pango_layout_get_line_count(layout)),
                                   brokenWord: brokenWord(layout, request.text), fontSize: baseSize(request.font))
-        }
+        } }
     }
 
     /// A word the layout's lines break inside: a line that starts where no

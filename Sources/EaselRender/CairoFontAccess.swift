@@ -1,0 +1,51 @@
+import Glibc
+
+/// One lock for every use of a font through Cairo: shaping with Pango,
+/// drawing glyphs, replaying a tile that holds glyphs, subsetting fonts
+/// when a PDF or SVG is finished.
+///
+/// Cairo 1.16's FreeType backend keeps at most ten font files open
+/// (`MAX_OPEN_FACES`); opening another closes one whose lock count is zero,
+/// but it reads that count without the other font's mutex, so a face can
+/// be closed just as another thread starts to load a glyph from it (a
+/// crash in `_cairo_ft_scaled_glyph_load_glyph`, `face->glyph` null, with
+/// 14 fonts on 8 threads). Cairo cannot be told which operations lock a
+/// face — a tile's recording replays its glyphs inside any fill — so a
+/// render takes the lock when it first draws text and keeps it to the end.
+/// Renders without text, and everything after painting (PNG encoding),
+/// run in parallel as before.
+enum CairoFontAccess {
+    nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        // Recursive: a render holding it may shape again (a tile, a re-layout).
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(m, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        return m
+    }()
+
+    static func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// A render's hold on the lock: taken at its first text, given back
+    /// when the render ends.
+    final class Hold {
+        private var holding = false
+        func take() {
+            guard !holding else { return }
+            pthread_mutex_lock(CairoFontAccess.mutex)
+            holding = true
+        }
+        func end() {
+            guard holding else { return }
+            holding = false
+            pthread_mutex_unlock(CairoFontAccess.mutex)
+        }
+        deinit { end() }
+    }
+}
