@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Shaping time against a label's length: it must grow linearly, pathological
-text included (SCENE-FORMAT limits; EaselParse/StreamSafeText.swift).
+text included (docs/security.md; EaselParse/StreamSafeText.swift).
 
 For each kind of text, one <text> label of L characters for several L is
 compiled with `easel check` (parse, layout, shaping — no painting); the

@@ -1,7 +1,7 @@
 import EaselParse
 import Foundation
 
-/// `easel build` (SCENE-FORMAT.md, "Building asset trees"): every
+/// `easel build` (docs/cli.md, "easel build"): every
 /// `*.scene.xml` under a folder, rendered into a mirrored tree at several
 /// scales and formats, or into an Xcode asset catalog — only what changed
 /// since the last build, on several threads.
@@ -248,8 +248,10 @@ public enum AssetBuild {
             var variantOptions = localeOptions
             variantOptions.variant = variant.name
             var variantSession = CompileSession(options: variantOptions)
+            // Every diagnostic of a variant is kept, warnings with its
+            // errors: the session is the record of what the build found.
             guard let c = variantSession.compile(source) else {
-                out.diagnostics += variantSession.diagnostics.filter { $0.severity == .error }
+                out.diagnostics += variantSession.diagnostics
                 out.failed = true
                 return out
             }
@@ -266,7 +268,7 @@ public enum AssetBuild {
                     out.failed = true
                     return out
                 } catch {
-                    out.diagnostics.append(Diagnostic(.error, .init("\(error)"), at: nil))
+                    out.diagnostics.append(Diagnostic(.error, .failed(error), at: nil))
                     out.failed = true
                     return out
                 }
@@ -514,7 +516,7 @@ struct BuildManifest: Codable, Sendable {
     static func load(from url: URL, warnings: inout [Diagnostic]) -> BuildManifest {
         guard let data = (try? FileBytes.read(url.path).get()).map({ Data($0) }) else { return BuildManifest() }
         guard let m = decode(data) else {
-            warnings.append(Diagnostic(.warning, .init("'\(url.path)' is not a build manifest this Easel reads: building everything again"), at: nil))
+            warnings.append(Diagnostic(.warning, .staleManifest(url.path), at: nil))
             return BuildManifest()
         }
         return m

@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 extension Diagnostic.Message {
-    static func cannotWrite(_ path: String, _ reason: String) -> Self { .init("cannot write '\(path)': \(reason)") }
-    static func cannotReplace(_ path: String, _ reason: String) -> Self { .init("cannot replace '\(path)': \(reason)") }
+    public static func cannotWrite(_ path: String, _ reason: String) -> Self { .init(.cannotWrite, "cannot write '\(path)': \(reason)") }
+    static func cannotReplace(_ path: String, _ reason: String) -> Self { .init(.cannotWrite, "cannot replace '\(path)': \(reason)") }
 }
 
 /// Writes a whole file or nothing, from any number of threads at once, with

@@ -2,14 +2,33 @@ import EaselParse
 import Foundation
 
 extension Diagnostic.Message {
+    /// A failure that is not a located diagnostic (a system error while
+    /// writing): reported as Easel failing to write or render.
+    static func failed(_ error: any Error) -> Self {
+        .init(.renderFailed, "\(error)")
+    }
+    static func staleManifest(_ path: String) -> Self {
+        .init(.staleManifest, "'\(path)' is not a build manifest this Easel reads: building everything again")
+    }
+    static let noFontsMade = Self(.renderFailed, "no fonts were made for this scene")
+    public static let noSuchScene = Self(.noSuchScene, "no such file")
+    public static func stillSVGAnimation(_ count: Int) -> Self {
+        .init(.stillSVGAnimation, "\(count) animated paint\(count == 1 ? "" : "s") cannot be animated in SVG (a conic keyframe, or keyframes of different kinds, transforms or spreads): the SVG shows \(count == 1 ? "its" : "their") first frame")
+    }
+    public static func unusedSetting(_ name: String) -> Self {
+        .init(.unusedSetting, "--set \(name)=…: no scene built declares a parameter '\(name)'")
+    }
+    public static func outputCollision(_ path: String, _ first: String, _ second: String) -> Self {
+        .init(.outputCollision, "'\(first)' and '\(second)' would both write '\(path)'; render them into different folders, or give one a variant")
+    }
     static func scaledTooLarge(_ scale: Double, _ w: Double, _ h: Double, _ limit: Int) -> Self {
-        .init("scale \(scale) would make \(w.wholeNumberText)×\(h.wholeNumberText) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
+        .init(.outputTooLarge, "scale \(scale) would make \(w.wholeNumberText)×\(h.wholeNumberText) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
     }
     static func animationTooLarge(_ frames: Int, _ w: Int, _ h: Int, _ limit: Double) -> Self {
-        .init("\(frames) frames of \(w)×\(h) pixels would cost more than \(limit.wholeNumberText) paint units to clear and encode (raise the limit with --max-paint, or lower --fps)")
+        .init(.workTooLarge, "\(frames) frames of \(w)×\(h) pixels would cost more than \(limit.wholeNumberText) paint units to clear and encode (raise the limit with --max-paint, or lower --fps)")
     }
     static func noFormatForPath(_ path: String) -> Self {
-        .init("cannot tell the output format of '\(path)'; use --format png|pdf|svg")
+        .init(.unknownOutputFormat, "cannot tell the output format of '\(path)'; use --format png|pdf|svg")
     }
 }
 
@@ -71,21 +90,12 @@ public struct CompileSession: Sendable {
         } catch let error as DiagnosticsError {
             diagnostics += error.diagnostics
         } catch {
-            diagnostics.append(Diagnostic(.error, .init("\(error)"), at: nil))
+            diagnostics.append(Diagnostic(.error, .failed(error), at: nil))
         }
         return false
     }
 
-    private var parseOptions: ParseOptions {
-        var p = ParseOptions(limits: options.limits, allowedDirectories: options.allowedDirectories)
-        p.parameters = options.parameters
-        p.appearance = options.appearance
-        p.variant = options.variant
-        p.ignoresUndeclaredParameters = options.ignoresUndeclaredParameters
-        p.strings = options.strings
-        p.locale = options.locale
-        return p
-    }
+    private var parseOptions: ParseOptions { options.parse }
 
     private mutating func finish(_ parsed: ParseResult) -> CompiledScene? {
         diagnostics += parsed.diagnostics

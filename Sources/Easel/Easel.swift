@@ -16,9 +16,13 @@ public enum Easel {
     public static let version = "0.2.0"
 
     public struct Options: Sendable {
-        public var limits = Limits()
+        /// What parsing reads (limits, allowed folders, parameters,
+        /// appearance, variant, strings, locale), held once: the
+        /// properties below of the same names are this value's.
+        public var parse = ParseOptions()
+        public var limits: Limits { get { parse.limits } set { parse.limits = newValue } }
         /// Folders outside the scene's own that `href`/`src` may read.
-        public var allowedDirectories: [URL] = []
+        public var allowedDirectories: [URL] { get { parse.allowedDirectories } set { parse.allowedDirectories = newValue } }
         /// Overrides the scene's `scale` (the default scale of PNG renders).
         public var scale: Double?
         /// Every scale this compile will be painted at (`--scales`): each is
@@ -33,14 +37,17 @@ public enum Easel {
         /// How PNG output is compressed (`--png-compression`).
         public var pngCompression = PNGCompression.default
         /// Values for the scene's `<param>`s, by name (`--set`, `--set-file`).
-        public var parameters: [String: ParameterSetting] = [:]
+        public var parameters: [String: ParameterSetting] { get { parse.parameters } set { parse.parameters = newValue } }
         /// Which value of each palette colour every use gets (`--appearance`).
-        public var appearance = Appearance.light
+        public var appearance: Appearance { get { parse.appearance } set { parse.appearance = newValue } }
         /// Compile the scene as one of its `<variant>`s.
-        public var variant: String?
+        public var variant: String? { get { parse.variant } set { parse.variant = newValue } }
         /// A value for a parameter the scene does not declare is passed over
         /// instead of being an error (a build sets values for many scenes).
-        public var ignoresUndeclaredParameters = false
+        public var ignoresUndeclaredParameters: Bool {
+            get { parse.ignoresUndeclaredParameters }
+            set { parse.ignoresUndeclaredParameters = newValue }
+        }
         /// Folders whose font files every scene of the run declares (`--font-dir`).
         public var fontDirectories: [URL] = []
         /// The machine's fonts are in every compile's font set (`--system-fonts`);
@@ -50,13 +57,12 @@ public enum Easel {
         public var missingGlyphs = MissingGlyphs.warning
         /// String tables (`--strings`) and the locale to compile in (`--locale`:
         /// `de`, `pt-BR`, or `pseudo`/`pseudo-rtl`).
-        public var strings: LocalizedStrings?
-        public var locale: String?
+        public var strings: LocalizedStrings? { get { parse.strings } set { parse.strings = newValue } }
+        public var locale: String? { get { parse.locale } set { parse.locale = newValue } }
         /// Text that does not fit its frame: warnings, or errors (`--text-overflow`).
         public var textOverflow = TextOverflowPolicy.warning
         public init(limits: Limits = Limits(), allowedDirectories: [URL] = [], scale: Double? = nil, scales: [Double] = []) {
-            self.limits = limits
-            self.allowedDirectories = allowedDirectories
+            parse = ParseOptions(limits: limits, allowedDirectories: allowedDirectories)
             self.scale = scale
             self.scales = scales
         }
@@ -160,8 +166,8 @@ public struct CompiledScene: Sendable {
     }
 
     /// The times of the frames at `fps` frames a second: `floor(duration·fps) + 1`
-    /// frames at t = k/fps, the last at the end of the pass (SCENE-FORMAT.md,
-    /// "Command line"). A scene that does not animate has one frame.
+    /// frames at t = k/fps, the last at the end of the pass (docs/cli.md,
+    /// "easel render"). A scene that does not animate has one frame.
     public func frameTimes(fps: Double) -> [Double] {
         let last = Int(((duration ?? 0) * fps + 1e-9).rounded(.down))
         return (0...max(0, last)).map { Double($0) / fps }
@@ -231,7 +237,7 @@ final class FontSetLoader: @unchecked Sendable {
 
     /// A loader of fonts already made (or of none, for a scene without text).
     init(made: FontSet?) {
-        make = { .failure(Diagnostic(.error, .init("no fonts were made for this scene"), at: nil)) }
+        make = { .failure(Diagnostic(.error, .noFontsMade, at: nil)) }
         made_ = made.map { .success($0) }
     }
 

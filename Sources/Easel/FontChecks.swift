@@ -3,24 +3,24 @@ import Foundation
 
 extension Diagnostic.Message {
     static func unknownFontFamily(_ name: String, suggestion: String?) -> Self {
-        .init("no font of this compile has the family '\(name)': its characters fall back to other fonts\(didYouMean(suggestion))")
+        .init(.unknownFontFamily, "no font of this compile has the family '\(name)': its characters fall back to other fonts\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func noDefaultFamily(_ used: String?) -> Self {
-        .init("no font of this compile has Easel's default family '\(FontSpec.defaultFamily)': texts that name no family are set in \(used.map { "'\($0)'" } ?? "no font at all"); name one with font-family")
+        .init(.noDefaultFamily, "no font of this compile has Easel's default family '\(FontSpec.defaultFamily)': texts that name no family are set in \(used.map { "'\($0)'" } ?? "no font at all"); name one with font-family")
     }
     static func unknownAxes(_ tags: [String], family: String, axes: [String]) -> Self {
         let list = tags.map { "'\($0)'" }.joined(separator: ", ")
         let has = axes.isEmpty ? "has no axes" : "has \(axes.map { "'\($0)'" }.joined(separator: ", ")) (tags are case-sensitive)"
-        return .init("'font-variation' names \(list), which the font '\(family)' does not have: ignored; it \(has)")
+        return .init(.unknownFontAxis, "'font-variation' names \(list), which the font '\(family)' does not have: ignored; it \(has)")
     }
     static func moreTextsMissGlyphs(_ count: Int) -> Self {
-        .init("\(count) more text\(count == 1 ? " has" : "s have") characters no font of this compile has")
+        .init(.missingGlyphs, "\(count) more text\(count == 1 ? " has" : "s have") characters no font of this compile has")
     }
     static func missingGlyphs(_ scalars: [Unicode.Scalar], drawn: Bool) -> Self {
         let shown = scalars.prefix(10).map(MissingGlyphText.describe).joined(separator: ", ")
         let more = scalars.count > 10 ? " and \(scalars.count - 10) more" : ""
         let what = scalars.count == 1 ? "the character" : "the characters"
-        return .init("no font of this compile has \(what) \(shown)\(more)\(drawn ? ", drawn as empty boxes" : ""); declare a font that has them with <font src> or --font-dir")
+        return .init(.missingGlyphs, "no font of this compile has \(what) \(shown)\(more)\(drawn ? ", drawn as empty boxes" : ""); declare a font that has them with <font src> or --font-dir")
     }
 }
 
@@ -35,7 +35,7 @@ public enum MissingGlyphText {
 
 /// What the fonts of a compile say about its scene: families it names that
 /// no font has, and characters no font covers — never silently boxes or
-/// another font (SCENE-FORMAT.md, "Fonts").
+/// another font (docs/format.md, "Text and fonts").
 enum FontChecks {
     /// Texts whose missing characters are reported one by one.
     static let maxMissingGlyphReports = 20

@@ -2,10 +2,10 @@ import EaselParse
 import Foundation
 
 extension Diagnostic.Message {
-    static func fontFolderUnreadable(_ path: String) -> Self { .init("cannot read the font folder '\(path)'") }
-    static func fontFileUnreadable(_ path: String) -> Self { .init("cannot read the font file '\(path)'") }
+    static func fontFolderUnreadable(_ path: String) -> Self { .init(.unusableFont, "cannot read the font folder '\(path)'") }
+    static func fontFileUnreadable(_ path: String) -> Self { .init(.unusableFont, "cannot read the font file '\(path)'") }
     static func fontFileTooLarge(_ path: String, _ size: Int, _ limit: Int) -> Self {
-        .init("'\(path)' is \(size) bytes, more than the limit of \(limit) bytes (raise it with --max-file-size)")
+        .init(.inputTooLarge, "'\(path)' is \(size) bytes, more than the limit of \(limit) bytes (raise it with --max-file-size)")
     }
 }
 

@@ -23,8 +23,8 @@ enum LayoutJSON {
         var children: [Entry]
     }
 
-    /// One shaped run of a text: the font actually used (SCENE-FORMAT.md,
-    /// "Fonts"); `family`, `weight`, `style` and `file` are null where no
+    /// One shaped run of a text: the font actually used (docs/format.md,
+    /// "Choosing fonts"); `family`, `weight`, `style` and `file` are null where no
     /// font covered the run's characters.
     struct Run: Encodable {
         var text: String

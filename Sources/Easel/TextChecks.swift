@@ -16,12 +16,12 @@ extension Diagnostic.Message {
         let advice = overflow.minFontSize == nil ? "; give it fit=\"shrink\", a larger height or a shorter text" : ""
         let line = text.split(separator: "\n").first.map(String.init) ?? ""
         let shown = line.count <= 40 ? line : String(line.prefix(39)) + "…"
-        return .init("text '\(shown)' overflows its frame\(context): \(at)\(parts.joined(separator: "; "))\(advice)")
+        return .init(.textOverflows, "text '\(shown)' overflows its frame\(context): \(at)\(parts.joined(separator: "; "))\(advice)")
     }
 }
 
 /// Text that does not fit its frame, said where the text is
-/// (SCENE-FORMAT.md, "Text: spans, fitting, direction"): warnings, or
+/// (docs/format.md, "Text and fonts"): warnings, or
 /// errors under `--text-overflow error`.
 enum TextChecks {
     static func diagnose(_ scene: Scene, _ layout: LaidOutScene, severity: Diagnostic.Severity, locale: String?) -> [Diagnostic] {

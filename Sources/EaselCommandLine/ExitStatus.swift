@@ -1,4 +1,5 @@
 import ArgumentParser
+import Easel
 import Foundation
 
 extension ParsableCommand {
@@ -16,4 +17,15 @@ extension ParsableCommand {
         FileHandle.standardError.write(Data((message + "\n").utf8))
         return 2
     }
+}
+
+/// One rule for every command: 2 if the command line was at fault, 1 for
+/// any other error, nil for none (0). Ctrl-C exits 130 (`EaselCommand`).
+public func failureStatus(_ diagnostics: [Diagnostic]) -> ExitCode? {
+    if diagnostics.contains(where: { $0.severity == .error && DiagnosticIndex.commandLineCodes.contains($0.message.code) }) { return ExitCode(2) }
+    return diagnostics.contains(where: { $0.severity == .error }) ? ExitCode(1) : nil
+}
+
+public func failureStatus(_ sessions: [CompileSession]) -> ExitCode? {
+    failureStatus(sessions.flatMap(\.diagnostics))
 }

@@ -8,7 +8,7 @@ extension MissingGlyphs: ExpressibleByArgument {}
 public enum YesNo: String, ExpressibleByArgument, CaseIterable, Sendable { case yes, no }
 
 /// `--font-dir`, `--system-fonts` and `--missing-glyphs`, shared by the
-/// commands that compile (SCENE-FORMAT.md, "Fonts").
+/// commands that compile (docs/format.md, "Text and fonts").
 public struct FontOptions: ParsableArguments, Sendable {
     public init() {}
 

@@ -67,10 +67,3 @@ public struct ParameterOptions: ParsableArguments, Sendable {
         return options
     }
 }
-
-/// 2 if the command line was at fault (a `--set` naming no parameter), 1 for
-/// any other error, nil for none.
-public func failureStatus(_ sessions: [CompileSession]) -> ExitCode? {
-    if sessions.contains(where: { $0.diagnostics.contains(where: \.isCommandLineError) }) { return ExitCode(2) }
-    return sessions.contains(where: \.hasErrors) ? ExitCode(1) : nil
-}

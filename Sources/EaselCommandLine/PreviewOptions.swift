@@ -29,7 +29,7 @@ public struct PreviewOptions: ParsableArguments, Sendable {
             throw ValidationError("cannot read '\(scene)'")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard scale > 0, scale <= 16 else { throw ValidationError("--scale must be greater than 0 and at most 16") }
+        guard scale > 0, scale <= Limits().maxScale else { throw ValidationError(ScaleOption.rangeMessage("--scale")) }
     }
 
     /// The names of this machine only: the server binds them to loopback,

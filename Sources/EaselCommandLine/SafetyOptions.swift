@@ -14,7 +14,7 @@ public struct SafetyOptions: ParsableArguments, Sendable {
     public var maxDepth: Int = Limits().maxDepth
     @Option(name: .customLong("max-file-size"), help: "Largest input file, in bytes.")
     public var maxFileSize: Int = Limits().maxFileSize
-    @Option(name: .customLong("max-paint"), help: "Most painting work, in units of about 1 ns (see Security in the README).")
+    @Option(name: .customLong("max-paint"), help: "Most painting work, in units of about 1 ns (see docs/security.md).")
     public var maxPaint: Int = Int(Limits().maxPaintCost)
     @Option(name: .customLong("max-layout"), help: "Most layout work, in units of about 1 µs (measuring nodes, shaping text).")
     public var maxLayout: Int = Int(Limits().maxLayoutWork)

@@ -5,7 +5,7 @@ import Foundation
 extension TextOverflowPolicy: ExpressibleByArgument {}
 
 /// `--strings`, `--locale` and `--text-overflow`, shared by the commands
-/// that compile (SCENE-FORMAT.md, "Text: spans, fitting, direction" and
+/// that compile (docs/format.md, "Text and fonts" and
 /// "Locales and strings").
 public struct TextOptions: ParsableArguments, Sendable {
     public init() {}

@@ -2,7 +2,7 @@ import EaselModel
 
 /// An `<animatedGradient>` placed on a node's box: its keyframes as static
 /// paints, and what is needed to interpolate between them at any time
-/// (SCENE-FORMAT.md, "Animation"). Painting asks for `paint(at:)`; the
+/// (docs/format.md, "Animation"). Painting asks for `paint(at:)`; the
 /// scene is never laid out again for a frame.
 public struct AnimatedPaint: Sendable {
     public struct Keyframe: Sendable {

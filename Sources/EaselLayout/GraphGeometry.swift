@@ -1,6 +1,6 @@
 import EaselModel
 
-/// The contract's graph geometry (SCENE-FORMAT.md, "lineGraph").
+/// The contract's graph geometry (docs/format.md, "Line graphs").
 public enum GraphGeometry {
     /// `min` defaults to the smaller of 0 and the data's minimum, `max` to
     /// the data's maximum; an empty range becomes [min, min + 1].

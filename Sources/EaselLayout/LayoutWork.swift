@@ -34,6 +34,6 @@ public struct LayoutWork: Hashable, Sendable {
 
 extension Diagnostic.Message {
     static func layoutBudgetExceeded(_ limit: Double) -> Self {
-        .init("laying this scene out would cost more than \(limit.wholeNumberText) layout units (about \((limit / 1e5).rounded() / 10) s; it stopped at this element; raise the limit with --max-layout)")
+        .init(.workTooLarge, "laying this scene out would cost more than \(limit.wholeNumberText) layout units (about \((limit / 1e5).rounded() / 10) s; it stopped at this element; raise the limit with --max-layout)")
     }
 }

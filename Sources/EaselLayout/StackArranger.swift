@@ -1,6 +1,6 @@
 import EaselModel
 
-/// Places a stack's children (SCENE-FORMAT.md, "vstack, hstack, zstack").
+/// Places a stack's children (docs/format.md, "Stacks").
 ///
 /// Along the main axis a child takes its given size, else its measured size
 /// (text, image, nested stack, a shape's geometry) or 0 (views and shapes);
@@ -15,7 +15,7 @@ struct StackArranger {
     let measure: (Node, Double?, Double?) -> Size
 
     /// Under `rtl` an hstack runs from the right and leading/trailing
-    /// alignments swap (SCENE-FORMAT.md, "Text: spans, fitting, direction").
+    /// alignments swap (docs/format.md, "Text and fonts").
     func arrange(_ children: [Node], style: StackStyle, content: (Double?, Double?)) -> (frames: [Rect], fitted: Size) {
         var s = style
         if style.direction == .rtl { s.alignment.horizontal = -style.alignment.horizontal }

@@ -1,6 +1,6 @@
 import EaselModel
 
-/// `fit="shrink"` (SCENE-FORMAT.md, "Text: spans, fitting, direction"): the
+/// `fit="shrink"` (docs/format.md, "Text and fonts"): the
 /// largest size, from the text's own down to `min-font-size`, at which no
 /// word is broken across lines, there are at most `max-lines` lines and the
 /// lines are at most the frame's height.

@@ -71,7 +71,7 @@ public struct AnimationPosition: Hashable, Sendable {
     public init(from: Int, to: Int, progress: Double) { self.from = from; self.to = to; self.progress = progress }
 }
 
-/// The timing of an `<animatedGradient>` (SCENE-FORMAT.md, "Animation"):
+/// The timing of an `<animatedGradient>` (docs/format.md, "Animation"):
 /// keyframe k lasts `duration` seconds on the way to k+1; one pass lasts
 /// (K−1)·duration, or K·duration when it repeats forever (the way back from
 /// the last keyframe to the first included). Before 0 it holds its first

@@ -9,8 +9,16 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// (`extension Diagnostic.Message { static func … }`), not strings
     /// assembled at call sites.
     public struct Message: Error, Hashable, Sendable {
+        public var code: DiagnosticCode
         public var text: String
-        public init(_ text: String) { self.text = text }
+        /// What the user probably meant, where the message suggests it
+        /// (the text says it too): for editors that offer the fix.
+        public var suggestion: String?
+        public init(_ code: DiagnosticCode, _ text: String, suggestion: String? = nil) {
+            self.code = code
+            self.text = text
+            self.suggestion = suggestion
+        }
     }
 
     public var severity: Severity
@@ -19,9 +27,8 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// What the message is about, where the parser knows its extent (an
     /// attribute's value); starts at `location`.
     public var range: SourceRange?
-    /// The command line was wrong (a `--set` naming no parameter): the run
-    /// exits with status 2, not 1.
-    public var isCommandLineError = false
+    /// `E0103` or `W0103` (`DiagnosticCode`).
+    public var code: String { message.code.code(severity) }
 
     public init(_ severity: Severity = .error, _ message: Message, at location: SourceLocation?, through end: SourceLocation? = nil) {
         self.severity = severity
@@ -74,16 +81,6 @@ public struct Diagnostics: Sendable {
         all.append(Diagnostic(.warning, message, at: location))
     }
 
-    /// An error caused by the command line, not the scene (exit status 2).
-    public mutating func commandLineError(_ message: Diagnostic.Message, at location: SourceLocation?) {
-        guard !isFull else { return }
-        var d = Diagnostic(.error, message, at: location)
-        d.isCommandLineError = true
-        all.append(d)
-        errorCount += 1
-        limitReached(at: location)
-    }
-
     private mutating func limitReached(at location: SourceLocation?) {
         if errorLimit > 0, errorCount >= errorLimit {
             isFull = true
@@ -93,7 +90,7 @@ public struct Diagnostics: Sendable {
 }
 
 extension Diagnostic.Message {
-    public static let tooManyErrors = Diagnostic.Message("too many errors, stopping; --error-limit 0 shows all")
+    public static let tooManyErrors = Diagnostic.Message(.tooManyErrors, "too many errors, stopping; --error-limit 0 shows all")
 }
 
 /// Thrown by a stage that cannot go on; carries everything found so far.

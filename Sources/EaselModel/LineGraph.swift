@@ -1,7 +1,7 @@
 import Foundation
 
-/// `<lineGraph>`: a series of values drawn in a plot box (SCENE-FORMAT.md,
-/// "lineGraph"), with layers painted in document order.
+/// `<lineGraph>`: a series of values drawn in a plot box (docs/format.md,
+/// "Line graphs"), with layers painted in document order.
 public struct LineGraph: Hashable, Sendable {
     public var values: [Double]
     public var labels: [String]

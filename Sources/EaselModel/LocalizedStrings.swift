@@ -1,5 +1,5 @@
 /// String tables for one run (`--strings`): each locale's values by key,
-/// and the language the tables were written in (SCENE-FORMAT.md, "Locales
+/// and the language the tables were written in (docs/format.md, "Locales
 /// and strings").
 public struct LocalizedStrings: Hashable, Sendable {
     /// Locale → key → value.

@@ -1,4 +1,4 @@
-/// What a `<param>` holds (SCENE-FORMAT.md, "Parameters and appearances").
+/// What a `<param>` holds (docs/format.md, "Parameters and appearances").
 public enum ParameterType: String, CaseIterable, Hashable, Sendable {
     case color, number, length, angle, string
 }

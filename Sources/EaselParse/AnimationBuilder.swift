@@ -2,24 +2,24 @@ import EaselModel
 
 extension Diagnostic.Message {
     static func animationNeedsKeyframes(_ id: String, _ count: Int) -> Self {
-        .init("<animatedGradient> '\(id)' needs two or more keyframe gradients, not \(count)")
+        .init(.missingPart, "<animatedGradient> '\(id)' needs two or more keyframe gradients, not \(count)")
     }
     static func badTiming(_ text: String, suggestion: String?) -> Self {
-        .init("'timing' must be linear, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) or steps(n), not '\(text)'"
-              + didYouMean(suggestion))
+        .init(.invalidValue, "'timing' must be linear, ease-in, ease-out, ease-in-out, cubic-bezier(x1, y1, x2, y2) or steps(n), not '\(text)'"
+              + didYouMean(suggestion), suggestion: suggestion)
     }
     static func badCubicBezier(_ text: String) -> Self {
-        .init("'\(text)' is not a valid cubic-bezier(): it takes four numbers, x1 and x2 from 0 to 1")
+        .init(.invalidValue, "'\(text)' is not a valid cubic-bezier(): it takes four numbers, x1 and x2 from 0 to 1")
     }
     static func badSteps(_ text: String) -> Self {
-        .init("'\(text)' is not a valid steps(): it takes one whole number, 1 or more")
+        .init(.invalidValue, "'\(text)' is not a valid steps(): it takes one whole number, 1 or more")
     }
     static func badRepeat(_ text: String) -> Self {
-        .init("'repeat' must be true, false or a whole number of passes (1 or more), not '\(text)'")
+        .init(.invalidValue, "'repeat' must be true, false or a whole number of passes (1 or more), not '\(text)'")
     }
 }
 
-/// `<animatedGradient>` (SCENE-FORMAT.md, "Animation"): keyframe
+/// `<animatedGradient>` (docs/format.md, "Animation"): keyframe
 /// gradients, a duration per keyframe, a timing curve and a repeat.
 extension SceneBuilder {
     func buildAnimatedGradient(_ el: XMLElement, id: String) -> AnimatedGradient {

@@ -2,9 +2,8 @@ import EaselModel
 
 extension Diagnostic.Message {
     static func badColor(_ text: String, suggestion: String?) -> Self {
-        var m = "'\(text)' is not a colour (expected #rgb, #rrggbb, rgb(), hsl(), a CSS name or a palette name)"
-        if let suggestion { m += "; did you mean '\(suggestion)'?" }
-        return .init(m)
+        .init(.invalidColor, "'\(text)' is not a colour (expected #rgb, #rrggbb, rgb(), hsl(), a CSS name or a palette name)"
+              + didYouMean(suggestion), suggestion: suggestion)
     }
 }
 

@@ -3,27 +3,27 @@ import Foundation
 
 extension Diagnostic.Message {
     public static func notAFont(_ path: String) -> Self {
-        .init("'\(path)' is not a font file (TrueType, OpenType, a TrueType or OpenType collection, WOFF or WOFF2)")
+        .init(.unusableFont, "'\(path)' is not a font file (TrueType, OpenType, a TrueType or OpenType collection, WOFF or WOFF2)")
     }
     static func fontOutsideScene(_ path: String) -> Self {
-        .init("'\(path)' is outside the scene's folder (allow its folder with --allow-read DIR; fonts that many scenes share can be declared for all of them with --font-dir DIR)")
+        .init(.fileOutsideScene, "'\(path)' is outside the scene's folder (allow its folder with --allow-read DIR; fonts that many scenes share can be declared for all of them with --font-dir DIR)")
     }
     static func badFamilyList(_ text: String) -> Self {
-        .init("'font-family' must be a comma-separated list of family names, not '\(text)'")
+        .init(.invalidValue, "'font-family' must be a comma-separated list of family names, not '\(text)'")
     }
     static func badFontStretch(_ text: String, suggestion: String?) -> Self {
-        .init("'font-stretch' must be a percentage from 50% to 200% or one of \(FontStretchName.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))")
+        .init(.invalidValue, "'font-stretch' must be a percentage from 50% to 200% or one of \(FontStretchName.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func badFontVariation(_ text: String) -> Self {
-        .init("'font-variation' must be a comma-separated list of four-letter axis tags and values ('opsz 32, GRAD 50'), not '\(text)'")
+        .init(.invalidValue, "'font-variation' must be a comma-separated list of four-letter axis tags and values ('opsz 32, GRAD 50'), not '\(text)'")
     }
     static func badLanguage(_ text: String) -> Self {
-        .init("'lang' must be a BCP 47 language tag such as 'en', 'ja' or 'zh-Hans', not '\(text)'")
+        .init(.invalidValue, "'lang' must be a BCP 47 language tag such as 'en', 'ja' or 'zh-Hans', not '\(text)'")
     }
 }
 
 /// Fonts: `<font src>` declarations, the `font-*` attributes of texts and
-/// graph labels, and `lang` (SCENE-FORMAT.md, "Fonts").
+/// graph labels, and `lang` (docs/format.md, "Text and fonts").
 extension SceneBuilder {
     /// `<font src>` in `<defs>`: the file is read (and recorded, with its
     /// hash) as any `src` is, and must look like a font.

@@ -33,7 +33,7 @@ extension SceneBuilder {
                 labels = l
             }
         } else if let c = el.attribute("column") ?? el.attribute("label-column") {
-            diagnostics.error(.init("'\(c.name)' goes with 'src'"), at: c.location)
+            diagnostics.error(.init(.conflictingAttributes, "'\(c.name)' goes with 'src'"), at: c.location)
         }
         if let a = el.attribute("labels") {
             labels = a.value.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
@@ -76,7 +76,7 @@ extension SceneBuilder {
             return ([], [])
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            diagnostics.error(.init("'\(src.value)' is not UTF-8 text"), on: src)
+            diagnostics.error(.init(.invalidData, "'\(src.value)' is not UTF-8 text"), on: src)
             return ([], [])
         }
         let name = column.value.trimmingSpaces, labelName = labelColumn?.value.trimmingSpaces

@@ -3,57 +3,57 @@ import EaselModel
 extension Diagnostic.Message {
     static func undeclaredParameter(_ name: String, suggestion: String?, inGraphText: Bool) -> Self {
         let also = inGraphText ? " nor one of a graph's {max}, {min}, {average}, {sum}, {count}, {last}" : ""
-        return .init("{\(name)} is not a declared parameter\(also) (declare it with <param name=\"\(name)\" type=… default=…/> in <defs>; {{ and }} write braces)\(didYouMean(suggestion.map { "{\($0)}" }))")
+        return .init(.undeclaredParameter, "{\(name)} is not a declared parameter\(also) (declare it with <param name=\"\(name)\" type=… default=…/> in <defs>; {{ and }} write braces)\(didYouMean(suggestion.map { "{\($0)}" }))", suggestion: suggestion.map { "{\($0)}" })
     }
     static func unknownParameterSetting(_ name: String, declared: [String], suggestion: String?) -> Self {
         let which = declared.isEmpty ? "it declares none" : "it declares \(declared.map { "'\($0)'" }.joined(separator: ", "))"
-        return .init("--set \(name)=…: the scene has no parameter '\(name)' (\(which))\(didYouMean(suggestion))")
+        return .init(.unknownSetting, "--set \(name)=…: the scene has no parameter '\(name)' (\(which))\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func unknownVariant(_ name: String, declared: [String], suggestion: String?) -> Self {
         let which = declared.isEmpty ? "it declares none" : "it declares \(declared.map { "'\($0)'" }.joined(separator: ", "))"
-        return .init("--variant \(name): the scene has no variant '\(name)' (\(which))\(didYouMean(suggestion))")
+        return .init(.unknownSetting, "--variant \(name): the scene has no variant '\(name)' (\(which))\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func parameterValueTooLong(_ name: String, _ bytes: Int, _ limit: Int) -> Self {
-        .init("the value of parameter '\(name)' is \(bytes) bytes long, more than the limit of \(limit)")
+        .init(.unknownSetting, "the value of parameter '\(name)' is \(bytes) bytes long, more than the limit of \(limit)")
     }
     static func badParameterValue(_ value: String, _ type: ParameterType) -> Self {
         let shown = value.count <= 60 ? value : String(value.prefix(57)) + "..."
         switch type {
-        case .color: return .init("'\(shown)' is not a colour")
-        case .number: return .init("'\(shown)' is not a number")
-        case .length: return .init("'\(shown)' is not a length (points, a percentage or 'fill')")
-        case .angle: return .init("'\(shown)' is not an angle (a number of degrees)")
-        case .string: return .init("'\(shown)' is not a string")
+        case .color: return .init(.invalidParameter, "'\(shown)' is not a colour")
+        case .number: return .init(.invalidParameter, "'\(shown)' is not a number")
+        case .length: return .init(.invalidParameter, "'\(shown)' is not a length (points, a percentage or 'fill')")
+        case .angle: return .init(.invalidParameter, "'\(shown)' is not an angle (a number of degrees)")
+        case .string: return .init(.invalidParameter, "'\(shown)' is not a string")
         }
     }
     static func badParameterName(_ attribute: String, _ text: String) -> Self {
-        .init("'\(attribute)' must be a letter or '_' followed by letters, digits, '_', '-' or '.', not '\(text)'")
+        .init(.invalidParameter, "'\(attribute)' must be a letter or '_' followed by letters, digits, '_', '-' or '.', not '\(text)'")
     }
     static func reservedParameterName(_ name: String) -> Self {
-        .init("'\(name)' is one of a graph's statistics ({max}, {min}, {average}, {sum}, {count}, {last}) and cannot name a parameter")
+        .init(.invalidParameter, "'\(name)' is one of a graph's statistics ({max}, {min}, {average}, {sum}, {count}, {last}) and cannot name a parameter")
     }
     static func duplicateName(_ what: String, _ name: String, first: SourceLocation) -> Self {
-        .init("\(what) '\(name)' is declared twice (first at \(first.line):\(first.column))")
+        .init(.duplicateName, "\(what) '\(name)' is declared twice (first at \(first.line):\(first.column))")
     }
     static func badVariantName(_ text: String) -> Self {
-        .init("a variant's 'name' becomes part of file names: letters, digits, '_' and '-' only, not '\(text)'")
+        .init(.invalidParameter, "a variant's 'name' becomes part of file names: letters, digits, '_' and '-' only, not '\(text)'")
     }
     static func badVariantSetting(_ text: String) -> Self {
-        .init("'set' must be name=value pairs separated by ';' (set=\"accent=#f00; title=Sale\"), not '\(text)'")
+        .init(.invalidParameter, "'set' must be name=value pairs separated by ';' (set=\"accent=#f00; title=Sale\"), not '\(text)'")
     }
     static func variantSetsUnknown(_ variant: String, _ name: String, suggestion: String?) -> Self {
-        .init("variant '\(variant)' sets '\(name)', but the scene has no parameter '\(name)'\(didYouMean(suggestion))")
+        .init(.invalidParameter, "variant '\(variant)' sets '\(name)', but the scene has no parameter '\(name)'\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func missingString(_ key: String, locale: String, fallback: String?) -> Self {
-        .init("the strings tables have no '\(locale)' value for '\(key)': \(fallback.map { "using the '\($0)' one" } ?? "using the parameter's default")")
+        .init(.missingString, "the strings tables have no '\(locale)' value for '\(key)': \(fallback.map { "using the '\($0)' one" } ?? "using the parameter's default")")
     }
     static func parameterExpansionTooLarge(_ limit: Int) -> Self {
-        .init("parameters make the scene more than \(limit) bytes larger (the input file limit; raise it with --max-file-size)")
+        .init(.inputTooLarge, "parameters make the scene more than \(limit) bytes larger (the input file limit; raise it with --max-file-size)")
     }
 }
 
 /// `<param>` and `<variant>`, and `{name}` written into the scene's values
-/// (SCENE-FORMAT.md, "Parameters and appearances").
+/// (docs/format.md, "Parameters and appearances").
 ///
 /// Substitution is textual and happens once, before any value is read: a
 /// value that contains `{other}` is written as it is, never expanded again,
@@ -79,14 +79,14 @@ extension SceneBuilder {
         for (name, setting) in options.parameters.sorted(by: { $0.key < $1.key }) {
             guard declared[name] != nil else {
                 if !options.ignoresUndeclaredParameters {
-                    diagnostics.commandLineError(.unknownParameterSetting(name, declared: parameters.map(\.name),
+                    diagnostics.error(.unknownParameterSetting(name, declared: parameters.map(\.name),
                                                                           suggestion: Suggestion.nearest(to: name, in: Array(declared.keys))),
                                                  at: root.location)
                 }
                 continue
             }
             if setting.value.utf8.count > limits.maxParameterLength {
-                diagnostics.commandLineError(.parameterValueTooLong(name, setting.value.utf8.count, limits.maxParameterLength),
+                diagnostics.error(.parameterValueTooLong(name, setting.value.utf8.count, limits.maxParameterLength),
                                              at: root.location)
                 continue
             }
@@ -98,7 +98,7 @@ extension SceneBuilder {
                 for s in v.settings where declared[s.name] != nil { settings[s.name] = ParameterSetting(s.value, from: .variant(name)) }
                 if let a = v.appearance { appearance = a }
             } else {
-                diagnostics.commandLineError(.unknownVariant(name, declared: variants.map(\.name),
+                diagnostics.error(.unknownVariant(name, declared: variants.map(\.name),
                                                              suggestion: Suggestion.nearest(to: name, in: variants.map(\.name))),
                                              at: root.location)
             }

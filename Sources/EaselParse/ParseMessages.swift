@@ -5,122 +5,129 @@ extension Diagnostic.Message {
         suggestion.map { "; did you mean '\($0)'?" } ?? ""
     }
     static func unknownElement(_ name: String, suggestion: String?) -> Self {
-        .init("unknown element <\(name)>\(didYouMean(suggestion))")
+        .init(.unknownElement, "unknown element <\(name)>\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func notYetSupported(_ name: String) -> Self {
-        .init("<\(name)> is part of the scene format but this version of Easel does not support it yet")
+        .init(.unknownElement, "<\(name)> is part of the scene format but this version of Easel does not support it yet")
     }
     static func misplacedElement(_ name: String, in parent: String) -> Self {
-        .init("<\(name)> is not allowed inside <\(parent)>")
+        .init(.misplacedElement, "<\(name)> is not allowed inside <\(parent)>")
     }
     static func unknownAttribute(_ name: String, on element: String, suggestion: String?) -> Self {
-        .init("unknown attribute '\(name)' on <\(element)>\(didYouMean(suggestion))")
+        .init(.unknownAttribute, "unknown attribute '\(name)' on <\(element)>\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func missingAttribute(_ name: String, on element: String) -> Self {
-        .init("<\(element)> needs a '\(name)' attribute")
+        .init(.missingPart, "<\(element)> needs a '\(name)' attribute")
     }
     static func badNumber(_ attribute: String, _ text: String) -> Self {
-        .init("'\(attribute)' must be a number, not '\(text)'")
+        .init(.invalidValue, "'\(attribute)' must be a number, not '\(text)'\(unitNote(text))")
+    }
+    /// `200px`, `12pt`, `1.5em`: a number with a unit, which the format never takes.
+    static func unitNote(_ text: String) -> String {
+        let number = text.prefix { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }
+        let unit = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+        guard !number.isEmpty, Double(number) != nil, !unit.isEmpty, unit.count <= 3, unit.allSatisfy(\.isLetter) else { return "" }
+        return " (lengths are points, written without a unit: '\(number)')"
     }
     static func outOfRange(_ attribute: String, _ text: String, _ range: String) -> Self {
-        .init("'\(attribute)' is \(text) but must be \(range)")
+        .init(.invalidValue, "'\(attribute)' is \(text) but must be \(range)")
     }
     static func badLength(_ attribute: String, _ text: String, allowFill: Bool) -> Self {
-        .init("'\(attribute)' must be a length in points or a percentage\(allowFill ? " or 'fill'" : ""), not '\(text)'")
+        .init(.invalidValue, "'\(attribute)' must be a length in points or a percentage\(allowFill ? " or 'fill'" : ""), not '\(text)'\(unitNote(text))")
     }
     static func badList(_ attribute: String, _ text: String, _ expected: String) -> Self {
-        .init("'\(attribute)' must be \(expected), not '\(text)'")
+        .init(.invalidValue, "'\(attribute)' must be \(expected), not '\(text)'")
     }
     static func badKeyword(_ attribute: String, _ text: String, choices: [String], suggestion: String?) -> Self {
-        .init("'\(attribute)' must be one of \(choices.joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))")
+        .init(.invalidValue, "'\(attribute)' must be one of \(choices.joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func badBool(_ attribute: String, _ text: String) -> Self {
-        .init("'\(attribute)' must be true or false, not '\(text)'")
+        .init(.invalidValue, "'\(attribute)' must be true or false, not '\(text)'")
     }
     static func badPaint(_ text: String) -> Self {
-        .init("'\(text)' is not a paint (expected none, a colour, or url(#id))")
+        .init(.invalidColor, "'\(text)' is not a paint (expected none, a colour, or url(#id))")
     }
     static func unexpectedText(in element: String) -> Self {
-        .init("unexpected text inside <\(element)>")
+        .init(.misplacedElement, "unexpected text inside <\(element)>")
     }
     static func rootMustBeScene(_ name: String) -> Self {
-        .init("the root element must be <scene>, not <\(name)>")
+        .init(.notAScene, "the root element must be <scene>, not <\(name)>")
     }
     static func duplicateID(_ id: String, first: SourceLocation) -> Self {
-        .init("duplicate id '\(id)' (first used at \(first.line):\(first.column))")
+        .init(.duplicateName, "duplicate id '\(id)' (first used at \(first.line):\(first.column))")
     }
     static func unknownPaintServer(_ id: String, suggestion: String?) -> Self {
-        .init("no gradient or pattern with id '\(id)' in <defs>\(didYouMean(suggestion))")
+        .init(.unknownReference, "no gradient or pattern with id '\(id)' in <defs>\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func unknownClipPath(_ id: String, suggestion: String?) -> Self {
-        .init("no <clipPath> with id '\(id)' in <defs>\(didYouMean(suggestion))")
+        .init(.unknownReference, "no <clipPath> with id '\(id)' in <defs>\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func referenceCycle(_ chain: [String]) -> Self {
-        .init("reference cycle: \(chain.map { "#\($0)" }.joined(separator: " → "))")
+        .init(.referenceCycle, "reference cycle: \(chain.map { "#\($0)" }.joined(separator: " → "))")
     }
     static func gradientNeedsStops(_ id: String) -> Self {
-        .init("gradient '\(id)' needs at least one <stop>")
+        .init(.missingPart, "gradient '\(id)' needs at least one <stop>")
     }
-    static let linearGeometryConflict = Self("<linearGradient> takes exactly one of 'angle', 'direction', or 'start' and 'end'")
-    static let startNeedsEnd = Self("'start' and 'end' go together on <linearGradient>")
+    static let linearGeometryConflict = Self(.conflictingAttributes, "<linearGradient> takes exactly one of 'angle', 'direction', or 'start' and 'end'")
+    static let startNeedsEnd = Self(.conflictingAttributes, "'start' and 'end' go together on <linearGradient>")
     static func badPoint(_ attribute: String, _ text: String) -> Self {
-        .init("'\(attribute)' must be two numbers 'u v', not '\(text)'")
+        .init(.invalidValue, "'\(attribute)' must be two numbers 'u v', not '\(text)'")
     }
     static func mustBePositive(_ attribute: String, _ text: String) -> Self {
-        .init("'\(attribute)' is \(text) but must be greater than 0")
+        .init(.invalidValue, "'\(attribute)' is \(text) but must be greater than 0")
     }
     static func badFontWeight(_ text: String, suggestion: String?) -> Self {
-        .init("'font-weight' must be a number from 1 to 1000 or one of \(FontWeightName.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))")
+        .init(.invalidValue, "'font-weight' must be a number from 1 to 1000 or one of \(FontWeightName.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func percentInFittingStack(_ attribute: String, stack: String) -> Self {
-        .init("'\(attribute)' is a percentage, but the enclosing <\(stack)> sizes itself to its children along that axis; give the stack a size or use points")
+        .init(.conflictingAttributes, "'\(attribute)' is a percentage, but the enclosing <\(stack)> sizes itself to its children along that axis; give the stack a size or use points")
     }
-    static let textNeedsContent = Self("<text> has no text")
-    static let graphNeedsData = Self("<lineGraph> needs data: 'values', <point> children, or 'src' with 'column'")
-    static let graphTooManySources = Self("<lineGraph> takes one data source: 'values', <point> children, or 'src'")
-    static let graphEmpty = Self("the series is empty")
+    static let textNeedsContent = Self(.missingPart, "<text> has no text")
+    static let graphNeedsData = Self(.missingPart, "<lineGraph> needs data: 'values', <point> children, or 'src' with 'column'")
+    static let graphTooManySources = Self(.conflictingAttributes, "<lineGraph> takes one data source: 'values', <point> children, or 'src'")
+    static let graphEmpty = Self(.invalidData, "the series is empty")
     static func notANumberInList(_ token: String, _ attribute: String) -> Self {
-        .init("'\(token)' in '\(attribute)' is not a number")
+        .init(.invalidValue, "'\(token)' in '\(attribute)' is not a number")
     }
     static func labelCount(_ labels: Int, _ values: Int) -> Self {
-        .init("'labels' names \(labels) point\(labels == 1 ? "" : "s") but there \(values == 1 ? "is" : "are") \(values) value\(values == 1 ? "" : "s")")
+        .init(.invalidValue, "'labels' names \(labels) point\(labels == 1 ? "" : "s") but there \(values == 1 ? "is" : "are") \(values) value\(values == 1 ? "" : "s")")
     }
     static func minAboveMax(_ min: Double, _ max: Double) -> Self {
-        .init("'min' (\(GraphStatistics.shortest(min))) is greater than 'max' (\(GraphStatistics.shortest(max)))")
+        .init(.conflictingAttributes, "'min' (\(GraphStatistics.shortest(min))) is greater than 'max' (\(GraphStatistics.shortest(max)))")
     }
     static func csvMissingColumn(_ name: String, available: [String], suggestion: String?) -> Self {
-        .init("the CSV has no column '\(name)' (its columns: \(available.joined(separator: ", ")))\(didYouMean(suggestion))")
+        .init(.invalidData, "the CSV has no column '\(name)' (its columns: \(available.joined(separator: ", ")))\(didYouMean(suggestion))", suggestion: suggestion)
     }
-    static let csvNoHeader = Self("the CSV file has no header row")
+    static let csvNoHeader = Self(.invalidData, "the CSV file has no header row")
     static func csvRowTooLong(_ limit: Int) -> Self {
-        .init("this row of the CSV file is more than \(limit) bytes long, the most a row may hold (a table's rows are far shorter: is this the right file?)")
+        .init(.inputTooLarge, "this row of the CSV file is more than \(limit) bytes long, the most a row may hold (a table's rows are far shorter: is this the right file?)")
     }
     static func csvFieldTooLong(_ limit: Int) -> Self {
-        .init("a field in this row of the CSV file is more than \(limit) bytes long, the most a field may hold")
+        .init(.inputTooLarge, "a field in this row of the CSV file is more than \(limit) bytes long, the most a field may hold")
     }
     static func csvRagged(_ got: Int, _ want: Int) -> Self {
-        .init("this row has \(got) field\(got == 1 ? "" : "s") but the header has \(want)")
+        .init(.invalidData, "this row has \(got) field\(got == 1 ? "" : "s") but the header has \(want)")
     }
     static func csvNotANumber(_ text: String, _ column: String) -> Self {
-        .init("'\(text)' in column '\(column)' is not a number")
+        .init(.invalidData, "'\(text)' in column '\(column)' is not a number")
     }
     static func unknownPlaceholder(_ name: String, suggestion: String?) -> Self {
-        .init("unknown placeholder {\(name)} (expected {max}, {min}, {average}, {sum}, {count} or {last})\(didYouMean(suggestion.map { "{\($0)}" }))")
+        .init(.invalidValue, "unknown placeholder {\(name)} (expected {max}, {min}, {average}, {sum}, {count} or {last})\(didYouMean(suggestion.map { "{\($0)}" }))", suggestion: suggestion.map { "{\($0)}" })
     }
     static func badFormat(_ text: String) -> Self {
-        .init("'format' must be one printf number conversion such as %.1f, %g or %e, not '\(text)'")
+        .init(.invalidValue, "'format' must be one printf number conversion such as %.1f, %g or %e, not '\(text)'")
     }
-    static let badVersion = Self("this Easel reads version 1 scenes")
+    static let badVersion = Self(.notAScene, "this Easel reads version 1 scenes")
     static func tooManyNodes(_ count: Double, _ limit: Int) -> Self {
-        .init("the scene paints \(count.wholeNumberText) nodes after expanding repeats, more than the limit of \(limit) (raise it with --max-nodes)")
+        .init(.inputTooLarge, "the scene paints \(count.wholeNumberText) nodes after expanding repeats, more than the limit of \(limit) (raise it with --max-nodes)")
     }
     static func tooManyPixels(_ w: Double, _ h: Double, _ limit: Int) -> Self {
-        .init("the output would be \(w.wholeNumberText)×\(h.wholeNumberText) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
+        .init(.outputTooLarge, "the output would be \(w.wholeNumberText)×\(h.wholeNumberText) pixels, more than the limit of \(limit) (raise it with --max-pixels)")
     }
     static func sideTooLong(_ w: Double, _ h: Double) -> Self {
-        .init("the output would be \(w.wholeNumberText)×\(h.wholeNumberText) pixels; Cairo draws at most 32767 pixels on a side")
+        .init(.outputTooLarge, "the output would be \(w.wholeNumberText)×\(h.wholeNumberText) pixels; Cairo draws at most 32767 pixels on a side")
     }
     static func tooDeep(_ limit: Int) -> Self {
-        .init("elements are nested more than \(limit) deep (raise the limit with --max-depth)")
+        .init(.inputTooLarge, "elements are nested more than \(limit) deep (raise the limit with --max-depth)")
     }
 }

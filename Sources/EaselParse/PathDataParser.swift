@@ -144,7 +144,7 @@ public enum PathDataParser {
 }
 
 extension Diagnostic.Message {
-    static func badPathData(_ detail: String) -> Self { .init("malformed path data: \(detail)") }
+    static func badPathData(_ detail: String) -> Self { .init(.invalidPathData, "malformed path data: \(detail)") }
 }
 
 /// SVG 2 implementation notes B.2.4–B.2.5: endpoint arcs to centre form,

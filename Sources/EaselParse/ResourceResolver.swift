@@ -3,13 +3,13 @@ import Foundation
 
 extension Diagnostic.Message {
     static func fileOutsideScene(_ path: String) -> Self {
-        .init("'\(path)' is outside the scene's folder (allow its folder with --allow-read DIR)")
+        .init(.fileOutsideScene, "'\(path)' is outside the scene's folder (allow its folder with --allow-read DIR)")
     }
-    static func fileMissing(_ path: String) -> Self { .init("cannot read '\(path)': no such file") }
-    static func fileUnreadable(_ path: String) -> Self { .init("cannot read '\(path)'") }
-    static func notPNG(_ path: String) -> Self { .init("'\(path)' is not a PNG file") }
+    static func fileMissing(_ path: String) -> Self { .init(.unreadableFile, "cannot read '\(path)': no such file") }
+    static func fileUnreadable(_ path: String) -> Self { .init(.unreadableFile, "cannot read '\(path)'") }
+    static func notPNG(_ path: String) -> Self { .init(.unreadableFile, "'\(path)' is not a PNG file") }
     static func imageTooLarge(_ path: String, _ w: Int, _ h: Int, _ limit: Int) -> Self {
-        .init("'\(path)' is \(w)×\(h) pixels, more than the limit of \(limit) pixels (raise it with --max-pixels)")
+        .init(.inputTooLarge, "'\(path)' is \(w)×\(h) pixels, more than the limit of \(limit) pixels (raise it with --max-pixels)")
     }
 }
 

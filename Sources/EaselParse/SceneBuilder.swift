@@ -60,7 +60,7 @@ final class SceneBuilder {
         let height = requiredNumber(root, "height", positive: true) ?? 1
         var scene = Scene(file: root.location.file, width: width, height: height, location: root.location)
         if let s = number(root, "scale") {
-            if s > 0, s <= limits.maxScale { scene.scale = s } else { rangeError(root, "scale", "greater than 0 and at most \(limits.maxScale)") }
+            if s > 0, s <= limits.maxScale { scene.scale = s } else { rangeError(root, "scale", "greater than 0 and at most \(limits.maxScale.wholeNumberText)") }
         }
         if let v = number(root, "version"), v != 1 { diagnostics.error(.badVersion, on: root.attribute("version")!) }
         if let d = number(root, "duration") {

@@ -2,19 +2,19 @@ import EaselModel
 import Foundation
 
 extension Diagnostic.Message {
-    static func unreadableStrings(_ path: String) -> Self { .init("cannot read the strings file '\(path)'") }
+    static func unreadableStrings(_ path: String) -> Self { .init(.unreadableStrings, "cannot read the strings file '\(path)'") }
     static func unknownStringsFormat(_ path: String) -> Self {
-        .init("'\(path)' is not a strings table Easel reads: a String Catalog (.xcstrings), a .strings file in a LOCALE.lproj folder, or JSON (.json: {\"de\": {\"title\": \"…\"}})")
+        .init(.unreadableStrings, "'\(path)' is not a strings table Easel reads: a String Catalog (.xcstrings), a .strings file in a LOCALE.lproj folder, or JSON (.json: {\"de\": {\"title\": \"…\"}})")
     }
-    static func badStringsJSON(_ detail: String) -> Self { .init("not valid JSON: \(detail)") }
-    static func badStringTable(_ detail: String) -> Self { .init(detail) }
+    static func badStringsJSON(_ detail: String) -> Self { .init(.unreadableStrings, "not valid JSON: \(detail)") }
+    static func badStringTable(_ detail: String) -> Self { .init(.unreadableStrings, detail) }
     static func stringsNeedsLocaleFolder(_ path: String) -> Self {
-        .init("'\(path)' must be in a LOCALE.lproj folder (de.lproj/Localizable.strings): its folder names its locale")
+        .init(.unreadableStrings, "'\(path)' must be in a LOCALE.lproj folder (de.lproj/Localizable.strings): its folder names its locale")
     }
-    static func badStringsSyntax(_ detail: String) -> Self { .init(".strings syntax: \(detail)") }
+    static func badStringsSyntax(_ detail: String) -> Self { .init(.unreadableStrings, ".strings syntax: \(detail)") }
 }
 
-/// Reads the string tables of `--strings` (SCENE-FORMAT.md, "Locales and
+/// Reads the string tables of `--strings` (docs/format.md, "Locales and
 /// strings"): Apple String Catalogs, `.strings` files in `LOCALE.lproj/`
 /// (UTF-8, or UTF-16 with a byte order mark, as Xcode writes them) and
 /// JSON `{"de": {"title": "…"}}`. Errors are located in the file.

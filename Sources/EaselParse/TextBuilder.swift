@@ -2,14 +2,14 @@ import EaselModel
 
 extension Diagnostic.Message {
     static func marksDropped(_ count: Int, _ limit: Int) -> Self {
-        .init("\(count) combining mark\(count == 1 ? "" : "s") dropped: Easel draws at most \(limit) on one character (shaping costs the square of a character's marks)")
+        .init(.marksDropped, "\(count) combining mark\(count == 1 ? "" : "s") dropped: Easel draws at most \(limit) on one character (shaping costs the square of a character's marks)")
     }
     static func lineTooLong(_ count: Int, _ limit: Int) -> Self {
-        .init("a line of this text has \(count) characters; a text without a 'width' (which does not wrap) may have at most \(limit) on a line (Pango lays out a long line's runs in quadratic time)")
+        .init(.inputTooLarge, "a line of this text has \(count) characters; a text without a 'width' (which does not wrap) may have at most \(limit) on a line (Pango lays out a long line's runs in quadratic time)")
     }
-    static let shrinkNeedsWidth = Self("fit=\"shrink\" needs a 'width' to fit the text into")
+    static let shrinkNeedsWidth = Self(.missingPart, "fit=\"shrink\" needs a 'width' to fit the text into")
     static func tooMuchText(_ limit: Int) -> Self {
-        .init("the scene's texts have more than \(limit) characters in all (raise the limit with --max-text)")
+        .init(.inputTooLarge, "the scene's texts have more than \(limit) characters in all (raise the limit with --max-text)")
     }
 }
 

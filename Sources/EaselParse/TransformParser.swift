@@ -54,6 +54,6 @@ public enum TransformParser {
 
 extension Diagnostic.Message {
     static func badTransform(_ text: String, _ detail: String) -> Self {
-        .init("'\(text)' is not a valid transform: \(detail) (expected translate, rotate, scale, skewX, skewY or matrix)")
+        .init(.invalidTransform, "'\(text)' is not a valid transform: \(detail) (expected translate, rotate, scale, skewX, skewY or matrix)")
     }
 }

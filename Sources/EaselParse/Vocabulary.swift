@@ -85,8 +85,28 @@ public enum Suggestion {
             if best == nil || d < best!.1 || (d == best!.1 && c < best!.0) { best = (c, d) }
         }
         guard let (name, d) = best else { return nil }
-        // Suggest only what is plausibly a typo, not any word at all.
-        return d <= max(2, word.count / 3) ? name : nil
+        // Suggest only what is plausibly a typo, not any word at all…
+        if d <= max(2, word.count / 3) { return name }
+        // …or the known name written out or cut short: `rectangle` for
+        // `rect`, `lineGr` for `lineGraph`, `lnGraph` (an abbreviation).
+        let related = candidates.filter { c in
+            let c = c.lowercased()
+            guard min(c.count, lower.count) >= 3 else { return false }
+            return c.hasPrefix(lower) || lower.hasPrefix(c) || isAbbreviation(lower, of: c)
+        }
+        return related.min { ($0.count, $0) < ($1.count, $1) }
+    }
+
+    /// `word` keeps `name`'s first letter and the rest of its letters in
+    /// order (`lngraph` of `linegraph`).
+    static func isAbbreviation(_ word: String, of name: String) -> Bool {
+        guard word.first == name.first, word.count < name.count else { return false }
+        var rest = name[...]
+        for ch in word {
+            guard let i = rest.firstIndex(of: ch) else { return false }
+            rest = rest[rest.index(after: i)...]
+        }
+        return true
     }
 
     /// Damerau–Levenshtein (optimal string alignment): a swap of two letters counts once.

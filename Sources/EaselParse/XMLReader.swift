@@ -3,15 +3,15 @@ import Foundation
 import EaselModel
 
 extension Diagnostic.Message {
-    static func malformedXML(_ detail: String) -> Self { .init("malformed XML: \(detail)") }
-    static let doctypeRefused = Self("a DOCTYPE is not allowed in a scene (scenes need none, and refusing it shuts out entity tricks)")
-    static let notUTF8 = Self("a scene file must be UTF-8 text")
-    static let emptyDocument = Self("the file has no root element")
+    static func malformedXML(_ detail: String) -> Self { .init(.malformedXML, "malformed XML: \(detail)") }
+    static let doctypeRefused = Self(.doctypeRefused, "a DOCTYPE is not allowed in a scene (scenes need none, and refusing it shuts out entity tricks)")
+    static let notUTF8 = Self(.malformedXML, "a scene file must be UTF-8 text")
+    static let emptyDocument = Self(.malformedXML, "the file has no root element")
     static func tooManyAttributes(_ limit: Int) -> Self {
-        .init("this element has more than \(limit) attributes (no element of the format takes more than 40)")
+        .init(.inputTooLarge, "this element has more than \(limit) attributes (no element of the format takes more than 40)")
     }
     static func fileTooLarge(_ size: Int, _ limit: Int) -> Self {
-        .init("the file is \(size) bytes, more than the limit of \(limit) bytes (raise it with --max-file-size)")
+        .init(.inputTooLarge, "the file is \(size) bytes, more than the limit of \(limit) bytes (raise it with --max-file-size)")
     }
 }
 

@@ -1,8 +1,8 @@
 import EaselModel
 
 extension Diagnostic.Message {
-    static let framesDiffer = Diagnostic.Message("the frames of an animation differ in size or format")
-    static let notAPNGFrame = Diagnostic.Message("a frame is not a PNG")
+    static let framesDiffer = Diagnostic.Message(.renderFailed, "the frames of an animation differ in size or format")
+    static let notAPNGFrame = Diagnostic.Message(.renderFailed, "a frame is not a PNG")
 }
 
 /// An animated PNG (APNG, PNG Third Edition's `acTL`/`fcTL`/`fdAT` chunks)

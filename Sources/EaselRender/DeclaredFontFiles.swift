@@ -4,18 +4,18 @@ import EaselModel
 
 extension Diagnostic.Message {
     static func fontUnreadable(_ path: String) -> Self {
-        .init("cannot read a font from '\(path)'")
+        .init(.unusableFont, "cannot read a font from '\(path)'")
     }
     static func woffCollection(_ path: String) -> Self {
-        .init("'\(path)' is a WOFF2 font collection, which Easel does not read; use the collection as a .ttc file")
+        .init(.unusableFont, "'\(path)' is a WOFF2 font collection, which Easel does not read; use the collection as a .ttc file")
     }
     static func tooManyFaces(_ path: String, _ count: Int) -> Self {
-        .init("'\(path)' is a collection of \(count) faces, more than the \(FontNames.maxFaces) Easel reads from one file")
+        .init(.unusableFont, "'\(path)' is a collection of \(count) faces, more than the \(FontNames.maxFaces) Easel reads from one file")
     }
     static func noAnonymousFile(_ path: String, _ reason: String) -> Self {
-        .init("cannot load the font '\(path)': \(reason)")
+        .init(.unusableFont, "cannot load the font '\(path)': \(reason)")
     }
-    static let fontConfigurationFailed = Self("fontconfig could not make the compile's font set")
+    static let fontConfigurationFailed = Self(.unusableFont, "fontconfig could not make the compile's font set")
 }
 
 /// Why a declared file gives no font.

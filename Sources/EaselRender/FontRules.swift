@@ -2,7 +2,7 @@ import EaselModel
 
 /// Easel's own fontconfig configuration for a compile's font set: every
 /// rule that changes pixels is here, so no machine's `/etc/fonts` can
-/// change an output byte (SCENE-FORMAT.md, "Fonts"). A font set is built
+/// change an output byte (docs/format.md, "Text and fonts"). A font set is built
 /// from this document, never from the machine's configuration; with
 /// system fonts on, only the folders the machine's configuration names
 /// are taken from it (`MachineFontFolders`).

@@ -3,7 +3,7 @@ import CPangoCairo
 import EaselLayout
 import EaselModel
 
-/// The fonts one compile sees (SCENE-FORMAT.md, "Fonts"): its declared
+/// The fonts one compile sees (docs/format.md, "Text and fonts"): its declared
 /// fonts, then — unless turned off — the fonts in the folders the
 /// machine's fontconfig configuration names, under Easel's own rules
 /// (`FontRules`), in a private fontconfig configuration. Declared

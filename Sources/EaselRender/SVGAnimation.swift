@@ -2,7 +2,7 @@ import EaselLayout
 import EaselModel
 import Foundation
 
-/// Animated SVG output (SCENE-FORMAT.md, "Animation"): SMIL `<animate>`
+/// Animated SVG output (docs/format.md, "Animation"): SMIL `<animate>`
 /// elements on a gradient's stops and geometry, with `keyTimes` and
 /// `keySplines` for the timing curve. Viewers without SMIL show the
 /// gradient's first frame.

@@ -15,7 +15,8 @@ struct PreviewCommand: AsyncParsableCommand {
     @OptionGroup var options: PreviewOptions
 
     /// Exit status as `easel`'s: 2 when the command line was wrong, 1 when
-    /// the server could not start, 0 after Ctrl-C.
+    /// the server could not start, 130 after Ctrl-C (once the server has
+    /// stopped), as every command.
     static func main() async {
         FontSystem.prepareProgram()
         let code: Int32
@@ -55,6 +56,7 @@ struct PreviewCommand: AsyncParsableCommand {
         await Self.waitForInterrupt()
         await server.stop()
         say("easel preview: stopped", to: .standardOutput)
+        throw ExitCode(130)
     }
 
     /// Returns when SIGINT or SIGTERM arrives.

@@ -57,6 +57,7 @@ struct Build: ParsableCommand {
     @OptionGroup var parameters: ParameterOptions
     @OptionGroup var fonts: FontOptions
     @OptionGroup var text: TextOptions
+    @OptionGroup var diagnostics: DiagnosticsOptions
 
     var scaleList: [Double] { scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
     var localeList: [String] {
@@ -68,8 +69,8 @@ struct Build: ParsableCommand {
 
     func validate() throws {
         let parts = scales.split(separator: ",", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy({ $0 > 0 && $0 <= 16 }) else {
-            throw ValidationError("--scales takes numbers greater than 0 and at most 16, separated by commas (1,2,3), not '\(scales)'")
+        guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy(ScaleOption.isValid) else {
+            throw ValidationError(ScaleOption.listMessage(scales))
         }
         guard formats.split(separator: ",", omittingEmptySubsequences: false).count == formatList.count, !formatList.isEmpty else {
             throw ValidationError("--formats takes png, pdf and svg, separated by commas, not '\(formats)'")
@@ -94,14 +95,14 @@ struct Build: ParsableCommand {
     }
 
     func run() throws {
+        diagnosticsOutput = diagnostics.start()
+        defer { diagnosticsOutput.finish() }
         guard watch else {
             try buildOnce()
             return
         }
-        // Ctrl-C ends a watch normally (outputs are written atomically, the
-        // manifest last).
-        signal(SIGINT) { _ in _exit(0) }
-        signal(SIGTERM) { _ in _exit(0) }
+        // Ctrl-C ends a watch with 130 like every command (outputs are
+        // written atomically, the manifest last: nothing is left half-done).
         guard let watcher = FolderWatcher(quiet: 0.1) else {
             FileHandle.standardError.write(Data("easel: error: cannot watch '\(source)' for changes\n".utf8))
             throw ExitCode(1)
@@ -156,15 +157,16 @@ struct Build: ParsableCommand {
         if terminal && !result.rendered.isEmpty { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
         if dryRun { for scene in result.rendered { say("\(verb) \(scene)") } }
         for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(file)") }
+        var depfileWritten = true
         if let depfile, !dryRun {
             let rules = result.dependencies.map { ($0.outputs, $0.inputs + parameters.inputFiles + text.inputFiles) }
-            try? AtomicFile.write(Array(Depfile.text(rules, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
+            depfileWritten = EaselCommandLineTool.writeDepfile(depfile, rules)
         }
         // Each --set goes to the scenes that declare it; one that none of the
         // scenes compiled now declares is most likely misspelt.
         if !result.rendered.isEmpty, !dryRun {
             for name in options.compile.parameters.keys.sorted() where !result.declaredParameters.contains(name) {
-                FileHandle.standardError.write(Data("easel: warning: --set \(name)=…: no scene built declares a parameter '\(name)'\n".utf8))
+                report([Diagnostic(.warning, .unusedSetting(name), at: nil)], input: source)
             }
         }
         let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
@@ -177,7 +179,7 @@ struct Build: ParsableCommand {
         let sourcePath = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath().path
         let outside = Set(result.dependencies.flatMap(\.inputs).map { ($0 as NSString).deletingLastPathComponent }
             .filter { !$0.hasPrefix(sourcePath) })
-        if !result.failed.isEmpty && !watch { throw ExitCode(1) }
+        if (!result.failed.isEmpty || !depfileWritten) && !watch { throw ExitCode(1) }
         return outside.sorted()
     }
 }

@@ -16,6 +16,7 @@ struct EaselCommand: ParsableCommand {
     static func main() {
         // Interrupted mid-write: the target stays as it was (writes go to an
         // unnamed file until complete); exit as a shell expects (128 + signal).
+        // Every command, watches included (the contract: Ctrl-C exits 130).
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { received in _exit(128 + received) }
         }
@@ -60,7 +61,7 @@ func workingDirectory() -> String {
 func compile(_ path: String, _ options: Easel.Options) -> (CompileSession, CompiledScene?) {
     var session = CompileSession(options: options)
     guard FileManager.default.fileExists(atPath: path) else {
-        session.report([Diagnostic(.error, .init("no such file"), at: nil)])
+        session.report([Diagnostic(.error, .noSuchScene, at: nil)])
         return (session, nil)
     }
     // Messages name the file as it was typed, relative paths included.
@@ -74,15 +75,33 @@ func createFolder(_ path: String) throws {
     do {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-        FileHandle.standardError.write(Data("\(path): error: cannot create the output folder: \(error.localizedDescription)\n".utf8))
+        diagnosticsOutput.report(.cannotWrite(path, "cannot create the folder: \(error.localizedDescription)"), path: path)
         throw ExitCode(1)
     }
 }
 
-/// Prints diagnostics as `file:line:col: error: message`; one that belongs
-/// to no place in a scene (a write failure) is prefixed with the scene's path.
+/// The run's diagnostics, in the format `--diagnostics-format` chose
+/// (each command sets it first thing and finishes it last).
+nonisolated(unsafe) var diagnosticsOutput = DiagnosticsOutput(format: .text)
+
+/// Prints diagnostics; one that belongs to no place in a scene (a write
+/// failure) is put on the scene's path.
 func report(_ diagnostics: [Diagnostic], input: String) {
-    guard !diagnostics.isEmpty else { return }
-    let lines = diagnostics.map { d in d.location == nil ? "\(input): \(d)\n" : "\(d)\n" }
-    FileHandle.standardError.write(Data(lines.joined().utf8))
+    diagnosticsOutput.report(diagnostics, input: input)
+}
+
+/// Writes a depfile; one that cannot be written is an error (the build
+/// system would lose dependencies without a word).
+enum EaselCommandLineTool {
+    static func writeDepfile(_ path: String, _ rules: [(outputs: [String], inputs: [String])]) -> Bool {
+    do {
+        try AtomicFile.write(Array(Depfile.text(rules, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: path))
+        return true
+    } catch let error as DiagnosticsError {
+        report(error.diagnostics, input: path)
+    } catch {
+        report([Diagnostic(.error, .cannotWrite(path, "\(error)"), at: nil)], input: path)
+    }
+    return false
+    }
 }

@@ -60,6 +60,7 @@ struct Render: ParsableCommand {
     @OptionGroup var parameters: ParameterOptions
     @OptionGroup var fonts: FontOptions
     @OptionGroup var text: TextOptions
+    @OptionGroup var diagnostics: DiagnosticsOptions
 
     /// The compile's options, from every option group.
     private func compileOptions(scale: Double?, scales: [Double] = []) throws -> Easel.Options {
@@ -87,7 +88,7 @@ struct Render: ParsableCommand {
         if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
             throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg")
         }
-        if let scale, !(scale > 0 && scale <= 16) { throw ValidationError("--scale must be greater than 0 and at most 16") }
+        if let scale, !ScaleOption.isValid(scale) { throw ValidationError(ScaleOption.rangeMessage("--scale")) }
         if let output, let format, let implied = OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension),
            implied.rawValue != format, !(format == "apng" && implied == .png) {
             throw ValidationError("--format \(format) and the extension of '\(output)' disagree")
@@ -96,8 +97,8 @@ struct Render: ParsableCommand {
             if outDir == nil { throw ValidationError("--scales needs --out-dir DIR") }
             if scale != nil { throw ValidationError("give either --scale or --scales, not both") }
             let parts = scales.split(separator: ",", omittingEmptySubsequences: false)
-            guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy({ $0 > 0 && $0 <= 16 }) else {
-                throw ValidationError("--scales takes numbers greater than 0 and at most 16, separated by commas (1,2,3), not '\(scales)'")
+            guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy(ScaleOption.isValid) else {
+                throw ValidationError(ScaleOption.listMessage(scales))
             }
         }
         if let jobs, jobs < 1 { throw ValidationError("-j must be 1 or more") }
@@ -116,12 +117,15 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        diagnosticsOutput = diagnostics.start()
+        defer { diagnosticsOutput.finish() }
         if fps != nil || wantsAPNG { return try runAnimation() }
         let fmt = format.flatMap(OutputFormat.init(rawValue:))
             ?? output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
+        let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList, variant: variant)
+        try refuseCollisions { plan.outputs(for: $0).map(\.0.path) }
         try createOutputFolder()
         let options = try compileOptions(scale: scale, scales: scaleList)
-        let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList, variant: variant)
         if let output {
             try? FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(),
                                                      withIntermediateDirectories: true)
@@ -135,19 +139,18 @@ struct Render: ParsableCommand {
                 session.run { try compiled.write(to: url, format: fmt, scale: scale, time: time) }
                 let still = fmt == .svg && time == nil ? SceneRenderer.animatedPaintsSVGCannotAnimate(in: compiled.layout) : 0
                 if still > 0 {
-                    session.report([Diagnostic(.warning, .init("\(still) animated paint\(still == 1 ? "" : "s") cannot be animated in SVG (a conic keyframe, or keyframes of different kinds, transforms or spreads): the SVG shows \(still == 1 ? "its" : "their") first frame"), at: nil)])
+                    session.report([Diagnostic(.warning, .stillSVGAnimation(still), at: nil)])
                 }
             }
             return session
         }
         for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
-        if let depfile {
-            let rules = zip(inputs, sessions).filter { !$1.hasErrors }.map { input, session in
-                (plan.outputs(for: input).map { $0.0.path }, session.pathsRead + parameters.inputFiles + text.inputFiles)
-            }
-            try? AtomicFile.write(Array(Depfile.text(rules, relativeTo: workingDirectory()).utf8), to: URL(fileURLWithPath: depfile))
+        let written = zip(inputs, sessions).map { input, session in
+            session.hasErrors ? [] : plan.outputs(for: input).map { $0.0.path }
         }
+        let depfileWritten = writeDepfile(sessions, outputs: written)
         if let status = failureStatus(sessions) { throw status }
+        if !depfileWritten { throw ExitCode(1) }
     }
 }
 
@@ -157,33 +160,78 @@ extension Render {
         if let outDir { try createFolder(outDir) }
     }
 
+    /// Two inputs that would write one path (`a/card.scene.xml` and
+    /// `b/card.scene.xml` into one `--out-dir`) are a usage error, found
+    /// before anything is rendered: otherwise one output would be lost
+    /// without a word, which one depending on -j.
+    func refuseCollisions(_ paths: (String) -> [String]) throws {
+        var writer: [String: String] = [:]
+        var found: [Diagnostic] = []
+        for input in inputs {
+            for path in Set(paths(input).map { URL(fileURLWithPath: $0).standardizedFileURL.path }).sorted() {
+                if let first = writer[path], first != input {
+                    found.append(Diagnostic(.error, .outputCollision(path, first, input), at: nil))
+                } else {
+                    writer[path] = input
+                }
+            }
+        }
+        guard !found.isEmpty else { return }
+        report(found, input: inputs[0])
+        throw failureStatus(found) ?? ExitCode(2)
+    }
+
+    /// `--depfile`, one rule per scene that compiled: what it wrote and
+    /// every file it read. False (after reporting why) if it cannot be written.
+    func writeDepfile(_ sessions: [CompileSession], outputs: [[String]]) -> Bool {
+        guard let depfile else { return true }
+        let rules = zip(sessions, outputs).filter { !$1.isEmpty }.map { session, written in
+            (written, session.pathsRead + parameters.inputFiles + text.inputFiles)
+        }
+        return EaselCommandLineTool.writeDepfile(depfile, rules)
+    }
+
     /// `--fps`: an animated PNG per scene (`-o`, or `--out-dir` with
     /// `--format apng`), or numbered PNG frames in `--out-dir`.
     func runAnimation() throws {
         let rate = fps ?? 30
+        // Frames are NAME-0000.png…: two scenes with one NAME would interleave them.
+        try refuseCollisions { input in
+            let name = OutputPlan.baseName(input) + (variant.map { "~" + $0 } ?? "")
+            if let output { return [output] }
+            return [URL(fileURLWithPath: outDir!).appendingPathComponent(name + (wantsAPNG ? ".apng" : "-NNNN.png")).path]
+        }
         try createOutputFolder()
         let options = try compileOptions(scale: scale)
-        let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
+        let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
             var (session, compiled) = compile(input, options)
-            guard let compiled else { return session }
+            guard let compiled else { return (session, []) }
             let name = OutputPlan.baseName(input) + (variant.map { "~" + $0 } ?? "")
+            var written: [String] = []
             if let output {
                 session.run { try AtomicFile.write(try compiled.renderAnimatedPNG(fps: rate), to: URL(fileURLWithPath: output)) }
+                written = [output]
             } else if wantsAPNG {
                 let url = URL(fileURLWithPath: outDir!).appendingPathComponent(name + ".apng")
                 session.run { try AtomicFile.write(try compiled.renderAnimatedPNG(fps: rate), to: url) }
+                written = [url.path]
             } else {
                 session.run {
                     for (k, png) in try compiled.renderFrames(fps: rate).enumerated() {
                         let number = String(k).count >= 4 ? String(k) : String(repeating: "0", count: 4 - String(k).count) + String(k)
-                        try AtomicFile.write(png, to: URL(fileURLWithPath: outDir!).appendingPathComponent("\(name)-\(number).png"))
+                        let url = URL(fileURLWithPath: outDir!).appendingPathComponent("\(name)-\(number).png")
+                        try AtomicFile.write(png, to: url)
+                        written.append(url.path)
                     }
                 }
             }
-            return session
+            return (session, session.hasErrors ? [] : written)
         }
+        let sessions = results.map(\.0)
         for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
+        let depfileWritten = writeDepfile(sessions, outputs: results.map(\.1))
         if let status = failureStatus(sessions) { throw status }
+        if !depfileWritten { throw ExitCode(1) }
     }
 }
 
@@ -237,7 +285,11 @@ struct Check: ParsableCommand {
     @Option(help: "Check the scene as its <variant> NAME.")
     var variant: String?
 
+    @OptionGroup var diagnostics: DiagnosticsOptions
+
     func run() throws {
+        diagnosticsOutput = diagnostics.start()
+        defer { diagnosticsOutput.finish() }
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
         options.variant = variant
         var sessions: [CompileSession] = []
@@ -268,7 +320,11 @@ struct Layout: ParsableCommand {
     @Option(help: "Lay the scene out as its <variant> NAME.")
     var variant: String?
 
+    @OptionGroup var diagnostics: DiagnosticsOptions
+
     func run() throws {
+        diagnosticsOutput = diagnostics.start()
+        defer { diagnosticsOutput.finish() }
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
         options.variant = variant
         let (session, compiled) = compile(input, options)

@@ -10,12 +10,11 @@ import XCTest
 /// show a byte of /etc/passwd.
 final class BadInputCorpusTests: XCTestCase {
     static let corpus = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/bad")
-    /// The limits hold for the release build, which `scripts/test` builds
-    /// and names in EASEL_RELEASE_BINARY. Under a plain debug `swift test`
-    /// the unoptimised binary is checked with four times the time.
+    /// The release build, which `scripts/test` builds and names in
+    /// EASEL_RELEASE_BINARY, else the debug one. Time is not asserted (the
+    /// work limits bound it; bench/ measures it): memory is.
     static let releaseBinary = ProcessInfo.processInfo.environment["EASEL_RELEASE_BINARY"]
     static let binary = releaseBinary ?? ExternalTool.easelExecutable
-    static let maxSeconds = releaseBinary == nil ? 8.0 : 2.0
     static let maxMegabytes = 512.0
 
     struct Outcome { var status: Int32; var stderr: String; var seconds: Double; var megabytes: Double }
@@ -45,7 +44,6 @@ final class BadInputCorpusTests: XCTestCase {
             XCTAssertNotNil(first.range(of: #"^[^\n]+:[0-9]+:[0-9]+: error: "#, options: .regularExpression),
                             "\(name): not a located message: \(first)", file: file, line: line)
         }
-        XCTAssertLessThanOrEqual(outcome.seconds, Self.maxSeconds, "\(name) took \(outcome.seconds) s", file: file, line: line)
         XCTAssertLessThanOrEqual(outcome.megabytes, Self.maxMegabytes, "\(name) used \(outcome.megabytes) MB", file: file, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(name) wrote an output", file: file, line: line)
         XCTAssertFalse(outcome.stderr.contains("root:x:0:0"), "\(name) showed /etc/passwd", file: file, line: line)

@@ -31,7 +31,7 @@ final class BoundedInputTests: XCTestCase {
         let r = try checkUnderMemoryLimit(scene, kilobytes: 300_000)
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertEqual(r.stderr.split(separator: "\n").map(String.init),
-                       [dir.path + "/one.csv:1:1: error: this row of the CSV file is more than 1048576 bytes long, the most a row may hold (a table's rows are far shorter: is this the right file?)"])
+                       [dir.path + "/one.csv:1:1: error: this row of the CSV file is more than 1048576 bytes long, the most a row may hold (a table's rows are far shorter: is this the right file?) [E0701]"])
     }
 
     func testOversizedRowsAndFieldsAreFoundWhereTheyStart() {

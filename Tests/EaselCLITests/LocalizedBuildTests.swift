@@ -3,7 +3,7 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// `easel build --locales` (SCENE-FORMAT.md, "Locales and strings"): one
+/// `easel build --locales` (docs/format.md, "Locales and strings"): one
 /// render per locale of each scene that uses a localized key, into
 /// `LOCALE/` or as localized entries of one imageset; a changed
 /// translation rewrites only its locale's files. Run through the built

@@ -4,7 +4,7 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// Fonts' errors, each located (SCENE-FORMAT.md, "Fonts" and "Errors").
+/// Fonts' errors, each located (docs/format.md, "Text and fonts" and "Errors").
 final class FontDiagnosticsTests: XCTestCase {
     func testFontAttributesAndDeclarationsAreChecked() throws {
         let dir = ExternalTool.temporaryDirectory()

@@ -4,7 +4,7 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// String tables and locales (SCENE-FORMAT.md, "Locales and strings"):
+/// String tables and locales (docs/format.md, "Locales and strings"):
 /// each format as Xcode and people write it, the fallback chain, and where
 /// a table's value stands among the other sources of a parameter's value.
 final class LocalizedStringsTests: XCTestCase {

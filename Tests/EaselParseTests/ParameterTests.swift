@@ -5,7 +5,7 @@ import Foundation
 import XCTest
 
 /// `<param>`, `{name}`, palette `dark` values and `<variant>` through the
-/// library API (SCENE-FORMAT.md, "Parameters and appearances"). Expected
+/// library API (docs/format.md, "Parameters and appearances"). Expected
 /// colours are read from the hex text in the test, not through Easel.
 final class ParameterTests: XCTestCase {
     func hex(_ s: String) -> ExpectedColor { ExpectedColor(hex: s) }
@@ -77,7 +77,7 @@ final class ParameterTests: XCTestCase {
         XCTAssertEqual(found.count, 1, found.map(\.description).joined(separator: "\n"))
         XCTAssertEqual(found.first?.location?.line, 12)
         XCTAssertEqual(found.first?.message.text, "'bleu' is not a colour (from parameter 'accent' = 'bleu', set on the command line)")
-        XCTAssertEqual(found.first?.isCommandLineError, false)
+        XCTAssertFalse(DiagnosticIndex.commandLineCodes.contains(found.first!.message.code))
         // A length that is not one.
         let length = diagnostics(of: themed, options: options(["inset": "wide"]))
         XCTAssertTrue(length.contains { $0.message.text.contains("'wide' is not a length") && $0.message.text.contains("parameter 'inset'") },
@@ -87,12 +87,12 @@ final class ParameterTests: XCTestCase {
     func testUnknownSettingIsACommandLineError() {
         let found = diagnostics(of: themed, options: options(["acent": "#fff"]))
         XCTAssertEqual(found.count, 1)
-        XCTAssertEqual(found.first?.isCommandLineError, true)
+        XCTAssertEqual(found.first?.message.code, .unknownSetting)
         XCTAssertTrue(found.first?.message.text.contains("did you mean 'accent'?") == true, found.description)
         var lenient = options(["acent": "#fff"])
         lenient.ignoresUndeclaredParameters = true
         XCTAssertNoThrow(try compileScene(themed, options: lenient))
-        XCTAssertTrue(diagnostics(of: themed, options: options([:], variant: "promp")).contains { $0.isCommandLineError })
+        XCTAssertTrue(diagnostics(of: themed, options: options([:], variant: "promp")).contains { $0.message.code == .unknownSetting })
     }
 
     func testDeclarationErrors() {
@@ -176,7 +176,7 @@ final class ParameterTests: XCTestCase {
     func testExpansionIsBounded() {
         let long = String(repeating: "x", count: 5000)
         let found = diagnostics(of: themed, options: options(["accent": long]))
-        XCTAssertTrue(found.contains { $0.isCommandLineError && $0.message.text.contains("more than the limit of 4096") }, found.description)
+        XCTAssertTrue(found.contains { $0.message.code == .unknownSetting && $0.message.text.contains("more than the limit of 4096") }, found.description)
 
         // 1,000 uses of a 1,000-byte value against a 100 KB file limit.
         var o = options([:])

@@ -12,7 +12,7 @@ final class PreviewBrowserTests: XCTestCase {
         let sceneFile = folder.appendingPathComponent("card.scene.xml")
         try PreviewServerTests.scene(fill: "#d0302a").write(to: sceneFile, atomically: true, encoding: .utf8)
         let preview = try PreviewProcess([sceneFile.path])
-        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+        defer { XCTAssertEqual(preview.interrupt().status, 130) }
 
         let browser = try HeadlessChromium()
         try browser.open(preview.url)
@@ -72,18 +72,17 @@ final class PreviewBrowserTests: XCTestCase {
         try browser.open(first.url)
         let image = #"document.querySelector('[data-scene="0"] img')"#
         XCTAssertTrue(try browser.waitUntil("!!\(image) && \(image).dataset.version === '1' && \(image).complete", timeout: 20))
-        XCTAssertEqual(first.interrupt().status, 0)
+        XCTAssertEqual(first.interrupt().status, 130)
         XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'reconnecting…'", timeout: 5))
         try PreviewServerTests.scene(fill: "#1f6feb").write(to: sceneFile, atomically: true, encoding: .utf8)
         let second = try PreviewProcess([sceneFile.path], port: first.port)
-        defer { XCTAssertEqual(second.interrupt().status, 0) }
+        defer { XCTAssertEqual(second.interrupt().status, 130) }
         XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'live'", timeout: 10))
         // Version 1 again, of another run: the page must still load it.
         XCTAssertTrue(try browser.waitUntil("\(image).src.endsWith('/1') && \(image).complete && \(image).dataset.version === '1'", timeout: 10))
-        usleep(300_000)
         let box = try XCTUnwrap(try browser.evaluate(
             "(() => { const r = \(image).getBoundingClientRect(); return [r.left, r.top] })()") as? [Double])
-        let shot = try RasterImage(png: try browser.screenshot())
+        let shot = try screenshot(browser, showing: ExpectedColor(hex: "#1f6feb"), at: Int(box[0] + 150), Int(box[1] + 60))
         assertPixel(shot, Int(box[0] + 150), Int(box[1] + 60), ExpectedColor(hex: "#1f6feb"), tolerance: 0.02)
     }
 
@@ -96,7 +95,7 @@ final class PreviewBrowserTests: XCTestCase {
         }.joined(separator: "\n")
         try "<scene width=\"400\" height=\"120\">\n\(shapes)\n</scene>\n".write(to: sceneFile, atomically: true, encoding: .utf8)
         let preview = try PreviewProcess([sceneFile.path])
-        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+        defer { XCTAssertEqual(preview.interrupt().status, 130) }
         let browser = try HeadlessChromium()
         try browser.open(preview.url)
         XCTAssertTrue(try browser.waitUntil("document.querySelectorAll('.nodes li').length > 0", timeout: 20))
@@ -113,7 +112,7 @@ final class PreviewBrowserTests: XCTestCase {
     func testExamplesInThePage() throws {
         let root = ExternalTool.repositoryRoot
         let preview = try PreviewProcess(["examples/themed/themed-card.scene.xml", "examples/animated-gradient.scene.xml"], in: root)
-        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+        defer { XCTAssertEqual(preview.interrupt().status, 130) }
         let browser = try HeadlessChromium(width: 1100, height: 900)
         try browser.open(preview.url)
         func panel(_ i: Int) -> String { #"document.querySelector('[data-scene="\#(i)"]')"# }
@@ -159,9 +158,7 @@ final class PreviewBrowserTests: XCTestCase {
         let expected = ["x", "y", "width", "height"].map { figureFrame[$0] ?? -1 }
         XCTAssertEqual(outline?.count, 4)
         for (got, want) in zip(outline ?? [], expected) { XCTAssertEqual(got, want, accuracy: 0.01) }
-        usleep(200_000)
-        let shot = try browser.screenshot()
-        let image = try RasterImage(png: shot)
+        let image = try screenshot(browser, showing: ExpectedColor(hex: "#000000"), at: Int(box[0] + 6), Int(box[1] + 6))
         // The card's margin (the surface) at (6, 6) points.
         assertPixel(image, Int(box[0] + 6), Int(box[1] + 6), ExpectedColor(hex: "#000000"), tolerance: 0.02)
         // Play: frames follow one another (each asked for once the last is on screen), then pause.
@@ -175,7 +172,7 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(times.count, 4, "play shows successive times: \(times)")
         _ = try browser.evaluate("\(panel(1)).querySelector('.play').click()")
         if ProcessInfo.processInfo.environment["EASEL_RECORD"] == "1" {
-            try Data(shot).write(to: root.appendingPathComponent("docs/images/preview-page.png"))
+            try Data(try image.pngData()).write(to: root.appendingPathComponent("docs/images/preview-page.png"))
         }
     }
 
@@ -196,7 +193,7 @@ final class PreviewBrowserTests: XCTestCase {
         try #"{"en": {"title": "Progress"}, "de": {"title": "Der Fortschritt dieser Trainingswoche"}}"#
             .write(to: strings, atomically: true, encoding: .utf8)
         let preview = try PreviewProcess([sceneFile.path, "--strings", strings.path])
-        defer { XCTAssertEqual(preview.interrupt().status, 0) }
+        defer { XCTAssertEqual(preview.interrupt().status, 130) }
         let browser = try HeadlessChromium()
         try browser.open(preview.url)
         let panel = #"document.querySelector('[data-scene="0"]')"#
@@ -234,5 +231,19 @@ final class PreviewBrowserTests: XCTestCase {
             if let found = frame(ofLine: line, in: child) { return found }
         }
         return nil
+    }
+
+    /// A screenshot once the page shows `colour` at (x, y): the browser
+    /// paints a loaded image on a later frame, so the test waits for that
+    /// event (up to 10 s) instead of sleeping a guessed time.
+    func screenshot(_ browser: HeadlessChromium, showing colour: ExpectedColor, at x: Int, _ y: Int) throws -> RasterImage {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        var shot = try RasterImage(png: try browser.screenshot())
+        while deadline.timeIntervalSinceNow > 0, x < shot.width, y < shot.height,
+              shot.pixel(x, y).distance(to: colour.pixel) > 0.02 {
+            usleep(20_000)
+            shot = try RasterImage(png: try browser.screenshot())
+        }
+        return shot
     }
 }

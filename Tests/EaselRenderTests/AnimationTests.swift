@@ -3,7 +3,7 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// `<animatedGradient>` (SCENE-FORMAT.md, "Animation"): frames against the
+/// `<animatedGradient>` (docs/format.md, "Animation"): frames against the
 /// static render of each keyframe, and against colours and geometry the
 /// test computes itself.
 final class AnimationTests: XCTestCase {

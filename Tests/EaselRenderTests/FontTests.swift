@@ -3,7 +3,7 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// Fonts (SCENE-FORMAT.md, "Fonts"): declared fonts, the runs a text is
+/// Fonts (docs/format.md, "Text and fonts"): declared fonts, the runs a text is
 /// set in, variable axes, WOFF, colour emoji, generic families and `lang`,
 /// missing characters, threads. Oracles: fontTools' reading of the same
 /// font files, pixel measurements against them, and other encodings of

@@ -167,7 +167,7 @@ final class RenderTreeTests: XCTestCase {
     }
 }
 
-/// The contract's two rendering corrections (SCENE-FORMAT.md, "Nodes" and
+/// The contract's two rendering corrections (docs/format.md, "Nodes" and
 /// conic gradients), each against a value computed here.
 final class RenderingCorrectionTests: XCTestCase {
     func testViewStrokeIsPaintedAboveClippedChildren() throws {

@@ -3,8 +3,8 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// Spans, shrink-to-fit and direction (SCENE-FORMAT.md, "Text: spans,
-/// fitting, direction"), checked against colours written in the test, a
+/// Spans, shrink-to-fit and direction (docs/format.md, "Text
+/// and fonts"), checked against colours written in the test, a
 /// size found by HarfBuzz (uharfbuzz, through fonttool.py) and pixel
 /// positions the contract fixes.
 final class TextSpanFitDirectionTests: XCTestCase {

@@ -149,14 +149,34 @@ final class TextTests: XCTestCase {
     /// A label painted with a pattern whose tile holds text draws text while
     /// drawing text: it must not wait on itself.
     func testTextFilledWithAPatternOfText() throws {
-        let s = try compileText("""
-        <scene width="200" height="60" background="white">
-          <defs><pattern id="p" width="20" height="14"><text font-size="10" fill="red">ab</text></pattern></defs>
-          <text font="Inter Bold 40" fill="url(#p)">WWW</text>
-        </scene>
-        """)
-        let image = try s.renderImage()
-        XCTAssertTrue(stride(from: 0, to: image.rgba.count, by: 4).contains { image.rgba[$0] > 200 && image.rgba[$0 + 1] < 60 })
+        func scene(_ fill: String) -> String {
+            """
+            <scene width="200" height="60" background="white">
+              <defs><pattern id="p" width="20" height="14"><text font-size="10" fill="red">ab</text></pattern></defs>
+              <text font="Inter Bold 40" fill="\(fill)">WWW</text>
+            </scene>
+            """
+        }
+        let image = try compileText(scene("url(#p)")).renderImage()
+        // The glyphs' ink, drawn solid: the pattern's red must lie inside
+        // it, cover a fair part of it, and reach every W.
+        let ink = try compileText(scene("black")).renderImage()
+        var red: [Int] = [], inked: [Int] = [], outside = 0
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image.pixel(x, y), i = ink.pixel(x, y)
+                if i.r < 128 { inked.append(x) }
+                guard p.r > 200, p.g < 60 else { continue }
+                red.append(x)
+                if i.r > 250 { outside += 1 }
+            }
+        }
+        XCTAssertGreaterThan(inked.count, 1000)
+        XCTAssertEqual(outside, 0, "red only inside the glyphs")
+        // Small red text, anti-aliased: a few percent of the ink is pure red.
+        XCTAssertGreaterThan(Double(red.count) / Double(inked.count), 0.01, "the pattern's text shows through: \(red.count) of \(inked.count)")
+        let left = inked.min() ?? 0, width = max(1, (inked.max() ?? 0) - left + 1)
+        XCTAssertEqual(Set(red.map { min(2, ($0 - left) * 3 / width) }), [0, 1, 2], "in every W")
     }
 
     /// The example card in four scripts, compiled twice: the same bytes.
