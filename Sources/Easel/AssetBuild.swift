@@ -9,7 +9,10 @@ public enum AssetBuild {
     public struct Options: Sendable {
         public var source: URL
         public var output: URL
-        public var scales: [Double] = [1]
+        /// PNG scales. Empty: each scene once at its own `scale`, named
+        /// `NAME.png` (as `easel render --out-dir` names it); in an asset
+        /// catalog 1, 2 and 3, the imageset's three slots.
+        public var scales: [Double] = []
         public var formats: [OutputFormat] = [.png]
         public var jobs = ParallelJobs.defaultJobs
         /// `output` is an `.xcassets` catalog: one imageset per scene, one
@@ -31,6 +34,13 @@ public enum AssetBuild {
         /// locales share the workers the other scenes leave.
         var staleScenes = 1
         public init(source: URL, output: URL) { self.source = source; self.output = output }
+
+        /// The scales PNGs are rendered at; nil: the scene's own, no suffix.
+        var pngScales: [Double?] {
+            xcassets ? catalogScales : (scales.isEmpty ? [nil] : scales)
+        }
+        /// An imageset's entries name their scale.
+        var catalogScales: [Double] { scales.isEmpty ? [1, 2, 3] : scales }
     }
 
     /// What a build did, scene by scene (paths relative to the source).
@@ -169,7 +179,7 @@ public enum AssetBuild {
     /// translations changed (the others' files are kept as they are).
     static func build(_ scene: String, _ options: Options, only: [String]? = nil) -> SceneResult {
         var compileOptions = options.compile
-        compileOptions.scales = options.formats.contains(.png) ? options.scales : []
+        compileOptions.scales = options.formats.contains(.png) ? options.pngScales.compactMap { $0 } : []
         // A build's --set values are for the scenes that declare them.
         compileOptions.ignoresUndeclaredParameters = true
         let url = options.source.appendingPathComponent(scene)
@@ -286,8 +296,8 @@ public enum AssetBuild {
         var compiled: CompiledScene?
         /// Bytes rendered ahead, on the locale's worker, by format and scale.
         var rendered: [String: [UInt8]] = [:]
-        /// `~dark` in file names, empty for the scene itself.
-        var suffix: String { variant.map { "~" + $0.name } ?? "" }
+        /// `dark` in file names (`card~dark.png`), nil for the scene itself.
+        var variantName: String? { variant?.name }
 
         static func key(_ format: OutputFormat, _ scale: Double?) -> String { "\(format.rawValue)@\(scale ?? 0)" }
 
@@ -297,7 +307,7 @@ public enum AssetBuild {
             let pdfOnly = options.xcassets && options.formats.contains(.pdf)
             for format in options.formats where !pdfOnly || format == .pdf {
                 if format == .png {
-                    for s in options.scales { rendered[Self.key(.png, s)] = try compiled.render(format: .png, scale: s, time: 0) }
+                    for s in options.pngScales { rendered[Self.key(.png, s)] = try compiled.render(format: .png, scale: s, time: 0) }
                 } else {
                     rendered[Self.key(format, nil)] = try compiled.render(format: format, time: options.xcassets ? 0 : nil)
                 }
@@ -321,7 +331,7 @@ public enum AssetBuild {
     /// Bytes are nil for a file kept from the last build.
     static func files(for scene: String, _ renderings: [Rendering], _ options: Options) throws -> [(String, [UInt8]?)] {
         let folder = (scene as NSString).deletingLastPathComponent
-        let name = String((scene as NSString).lastPathComponent.dropLast(".scene.xml".count))
+        let name = OutputName.base(ofScene: scene)
         func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
         var out: [(String, [UInt8]?)] = []
         if options.xcassets {
@@ -329,7 +339,7 @@ public enum AssetBuild {
             let dark = renderings.first { $0.variant?.isAppearanceOnly == true }?.variant?.name
             var sets: [(name: String, members: [Rendering])] = []
             for r in renderings {
-                let setName = r.variant?.name == dark ? name : name + r.suffix
+                let setName = r.variant?.name == dark ? name : name + (r.variantName.map { "~" + $0 } ?? "")
                 if let k = sets.firstIndex(where: { $0.name == setName }) { sets[k].members.append(r) } else { sets.append((setName, [r])) }
             }
             for (setName, members) in sets {
@@ -337,13 +347,13 @@ public enum AssetBuild {
                 var images: [AssetCatalog.Image] = []
                 for r in members {
                     let appearance: Appearance? = r.variant != nil && r.variant?.name == dark ? .dark : nil
-                    let file = name + r.suffix + (r.locale.map { "." + $0 } ?? "")
                     if options.formats.contains(.pdf) {
-                        out.append((set + "/" + file + ".pdf", try r.render(format: .pdf, time: 0)))
-                        images.append(AssetCatalog.Image(filename: file + ".pdf", scale: nil, appearance: appearance, locale: r.locale))
+                        let pdf = OutputName.file(name, variant: r.variantName, locale: r.locale, extension: "pdf")
+                        out.append((set + "/" + pdf, try r.render(format: .pdf, time: 0)))
+                        images.append(AssetCatalog.Image(filename: pdf, scale: nil, appearance: appearance, locale: r.locale))
                     } else {
-                        for s in options.scales {
-                            let png = file + scaleSuffix(s) + ".png"
+                        for s in options.catalogScales {
+                            let png = OutputName.file(name, variant: r.variantName, locale: r.locale, scale: s, extension: "png")
                             out.append((set + "/" + png, try r.render(format: .png, scale: s, time: 0)))
                             images.append(AssetCatalog.Image(filename: png, scale: s, appearance: appearance, locale: r.locale))
                         }
@@ -363,22 +373,19 @@ public enum AssetBuild {
             for format in options.formats {
                 switch format {
                 case .png:
-                    for s in options.scales {
-                        out.append((prefix + path(name + r.suffix + scaleSuffix(s) + ".png"), try r.render(format: .png, scale: s)))
+                    for s in options.pngScales {
+                        out.append((prefix + path(OutputName.file(name, variant: r.variantName, scale: s, extension: "png")),
+                                    try r.render(format: .png, scale: s)))
                     }
                 case .pdf, .svg:
-                    out.append((prefix + path(name + r.suffix + "." + format.rawValue), try r.render(format: format)))
+                    out.append((prefix + path(OutputName.file(name, variant: r.variantName, extension: format.rawValue)),
+                                try r.render(format: format)))
                 }
             }
         }
         return out
     }
 
-    /// `""` at scale 1, `@2x` at 2, `@1.5x` at 1.5 (asset-catalog names).
-    public static func scaleSuffix(_ s: Double) -> String {
-        if s == 1 { return "" }
-        return s == s.rounded() ? "@\(Int(s))x" : "@\(s)x"
-    }
 
     /// Every `*.scene.xml` under `folder`, relative, sorted.
     static func sceneFiles(under folder: URL) -> [String] {

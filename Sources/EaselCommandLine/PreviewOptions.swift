@@ -15,8 +15,11 @@ public struct PreviewOptions: ParsableArguments, Sendable {
     @Option(help: "Address to listen on. Anything but loopback (127.0.0.1, ::1, localhost) lets other machines see your scenes.")
     public var host: String = "127.0.0.1"
 
-    @Option(help: "Pixels per point of the preview's pictures (the page switches between 1, 2 and 3).")
+    @Option(help: "Pixels per point of the preview's first pictures (default 2, a high-density screen's; the page switches between 1, 2 and 3). render and build write files at the scene's own scale instead.")
     public var scale: Double = 2
+
+    @Option(help: "Preview the scenes as their <variant> NAME (as render, check and layout take it).")
+    public var variant: String?
 
     @OptionGroup public var safety: SafetyOptions
     @OptionGroup public var parameters: ParameterOptions

@@ -34,7 +34,8 @@ struct PreviewCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Each render takes its scale from the page's settings (--scale first).
-        let compile = try options.text.applied(to: options.parameters.applied(to: options.fonts.applied(to: options.safety.options())))
+        var compile = try options.text.applied(to: options.parameters.applied(to: options.fonts.applied(to: options.safety.options())))
+        compile.variant = options.variant
         let server: PreviewServer
         do {
             server = try PreviewServer(.init(scenes: options.scenes, host: options.host, port: UInt16(options.port),

@@ -16,7 +16,8 @@ struct Build: ParsableCommand {
         commandName: "build",
         abstract: "Render every *.scene.xml under a folder into a mirrored asset tree, only what changed.",
         discussion: """
-            Names follow asset catalogs: card.png, card@2x.png, card@3x.png; PDF and SVG have no scale suffix. \
+            Without --scales each scene renders once at its own scale into card.png, as render does; with --scales \
+            names follow asset catalogs: card.png, card@2x.png, card@3x.png; PDF and SVG have no scale suffix. \
             A scene is rendered again only when its file, a file it read, the options or Easel's version changed \
             (a manifest in the output folder records them); outputs of deleted scenes are removed, and files Easel \
             did not write are never touched. With --xcassets the output is an Xcode asset catalog.
@@ -25,13 +26,18 @@ struct Build: ParsableCommand {
     @Argument(help: "The folder of scenes.")
     var source: String
 
-    @Option(name: .shortAndLong, help: "The output folder (an .xcassets folder with --xcassets).")
+    // --out-dir as for render; -o and --output are the older spellings.
+    @Option(name: [.customLong("out-dir"), .customShort("o"), .customLong("output")],
+            help: ArgumentHelp("The output folder, created if missing (an .xcassets folder with --xcassets). -o and --output are older spellings.",
+                               valueName: "dir"))
     var output: String
 
-    @Option(help: "Comma-separated scales for PNG output, e.g. 1,2,3.")
-    var scales: String = "1"
+    @Option(help: "Comma-separated scales for PNG output, e.g. 1,2,3 (default: each scene at its own scale, as render; with --xcassets 1,2,3).")
+    var scales: String?
 
-    @Option(help: "Comma-separated formats: png, pdf, svg (--xcassets: png, or pdf for a vector imageset).")
+    // --formats as for render; --format is accepted too.
+    @Option(name: [.customLong("formats"), .customLong("format")],
+            help: "Comma-separated formats: png, pdf, svg (--xcassets: png, or pdf for a vector imageset). --format is accepted too.")
     var formats: String = "png"
 
     @Option(name: .shortAndLong, help: "Scenes rendered at once (default: the number of cores).")
@@ -59,7 +65,7 @@ struct Build: ParsableCommand {
     @OptionGroup var text: TextOptions
     @OptionGroup var diagnostics: DiagnosticsOptions
 
-    var scaleList: [Double] { scales.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    var scaleList: [Double] { (scales ?? "").split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
     var localeList: [String] {
         // `pt_BR` as Apple writes it is `pt-BR`: one folder name, and a `lang`.
         (locales ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-") }
@@ -68,9 +74,11 @@ struct Build: ParsableCommand {
     var formatList: [OutputFormat] { formats.split(separator: ",").compactMap { OutputFormat(rawValue: $0.trimmingCharacters(in: .whitespaces)) } }
 
     func validate() throws {
-        let parts = scales.split(separator: ",", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy(ScaleOption.isValid) else {
-            throw ValidationError(ScaleOption.listMessage(scales))
+        if let scales {
+            let parts = scales.split(separator: ",", omittingEmptySubsequences: false)
+            guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy(ScaleOption.isValid) else {
+                throw ValidationError(ScaleOption.listMessage(scales))
+            }
         }
         guard formats.split(separator: ",", omittingEmptySubsequences: false).count == formatList.count, !formatList.isEmpty else {
             throw ValidationError("--formats takes png, pdf and svg, separated by commas, not '\(formats)'")

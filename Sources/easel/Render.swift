@@ -32,8 +32,15 @@ struct Render: ParsableCommand {
     @Option(help: "Comma-separated scales for PNG output with --out-dir, e.g. 1,2,3: NAME.png, NAME@2x.png, NAME@3x.png.")
     var scales: String?
 
-    @Option(help: "png, pdf, svg or apng (default: the output's extension; png with --out-dir).")
+    // --format as before; --formats as build spells it (several with --out-dir).
+    @Option(name: [.customLong("format"), .customLong("formats")],
+            help: "png, pdf, svg or apng (an animated PNG); with --out-dir several, comma-separated (default: the output's extension; png with --out-dir). --formats is accepted too.")
     var format: String?
+
+    /// `--format` as a list (`png,svg`); empty without it.
+    private var formatNames: [String] {
+        (format ?? "").split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
 
     @Option(name: .shortAndLong, help: "Scenes rendered at once with --out-dir (default: the number of cores).")
     var jobs: Int?
@@ -46,7 +53,7 @@ struct Render: ParsableCommand {
 
     /// An animated PNG was asked for by name or format.
     private var wantsAPNG: Bool {
-        format == "apng" || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "apng" } == true
+        formatNames.contains("apng") || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "apng" } == true
     }
 
     @Option(help: "Write Make-format dependencies: each output depends on its scene and every file it read.")
@@ -82,8 +89,13 @@ struct Render: ParsableCommand {
         if output == nil && outDir == nil { throw ValidationError("give an output with -o FILE or --out-dir DIR") }
         if output != nil && outDir != nil { throw ValidationError("give either -o or --out-dir, not both") }
         if output != nil && inputs.count > 1 { throw ValidationError("several inputs need --out-dir DIR") }
-        if let format, OutputFormat(rawValue: format) == nil, format != "apng" {
-            throw ValidationError("--format must be png, pdf, svg or apng, not '\(format)'")
+        if let format, formatNames.contains(where: { OutputFormat(rawValue: $0) == nil && $0 != "apng" }) {
+            throw ValidationError("--format must be png, pdf, svg or apng (several, comma-separated, with --out-dir), not '\(format)'")
+        }
+        if formatNames.count > 1 {
+            if output != nil { throw ValidationError("-o writes one file: give one --format, or --out-dir for several") }
+            if formatNames.contains("apng") { throw ValidationError("--format apng makes animated PNGs: give it alone") }
+            if Set(formatNames).count < formatNames.count { throw ValidationError("--format names '\(format!)' twice") }
         }
         if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
             throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg")
@@ -107,8 +119,8 @@ struct Render: ParsableCommand {
         if fps != nil || wantsAPNG {
             if time != nil { throw ValidationError("give either --time (one frame) or --fps (every frame), not both") }
             if scales != nil { throw ValidationError("--fps takes one --scale, not --scales") }
-            if let format, format == "pdf" || format == "svg" {
-                throw ValidationError("--fps makes an animated PNG or PNG frames; use --time for a still \(format)")
+            if let vector = formatNames.first(where: { $0 == "pdf" || $0 == "svg" }) {
+                throw ValidationError("--fps makes an animated PNG or PNG frames; use --time for a still \(vector)")
             }
             if let output, !wantsAPNG, URL(fileURLWithPath: output).pathExtension.lowercased() != "png" {
                 throw ValidationError("--fps makes an animated PNG: name the output NAME.png or NAME.apng")
@@ -120,10 +132,10 @@ struct Render: ParsableCommand {
         diagnosticsOutput = diagnostics.start()
         defer { diagnosticsOutput.finish() }
         if fps != nil || wantsAPNG { return try runAnimation() }
-        let fmt = format.flatMap(OutputFormat.init(rawValue:))
-            ?? output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png
-        let plan = OutputPlan(output: output, outDir: outDir, format: fmt, scales: scaleList, variant: variant)
-        try refuseCollisions { plan.outputs(for: $0).map(\.0.path) }
+        let formats = format != nil ? formatNames.compactMap(OutputFormat.init(rawValue:))
+            : [output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png]
+        let plan = OutputPlan(output: output, outDir: outDir, formats: formats, scales: scaleList, variant: variant)
+        try refuseCollisions { plan.outputs(for: $0).map(\.url.path) }
         try createOutputFolder()
         let options = try compileOptions(scale: scale, scales: scaleList)
         if let output {
@@ -135,7 +147,7 @@ struct Render: ParsableCommand {
         let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
             var (session, compiled) = compile(input, options)
             guard let compiled else { return session }
-            for (url, scale) in plan.outputs(for: input) {
+            for (url, fmt, scale) in plan.outputs(for: input) {
                 session.run { try compiled.write(to: url, format: fmt, scale: scale, time: time) }
                 let still = fmt == .svg && time == nil ? SceneRenderer.animatedPaintsSVGCannotAnimate(in: compiled.layout) : 0
                 if still > 0 {
@@ -146,7 +158,7 @@ struct Render: ParsableCommand {
         }
         for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
         let written = zip(inputs, sessions).map { input, session in
-            session.hasErrors ? [] : plan.outputs(for: input).map { $0.0.path }
+            session.hasErrors ? [] : plan.outputs(for: input).map(\.url.path)
         }
         let depfileWritten = writeDepfile(sessions, outputs: written)
         if let status = failureStatus(sessions) { throw status }
@@ -197,16 +209,18 @@ extension Render {
         let rate = fps ?? 30
         // Frames are NAME-0000.png…: two scenes with one NAME would interleave them.
         try refuseCollisions { input in
-            let name = OutputPlan.baseName(input) + (variant.map { "~" + $0 } ?? "")
             if let output { return [output] }
-            return [URL(fileURLWithPath: outDir!).appendingPathComponent(name + (wantsAPNG ? ".apng" : "-NNNN.png")).path]
+            let name = wantsAPNG ? OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "apng")
+                : OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "png").dropLast(4) + "-NNNN.png"
+            return [URL(fileURLWithPath: outDir!).appendingPathComponent(name).path]
         }
         try createOutputFolder()
         let options = try compileOptions(scale: scale)
         let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
             var (session, compiled) = compile(input, options)
             guard let compiled else { return (session, []) }
-            let name = OutputPlan.baseName(input) + (variant.map { "~" + $0 } ?? "")
+            // NAME~VARIANT.apng, or frames NAME~VARIANT-0000.png…
+            let name = String(OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "png").dropLast(4))
             var written: [String] = []
             if let output {
                 session.run { try AtomicFile.write(try compiled.renderAnimatedPNG(fps: rate), to: URL(fileURLWithPath: output)) }
@@ -235,35 +249,30 @@ extension Render {
     }
 }
 
-/// Where a scene's outputs go: `-o FILE`, or `DIR/NAME.EXT`, or with
-/// scales `DIR/NAME.png`, `DIR/NAME@2x.png`… (PDF and SVG have no scale
-/// suffix: they are vectors, one file whatever the scales).
+/// Where a scene's outputs go: `-o FILE`, or `DIR/NAME.EXT` for each
+/// format, or with scales `DIR/NAME.png`, `DIR/NAME@2x.png`… (PDF and SVG
+/// have no scale suffix: they are vectors, one file whatever the scales),
+/// named by `OutputName` as builds name them.
 struct OutputPlan: Sendable {
     var output: String?
     var outDir: String?
-    var format: OutputFormat
+    var formats: [OutputFormat]
     var scales: [Double]
     /// A variant adds `~VARIANT` to the name, as in builds.
     var variant: String? = nil
 
-    func outputs(for input: String) -> [(URL, Double?)] {
-        if let output { return [(URL(fileURLWithPath: output), nil)] }
-        let name = OutputPlan.baseName(input) + (variant.map { "~" + $0 } ?? "")
+    func outputs(for input: String) -> [(url: URL, format: OutputFormat, scale: Double?)] {
+        if let output { return [(URL(fileURLWithPath: output), formats[0], nil)] }
+        let base = OutputName.base(ofScene: input)
         let dir = URL(fileURLWithPath: outDir ?? ".")
-        guard format == .png, !scales.isEmpty else { return [(dir.appendingPathComponent(name + "." + format.rawValue), nil)] }
-        return scales.map { s in
-            (dir.appendingPathComponent(name + AssetBuild.scaleSuffix(s) + ".png"), s)
+        return formats.flatMap { format -> [(url: URL, format: OutputFormat, scale: Double?)] in
+            guard format == .png, !scales.isEmpty else {
+                return [(dir.appendingPathComponent(OutputName.file(base, variant: variant, extension: format.rawValue)), format, nil)]
+            }
+            return scales.map { s in
+                (dir.appendingPathComponent(OutputName.file(base, variant: variant, scale: s, extension: "png")), .png, s)
+            }
         }
-    }
-
-    /// `card` for `scenes/card.scene.xml`.
-    static func baseName(_ input: String) -> String {
-        var name = URL(fileURLWithPath: input).lastPathComponent
-        for suffix in [".scene.xml", ".xml"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-            break
-        }
-        return name
     }
 }
 

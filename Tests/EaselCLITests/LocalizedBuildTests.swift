@@ -127,7 +127,7 @@ final class LocalizedBuildTests: XCTestCase {
     func testLocalizedExampleBuilds() throws {
         let example = ExternalTool.repositoryRoot.appendingPathComponent("examples/localized")
         let r = try ExternalTool.run(ExternalTool.easelExecutable, [
-            "build", example.path, "-o", out.path, "--locales", "en,de,ja,ar",
+            "build", example.path, "-o", out.path, "--scales", "1", "--locales", "en,de,ja,ar",
             "--strings", example.appendingPathComponent("Localizable.xcstrings").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertFalse(r.stderr.contains("warning"), r.stderr)
