@@ -38,6 +38,8 @@ struct EaselPlugin: BuildToolPlugin {
         // A build step, as `easel build`: a character no font has fails it.
         let fontArguments = fontFolders.flatMap { ["--font-dir", $0.path] } + (config.systemFonts == false ? ["--system-fonts", "no"] : [])
             + ["--missing-glyphs", "error"]
+        // Easel's Limits().maxScale: a plugin cannot import the library, and
+        // `easel render` checks the same range again with its own message.
         guard !scales.isEmpty, scales.allSatisfy({ $0 > 0 && $0 <= 16 }) else {
             throw PluginError("easel-plugin.json: scales must be numbers greater than 0 and at most 16")
         }

@@ -77,13 +77,17 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
 
     /// A short name, for SARIF rules and the docs' headings.
     public var name: String {
-        // camelCase → kebab-case
+        // The case's name in kebab case, an acronym one word:
+        // `stillSVGAnimation` → `still-svg-animation`.
+        let letters = Array(String(describing: self))
         var out = ""
-        for c in String(describing: self) {
-            if c.isUppercase, !out.isEmpty { out += "-" }
+        for (i, c) in letters.enumerated() {
+            let startsWord = c.isUppercase && i > 0
+                && (letters[i - 1].isLowercase || (i + 1 < letters.count && letters[i + 1].isLowercase))
+            if startsWord { out += "-" }
             out += c.lowercased()
         }
-        return out.replacingOccurrences(of: "x-m-l", with: "xml").replacingOccurrences(of: "s-v-g", with: "svg")
+        return out
     }
 }
 
