@@ -44,3 +44,57 @@ final class DocsScenesTests: XCTestCase {
         }
     }
 }
+
+/// Every scene written out in the README and docs/ (an ```xml block that
+/// is a whole `<scene>`) compiles without errors, so a reader who copies
+/// one gets a picture. docs/diagnostics.md is left out: its examples are
+/// broken on purpose (its own test checks each reports its code).
+final class DocsSceneBlocksTests: XCTestCase {
+    static func sceneBlocks(in markdown: String) -> [(line: Int, text: String)] {
+        var out: [(line: Int, text: String)] = []
+        var block: [Substring]? = nil
+        var start = 0
+        for (i, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if block == nil, line.hasPrefix("```xml") {
+                block = []
+                start = i + 2
+            } else if var lines = block {
+                if line.hasPrefix("```") {
+                    let text = lines.joined(separator: "\n")
+                    let body = text.drop { $0 == " " || $0 == "\n" }
+                    if (body.hasPrefix("<scene") || body.hasPrefix("<?xml")), text.contains("</scene>") { out.append((start, text)) }
+                    block = nil
+                } else {
+                    lines.append(line)
+                    block = lines
+                }
+            }
+        }
+        return out
+    }
+
+    func testEverySceneInTheDocsCompiles() throws {
+        let root = ExternalTool.repositoryRoot
+        let docs = root.appendingPathComponent("docs")
+        let pages = [root.appendingPathComponent("README.md")]
+            + ((try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? [])
+                .filter { $0.hasSuffix(".md") && $0 != "diagnostics.md" }.sorted().map { docs.appendingPathComponent($0) }
+        var count = 0
+        for page in pages {
+            let text = try String(contentsOf: page, encoding: .utf8)
+            for (line, scene) in Self.sceneBlocks(in: text) {
+                // Files a scene names are looked for beside the docs' own
+                // scenes, then beside the examples (their fonts).
+                let results = ["docs/scenes", "examples"].map {
+                    Easel.compile(source: scene, baseDirectory: root.appendingPathComponent($0))
+                }
+                if results.contains(where: { if case .success = $0 { return true } else { return false } }) {
+                    count += 1
+                } else if case .failure(let error) = results[0] {
+                    XCTFail("\(page.lastPathComponent):\(line): \(error.diagnostics.filter { $0.severity == .error }.map(\.description))")
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(count, 10)
+    }
+}
