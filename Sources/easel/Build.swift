@@ -32,22 +32,13 @@ struct Build: ParsableCommand {
                                valueName: "dir"))
     var output: String
 
-    @Option(help: "Comma-separated scales for PNG output, e.g. 1,2,3 (default: each scene at its own scale, as render; with --xcassets 1,2,3).")
-    var scales: String?
-
-    // --formats as for render; --format is accepted too.
-    @Option(name: [.customLong("formats"), .customLong("format")],
-            help: "Comma-separated formats: png, pdf, svg (--xcassets: png, or pdf for a vector imageset). --format is accepted too.")
-    var formats: String = "png"
-
-    @Option(name: .shortAndLong, help: "Scenes rendered at once (default: the number of cores).")
-    var jobs: Int?
+    @OptionGroup var outputs: OutputOptions
+    private var jobs: Int? { outputs.jobs }
+    private var depfile: String? { outputs.depfile }
 
     @Flag(help: "Write an Xcode asset catalog: an imageset per scene, a colorset per palette colour.")
     var xcassets = false
 
-    @Option(help: "Write Make-format dependencies: each output depends on its scene and every file it read.")
-    var depfile: String?
 
     @Option(help: ArgumentHelp("Comma-separated locales (en,de,ja,ar): each scene that uses a key of --strings is rendered once per locale, into LOCALE/ (with --xcassets, as localized entries of its imageset).", valueName: "locales"))
     var locales: String?
@@ -65,28 +56,22 @@ struct Build: ParsableCommand {
     @OptionGroup var text: TextOptions
     @OptionGroup var diagnostics: DiagnosticsOptions
 
-    var scaleList: [Double] { (scales ?? "").split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    var scaleList: [Double] { outputs.scaleList }
     var localeList: [String] {
         // `pt_BR` as Apple writes it is `pt-BR`: one folder name, and a `lang`.
         (locales ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-") }
             .filter { !$0.isEmpty }
     }
-    var formatList: [OutputFormat] { formats.split(separator: ",").compactMap { OutputFormat(rawValue: $0.trimmingCharacters(in: .whitespaces)) } }
+    /// `--formats`, png without it.
+    var formatList: [OutputFormat] { outputs.formats == nil ? [.png] : outputs.formatList }
 
     func validate() throws {
-        if let scales {
-            let parts = scales.split(separator: ",", omittingEmptySubsequences: false)
-            guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy(ScaleOption.isValid) else {
-                throw ValidationError(ScaleOption.listMessage(scales))
-            }
-        }
-        guard formats.split(separator: ",", omittingEmptySubsequences: false).count == formatList.count, !formatList.isEmpty else {
-            throw ValidationError("--formats takes png, pdf and svg, separated by commas, not '\(formats)'")
+        if outputs.formatNames.contains("apng") {
+            throw ValidationError("--formats apng is for render (with --fps); a build writes png, pdf or svg")
         }
         if xcassets, formatList.contains(.svg) || Set(formatList).count > 1 {
             throw ValidationError("--xcassets takes --formats png (one image per scale) or pdf (a vector imageset)")
         }
-        if let jobs, jobs < 1 { throw ValidationError("-j must be 1 or more") }
         if let locales {
             // Folder names must differ on a file system that ignores case (macOS's).
             guard !localeList.isEmpty, localeList.allSatisfy(TextOptions.isLocale),

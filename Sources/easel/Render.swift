@@ -29,21 +29,13 @@ struct Render: ParsableCommand {
     @Option(help: "Pixels per point for PNG output (overrides the scene's scale).")
     var scale: Double?
 
-    @Option(help: "Comma-separated scales for PNG output with --out-dir, e.g. 1,2,3: NAME.png, NAME@2x.png, NAME@3x.png.")
-    var scales: String?
-
-    // --format as before; --formats as build spells it (several with --out-dir).
-    @Option(name: [.customLong("format"), .customLong("formats")],
-            help: "png, pdf, svg or apng (an animated PNG); with --out-dir several, comma-separated (default: the output's extension; png with --out-dir). --formats is accepted too.")
-    var format: String?
-
-    /// `--format` as a list (`png,svg`); empty without it.
-    private var formatNames: [String] {
-        (format ?? "").split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
-    @Option(name: .shortAndLong, help: "Scenes rendered at once with --out-dir (default: the number of cores).")
-    var jobs: Int?
+    @OptionGroup var outputs: OutputOptions
+    private var scales: String? { outputs.scales }
+    private var format: String? { outputs.formats }
+    private var formatNames: [String] { outputs.formatNames }
+    private var jobs: Int? { outputs.jobs }
+    private var depfile: String? { outputs.depfile }
+    private var scaleList: [Double] { outputs.scaleList }
 
     @Option(help: "Seconds into the scene's animations: one still frame, in any format (default 0).")
     var time: Double?
@@ -56,8 +48,6 @@ struct Render: ParsableCommand {
         formatNames.contains("apng") || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "apng" } == true
     }
 
-    @Option(help: "Write Make-format dependencies: each output depends on its scene and every file it read.")
-    var depfile: String?
 
     @Option(help: "Render the scene as its <variant> NAME (with --out-dir: NAME~VARIANT.png).")
     var variant: String?
@@ -76,10 +66,6 @@ struct Render: ParsableCommand {
         return options
     }
 
-    /// `--scales` parsed; empty without it.
-    private var scaleList: [Double] {
-        (scales ?? "").split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-    }
 
     func validate() throws {
         if let unknown = inputs.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
@@ -89,13 +75,9 @@ struct Render: ParsableCommand {
         if output == nil && outDir == nil { throw ValidationError("give an output with -o FILE or --out-dir DIR") }
         if output != nil && outDir != nil { throw ValidationError("give either -o or --out-dir, not both") }
         if output != nil && inputs.count > 1 { throw ValidationError("several inputs need --out-dir DIR") }
-        if let format, formatNames.contains(where: { OutputFormat(rawValue: $0) == nil && $0 != "apng" }) {
-            throw ValidationError("--format must be png, pdf, svg or apng (several, comma-separated, with --out-dir), not '\(format)'")
-        }
         if formatNames.count > 1 {
             if output != nil { throw ValidationError("-o writes one file: give one --format, or --out-dir for several") }
             if formatNames.contains("apng") { throw ValidationError("--format apng makes animated PNGs: give it alone") }
-            if Set(formatNames).count < formatNames.count { throw ValidationError("--format names '\(format!)' twice") }
         }
         if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
             throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg")
@@ -105,15 +87,10 @@ struct Render: ParsableCommand {
            implied.rawValue != format, !(format == "apng" && implied == .png) {
             throw ValidationError("--format \(format) and the extension of '\(output)' disagree")
         }
-        if let scales {
+        if scales != nil {
             if outDir == nil { throw ValidationError("--scales needs --out-dir DIR") }
             if scale != nil { throw ValidationError("give either --scale or --scales, not both") }
-            let parts = scales.split(separator: ",", omittingEmptySubsequences: false)
-            guard !parts.isEmpty, parts.count == scaleList.count, scaleList.allSatisfy(ScaleOption.isValid) else {
-                throw ValidationError(ScaleOption.listMessage(scales))
-            }
         }
-        if let jobs, jobs < 1 { throw ValidationError("-j must be 1 or more") }
         if let time, !time.isFinite { throw ValidationError("--time must be a number of seconds") }
         if let fps, !(fps > 0 && fps <= 240) { throw ValidationError("--fps must be greater than 0 and at most 240") }
         if fps != nil || wantsAPNG {
