@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The live preview's latency and memory (README, "Live preview").
+"""The live preview's latency and memory (docs/usage.md, "Live preview").
 
 Starts `easel preview` (which runs easel-preview beside it) on a free port
 with one small scene, subscribes to its event stream over a raw socket, and

@@ -2,7 +2,7 @@ import CCairo
 import CDeflate
 
 /// How hard PNG output is compressed (`--png-compression`). Measured with
-/// `bench/png-encoders.c` on the benchmark's frames (README, "Figures").
+/// `bench/png-encoders.c` on the benchmark's frames (docs/benchmarks.md).
 public enum PNGCompression: String, Sendable, CaseIterable {
     /// libdeflate level 3, every row filtered with Up: about half the
     /// default's encoding time, files about 20% larger.

@@ -18,13 +18,21 @@ final class OutputBytesTests: XCTestCase {
         DocsScenesTests.scenes + [ExternalTool.repositoryRoot.appendingPathComponent("examples/localized/promo.scene.xml")]
     }
 
+    /// The outputs of the last `hashes(of:)` runs, kept so that a changed
+    /// one can be written out for a look (Tests' artifacts folder).
+    nonisolated(unsafe) static var lastOutputs: [String: [UInt8]] = [:]
+
     static func hashes(of url: URL) throws -> [String: String] {
         let compiled = try Easel.compile(fileAt: url).get()
         var out: [String: String] = [:]
-        out["png@1x"] = ContentHash.sha256(try compiled.render(format: .png, scale: 1))
-        out["png@2x"] = ContentHash.sha256(try compiled.render(format: .png, scale: 2))
-        out["svg"] = ContentHash.sha256(try compiled.render(format: .svg))
-        out["pdf"] = ContentHash.sha256(try compiled.render(format: .pdf))
+        let outputs: [(String, [UInt8])] = [
+            ("png@1x", try compiled.render(format: .png, scale: 1)), ("png@2x", try compiled.render(format: .png, scale: 2)),
+            ("svg", try compiled.render(format: .svg)), ("pdf", try compiled.render(format: .pdf)),
+        ]
+        for (name, bytes) in outputs {
+            out[name] = ContentHash.sha256(bytes)
+            lastOutputs[url.lastPathComponent + "." + name] = bytes
+        }
         // The JSON names font files by absolute path: hashed relative to the clone.
         let layout = compiled.layoutJSON().replacingOccurrences(of: ExternalTool.repositoryRoot.path + "/", with: "")
         out["layout"] = ContentHash.sha256(Array(layout.utf8))
@@ -53,6 +61,12 @@ final class OutputBytesTests: XCTestCase {
         for (scene, outputs) in committed.sorted(by: { $0.key < $1.key }) {
             for (output, hash) in outputs.sorted(by: { $0.key < $1.key }) {
                 XCTAssertEqual(now[scene]?[output], hash, "\(scene) \(output) changed")
+                let name = (scene as NSString).lastPathComponent + "." + output
+                if now[scene]?[output] != hash, let bytes = Self.lastOutputs[name] {
+                    let folder = URL(fileURLWithPath: "/tmp/easel-test-artifacts/output-bytes")
+                    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                    try? Data(bytes).write(to: folder.appendingPathComponent(name))
+                }
             }
         }
     }
