@@ -161,7 +161,7 @@ public enum SceneParser {
             return ka < kb
         }.map(\.element)
         // "too many errors" closes the list, wherever its location sorts.
-        let ordered = sorted.filter { $0.message != .tooManyErrors } + sorted.filter { $0.message == .tooManyErrors }
+        let ordered = sorted.filter { $0.message.code != .tooManyErrors } + sorted.filter { $0.message.code == .tooManyErrors }
         return ParseResult(scene: diagnostics.hasErrors ? nil : scene, diagnostics: ordered, filesRead: recorder.all,
                            fontData: builder.fontData)
     }

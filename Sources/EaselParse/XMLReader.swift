@@ -250,7 +250,7 @@ private final class ReaderState {
     func libxmlError(_ error: xmlError) {
         guard error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         // After a refused DOCTYPE, stopping the parser raises its own error.
-        if diagnostics.all.contains(where: { $0.message == .doctypeRefused }) { return }
+        if diagnostics.all.contains(where: { $0.message.code == .doctypeRefused }) { return }
         var message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
         message = message.trimmingCharacters(in: .whitespacesAndNewlines)
         if let first = message.first { message = first.lowercased() + message.dropFirst() }

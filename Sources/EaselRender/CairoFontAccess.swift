@@ -1,4 +1,5 @@
 import Glibc
+import EaselLayout
 
 /// One lock for every use of a font through Cairo: shaping with Pango,
 /// drawing glyphs, replaying a tile that holds glyphs, subsetting fonts
@@ -36,6 +37,14 @@ enum CairoFontAccess {
     /// when the render ends.
     final class Hold {
         private var holding = false
+        /// The faces drawn while held, in the order first drawn.
+        private(set) var facesDrawn: [FontFace] = []
+        private var seen = Set<FontFace>()
+
+        func drew(_ face: FontFace) {
+            if seen.insert(face).inserted { facesDrawn.append(face) }
+        }
+
         func take() {
             guard !holding else { return }
             pthread_mutex_lock(CairoFontAccess.mutex)

@@ -55,4 +55,66 @@ enum CairoFontFaces {
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         return options
     }()
+
+    /// Before a PDF is finished: Cairo 1.16 embeds a variable font as a
+    /// subset of its file (its default instance) or as outlines by reading
+    /// the axis coordinates its one shared FreeType face was *last* set to
+    /// (`_cairo_ft_is_synthetic`), not the document's. Glyphs cached by an
+    /// earlier render, or a face Cairo closed and opened again, leave them
+    /// anywhere — a history-dependent PDF, and bold text drawn at the
+    /// default weight. So each variable file the document drew is set here
+    /// to the last non-default instance it used (outlines: right for every
+    /// instance), or to its default if it used only that (a subset: right).
+    /// Called under the render's `CairoFontAccess` hold.
+    static func settleVariations(for faces: [FontFace]) {
+        var chosen: [String: (face: FontFace, coords: [FT_Fixed], nonDefault: Bool)] = [:]
+        var order: [String] = []
+        for face in faces where !face.variations.isEmpty {
+            guard let cairoFace = self.face(face) else { continue }
+            withLockedFace(cairoFace) { ft in
+                guard let (coords, nonDefault) = coordinates(face.variations, in: ft) else { return }
+                let file = "\(face.path)#\(face.index & 0xFFFF)"
+                if chosen[file] == nil { order.append(file) }
+                if chosen[file] == nil || nonDefault || !(chosen[file]!.nonDefault) {
+                    chosen[file] = (face, coords, nonDefault)
+                }
+            }
+        }
+        for file in order {
+            guard let pick = chosen[file], let cairoFace = self.face(pick.face) else { continue }
+            withLockedFace(cairoFace) { ft in
+                var coords = pick.coords
+                _ = FT_Set_Var_Design_Coordinates(ft, FT_UInt(coords.count), &coords)
+            }
+        }
+    }
+
+    /// Runs `body` with the FreeType face behind a Cairo face, locked.
+    private static func withLockedFace(_ cairoFace: OpaquePointer, _ body: (FT_Face) -> Void) {
+        var identity = cairo_matrix_t(xx: 1, yx: 0, xy: 0, yy: 1, x0: 0, y0: 0)
+        guard let scaled = cairo_scaled_font_create(cairoFace, &identity, &identity, options) else { return }
+        defer { cairo_scaled_font_destroy(scaled) }
+        guard cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS, let ft = cairo_ft_scaled_font_lock_face(scaled) else { return }
+        defer { cairo_ft_scaled_font_unlock_face(scaled) }
+        body(ft)
+    }
+
+    /// A `wght=650,wdth=100` setting as design coordinates for every axis
+    /// of the face (the axis's default where it names none), and whether
+    /// any differs from its default; nil for a face without axes.
+    private static func coordinates(_ variations: String, in ft: FT_Face) -> ([FT_Fixed], Bool)? {
+        guard ft.pointee.face_flags & FT_Long(FT_FACE_FLAG_MULTIPLE_MASTERS) != 0 else { return nil }
+        var master: UnsafeMutablePointer<FT_MM_Var>?
+        guard FT_Get_MM_Var(ft, &master) == 0, let master else { return nil }
+        defer { FT_Done_MM_Var(ft.pointee.glyph.pointee.library, master) }
+        let axes = UnsafeBufferPointer(start: master.pointee.axis, count: Int(master.pointee.num_axis))
+        var coords = axes.map(\.def)
+        for setting in variations.split(separator: ",") {
+            let parts = setting.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let value = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { continue }
+            let tag = parts[0].trimmingCharacters(in: .whitespaces).utf8.reduce(FT_ULong(0)) { $0 << 8 | FT_ULong($1) }
+            if let i = axes.firstIndex(where: { $0.tag == tag }) { coords[i] = FT_Fixed((value * 65536).rounded()) }
+        }
+        return (coords, zip(coords, axes).contains { $0 != $1.def })
+    }
 }

@@ -281,6 +281,7 @@ final class Painter {
     private func draw(_ text: TextDrawing) {
         fontHold.take()
         let runs = text.shaped.runs
+        for run in runs { if let face = run.face { fontHold.drew(face) } }
         var own = Set(runs.indices)
         var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
         for span in text.spanFills {

@@ -54,6 +54,7 @@ public enum SceneRenderer {
                 } catch {
                     failure = error
                 }
+                if format == .pdf { CairoFontFaces.settleVariations(for: fontHold.facesDrawn) }
                 cairo_surface_finish(surface)
                 return cairo_surface_status(surface)
             }

@@ -33,6 +33,10 @@ struct PreviewCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Ctrl-C is caught from here on: a signal that arrives while the
+        // server starts, or just after the URL is printed, still stops it
+        // cleanly (it used to kill the process or be lost).
+        let interrupt = Interrupt()
         // Each render takes its scale from the page's settings (--scale first).
         var compile = try options.text.applied(to: options.parameters.applied(to: options.fonts.applied(to: options.safety.options())))
         compile.variant = options.variant
@@ -54,24 +58,10 @@ struct PreviewCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         say("easel preview: \(url) (\(options.scenes.count) scene\(options.scenes.count == 1 ? "" : "s"); Ctrl-C stops)", to: .standardOutput)
-        await Self.waitForInterrupt()
+        await interrupt.wait()
         await server.stop()
         say("easel preview: stopped", to: .standardOutput)
         throw ExitCode(130)
-    }
-
-    /// Returns when SIGINT or SIGTERM arrives.
-    static func waitForInterrupt() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let once = Once(done)
-            for sig in [SIGINT, SIGTERM] {
-                signal(sig, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
-                source.setEventHandler { once.resume() }
-                source.resume()
-                Once.keep(source)
-            }
-        }
     }
 
     private func say(_ line: String, to handle: FileHandle) {
@@ -79,12 +69,43 @@ struct PreviewCommand: AsyncParsableCommand {
     }
 }
 
-/// Resumes a continuation at most once, whichever signal comes first.
-private final class Once: @unchecked Sendable {
+/// SIGINT and SIGTERM, caught from the moment this is made: `wait()`
+/// returns at once if one came before it was called.
+private final class Interrupt: @unchecked Sendable {
     private let lock = NSLock()
+    private var fired = false
     private var continuation: CheckedContinuation<Void, Never>?
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-    init(_ c: CheckedContinuation<Void, Never>) { continuation = c }
-    func resume() { lock.withLock { defer { continuation = nil }; return continuation }?.resume() }
-    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        // Made before the URL is printed, which is when anyone can know
+        // the server is there to stop.
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [weak self] in self?.fire() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func fire() {
+        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
+            fired = true
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let now: Bool = lock.withLock {
+                if fired { return true }
+                continuation = done
+                return false
+            }
+            if now { done.resume() }
+        }
+    }
 }
