@@ -5,21 +5,11 @@ import XCTest
 
 /// End-to-end: the built `easel` executable, its exit codes, stdout and
 /// stderr (as swift-argument-parser tests its tools).
-final class CLITests: XCTestCase {
+final class CLITests: XCTestCase, CommandLineTesting {
     var dir: URL!
 
     override func setUp() {
         dir = ExternalTool.temporaryDirectory(name)
-    }
-
-    func easel(_ args: [String]) throws -> ToolResult {
-        try ExternalTool.run(ExternalTool.easelExecutable, args)
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let url = dir.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
     }
 
     let good = """

@@ -6,22 +6,11 @@ import XCTest
 /// One meaning per flag across `render`, `build` and `preview`: the same
 /// file names and sizes for the same scene, the old spellings accepted,
 /// one range for scales.
-final class CommandLineAgreementTests: XCTestCase {
+final class CommandLineAgreementTests: XCTestCase, CommandLineTesting {
     var dir: URL!
 
     override func setUp() {
         dir = ExternalTool.temporaryDirectory(name)
-    }
-
-    func easel(_ args: [String]) throws -> ToolResult {
-        try ExternalTool.run(ExternalTool.easelExecutable, args)
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let url = dir.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-        return url.path
     }
 
     func files(_ folder: URL) -> [String] {

@@ -7,22 +7,11 @@ import XCTest
 /// from one table, each documented with an example that reports it; JSON
 /// lines and a SARIF log validated against the OASIS schema by Python's
 /// `jsonschema`; outputs that collide and depfiles that cannot be written.
-final class DiagnosticsOutputTests: XCTestCase {
+final class DiagnosticsOutputTests: XCTestCase, CommandLineTesting {
     var dir: URL!
 
     override func setUp() {
         dir = ExternalTool.temporaryDirectory(name)
-    }
-
-    func easel(_ args: [String]) throws -> ToolResult {
-        try ExternalTool.run(ExternalTool.easelExecutable, args)
-    }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let url = dir.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-        return url.path
     }
 
     /// Every scene example in the table, compiled: it reports its own code

@@ -25,7 +25,7 @@ final class PreviewBrowserTests: XCTestCase {
 
         // Save a new colour; the page shows it without a reload.
         try PreviewServerTests.scene(fill: "#1f6feb").write(to: sceneFile, atomically: true, encoding: .utf8)
-        XCTAssertTrue(try browser.waitUntil(shows(version: 2), timeout: 5), "the page did not update after the save")
+        XCTAssertTrue(try browser.waitUntil(shows(version: 2), timeout: 30), "the page did not update after the save")
         let box = try XCTUnwrap(try browser.evaluate(
             "(() => { const r = \(image).getBoundingClientRect(); return [r.left, r.top, r.width, r.height] })()") as? [Double])
         XCTAssertEqual(box[2], 200, "the picture is shown at its size in points")
@@ -48,7 +48,7 @@ final class PreviewBrowserTests: XCTestCase {
         // A broken save: the located error shows over the last good picture.
         try PreviewServerTests.scene(fill: "#1f6fe").write(to: sceneFile, atomically: true, encoding: .utf8)
         let overlay = #"document.querySelector('[data-scene="0"] .diagnostics')"#
-        XCTAssertTrue(try browser.waitUntil("\(overlay).classList.contains('visible')", timeout: 5), "no error shown")
+        XCTAssertTrue(try browser.waitUntil("\(overlay).classList.contains('visible')", timeout: 30), "no error shown")
         let text = try XCTUnwrap(try browser.evaluate("\(overlay).textContent") as? String)
         XCTAssertTrue(text.contains("\(sceneFile.path):2:"), text)
         XCTAssertTrue(text.contains("error: '#1f6fe' is not a colour"), text)
@@ -58,7 +58,7 @@ final class PreviewBrowserTests: XCTestCase {
 
         // Fixed again: the error goes away.
         try PreviewServerTests.scene(fill: "#2a9d4b").write(to: sceneFile, atomically: true, encoding: .utf8)
-        XCTAssertTrue(try browser.waitUntil("!\(overlay).classList.contains('visible') && \(shows(version: 4))", timeout: 5))
+        XCTAssertTrue(try browser.waitUntil("!\(overlay).classList.contains('visible') && \(shows(version: 4))", timeout: 30))
     }
 
     /// The page reconnects to a restarted server by itself and shows the
@@ -73,7 +73,7 @@ final class PreviewBrowserTests: XCTestCase {
         let image = #"document.querySelector('[data-scene="0"] img')"#
         XCTAssertTrue(try browser.waitUntil("!!\(image) && \(image).dataset.version === '1' && \(image).complete", timeout: 20))
         XCTAssertEqual(first.interrupt().status, 130)
-        XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'reconnecting…'", timeout: 5))
+        XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'reconnecting…'", timeout: 30))
         try PreviewServerTests.scene(fill: "#1f6feb").write(to: sceneFile, atomically: true, encoding: .utf8)
         let second = try PreviewProcess([sceneFile.path], port: first.port)
         defer { XCTAssertEqual(second.interrupt().status, 130) }
