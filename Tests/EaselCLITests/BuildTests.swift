@@ -81,8 +81,10 @@ final class BuildTests: XCTestCase {
 
         // A new mtime with the same bytes is no change; new bytes are.
         let before = try stamps()
-        Thread.sleep(forTimeInterval: 0.05)
         try put("icons/dot.scene.xml", "<scene width=\"8\" height=\"8\"><circle cx=\"4\" cy=\"4\" r=\"3\"/></scene>")
+        // A later modification time, set rather than waited for.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)],
+                                              ofItemAtPath: src.appendingPathComponent("icons/dot.scene.xml").path)
         XCTAssertTrue(try build().stdout.contains("nothing to do"))
         try put("graphs/water.csv", "v\n1\n3\n5\n")
         r = try build()
