@@ -1,7 +1,6 @@
 import Easel
 import EaselTestSupport
 import Foundation
-import Synchronization
 import XCTest
 
 /// `easel build`: incremental by content, removals, manifests, depfiles and
@@ -225,7 +224,7 @@ final class BuildTests: XCTestCase {
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
-        let log = Mutex("")
+        let log = Locked("")
         pipe.fileHandleForReading.readabilityHandler = { h in
             let text = String(decoding: h.availableData, as: UTF8.self)
             log.withLock { $0 += text }
