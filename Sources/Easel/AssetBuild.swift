@@ -15,9 +15,14 @@ public enum AssetBuild {
         public var scales: [Double] = []
         public var formats: [OutputFormat] = [.png]
         public var jobs = ParallelJobs.defaultJobs
-        /// `output` is an `.xcassets` catalog: one imageset per scene, one
-        /// colorset per palette colour.
+        /// `output` is an `.xcassets` catalog: one imageset per scene (an
+        /// appiconset per app icon), one colorset per exported palette colour.
         public var xcassets = false
+        /// `output` is an Android resource folder (`--android`): drawables
+        /// per density, launcher and adaptive icons.
+        public var android = false
+        /// The platforms of an asset catalog's app icon sets (`--platforms`).
+        public var platforms: [IconPlatform] = [.ios]
         /// Say what would be rendered and removed; write nothing.
         public var dryRun = false
         /// Called as each scene finishes (on its worker thread, one call at
@@ -37,10 +42,16 @@ public enum AssetBuild {
 
         /// The scales PNGs are rendered at; nil: the scene's own, no suffix.
         var pngScales: [Double?] {
-            xcassets ? catalogScales : (scales.isEmpty ? [nil] : scales)
+            if android { return AndroidResources.densities.map(\.scale) }
+            return xcassets ? catalogScales : (scales.isEmpty ? [nil] : scales)
         }
         /// An imageset's entries name their scale.
         var catalogScales: [Double] { scales.isEmpty ? [1, 2, 3] : scales }
+
+        /// A scene's path as messages name it (under the source folder as the user typed it).
+        func shownPath(_ scene: String) -> String {
+            sourceName.map { ($0 as NSString).appendingPathComponent(scene) } ?? source.appendingPathComponent(scene).path
+        }
     }
 
     /// What a build did, scene by scene (paths relative to the source).
@@ -90,9 +101,11 @@ public enum AssetBuild {
         // A scene whose files are unchanged but whose translations changed
         // is rendered again for those locales only.
         var partial: [String: [String]] = [:]
-        let stale = scenes.filter { scene in
+        let changed = scenes.filter { scene in
             guard let entry = manifest.scenes[scene] else { return true }
             let outputsThere = entry.outputs.allSatisfy { fm.fileExists(atPath: options.output.appendingPathComponent($0).path) }
+            // A catalog's colour sets are made from what each scene exports.
+            if options.xcassets && entry.colors == nil { return true }
             if !outputsThere || entry.inputs.contains(where: { !$0.isUnchangedOnDisk && currentHash($0.path) != $0.sha256 }) { return true }
             switch options.localeChanges(entry) {
             case .none: return false
@@ -102,6 +115,8 @@ public enum AssetBuild {
                 return true
             }
         }
+        let refused = options.android ? refusedAndroidNames(scenes, options) : [:]
+        let stale = changed.filter { refused[$0] == nil }
         let done = Locked(0)
         let onlyLocales = partial
         let options = { var o = options; o.staleScenes = stale.count; return o }()
@@ -137,8 +152,12 @@ public enum AssetBuild {
                 report.failed.append(r.scene)   // its previous outputs and record stay
             }
         }
+        for scene in scenes where refused[scene] != nil {
+            report.diagnostics.append((scene, [refused[scene]!]))
+            report.failed.append(scene)
+        }
         let staleSet = Set(stale)
-        report.upToDate = scenes.filter { !staleSet.contains($0) }
+        report.upToDate = scenes.filter { !staleSet.contains($0) && refused[$0] == nil }
 
         // Scenes that are gone: remove exactly the files they wrote.
         let present = Set(scenes)
@@ -153,7 +172,11 @@ public enum AssetBuild {
             if !options.dryRun { manifest.scenes[scene] = nil }
         }
         if !options.dryRun {
-            if options.xcassets { writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted()) }
+            if options.android { refuseSharedOutputs(&manifest, &report, options) }
+            if options.xcassets {
+                writeColorSets(&manifest, &report, options)
+                writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted())
+            }
             // Unchanged, it is not rewritten: a watched output folder stays quiet.
             let bytes = manifest.encoded()
             if (try? FileBytes.read(manifestURL.path).get()) != Array(bytes) { try? AtomicFile.write(Array(bytes), to: manifestURL) }
@@ -183,7 +206,7 @@ public enum AssetBuild {
         // A build's --set values are for the scenes that declare them.
         compileOptions.ignoresUndeclaredParameters = true
         let url = options.source.appendingPathComponent(scene)
-        let shown = options.sourceName.map { ($0 as NSString).appendingPathComponent(scene) } ?? url.path
+        let shown = options.shownPath(scene)
         let source = SceneParser.read(fileAt: url, displayPath: shown, limits: compileOptions.limits)
         let candidates = source.stringParameters
         let keys = options.compile.strings?.keys ?? []
@@ -211,8 +234,9 @@ public enum AssetBuild {
             for f in c.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
         }
         var outputs: [String] = []
+        var warnings: [Diagnostic] = []
         let ok = session.run {
-            for (relative, bytes) in try files(for: scene, renderings, options) {
+            for (relative, bytes) in try files(for: scene, renderings, options, warnings: &warnings) {
                 outputs.append(relative)
                 guard let bytes else { continue }   // a locale whose translations did not change
                 let target = options.output.appendingPathComponent(relative)
@@ -220,8 +244,13 @@ public enum AssetBuild {
                 try AtomicFile.write(bytes, to: target)
             }
         }
+        session.report(warnings)
         guard ok else { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }
         var entry = BuildManifest.Entry(inputs: inputs, outputs: outputs)
+        if options.xcassets {
+            let own = renderings.first { $0.variant == nil && $0.compiled != nil }?.compiled
+            entry.colors = (own?.scene.definitions.paletteColors ?? []).filter(\.exported).map(ExportedColor.init)
+        }
         if !options.locales.isEmpty {
             entry.stringParameters = candidates
             entry.strings = options.stringsUsed(candidates)
@@ -271,7 +300,26 @@ public enum AssetBuild {
             for f in variantSession.filesRead where !out.filesRead.contains(where: { $0.path == f.path }) { out.filesRead.append(f) }
         }
         for (variant, c) in scenes {
-            var r = Rendering(variant: variant, locale: locale, compiled: kept ? nil : c)
+            // An app icon's files are made from every rendering: none is kept.
+            var r = Rendering(variant: variant, locale: locale, compiled: kept && c.scene.asset != .appIcon ? nil : c)
+            // An Android app icon's layers, each compiled alone.
+            if options.android, c.scene.asset == .appIcon, variant?.appearance != .tinted {
+                let ids = Set(c.scene.layers.map(\.id))
+                if ids.contains("background") && ids.contains("foreground") {
+                    for layer in AndroidResources.layerIDs where ids.contains(layer) {
+                        var layerOptions = localeOptions
+                        layerOptions.variant = variant?.name
+                        layerOptions.layer = layer
+                        var layerSession = CompileSession(options: layerOptions)
+                        guard let compiledLayer = layerSession.compile(source) else {
+                            out.diagnostics += layerSession.diagnostics.filter { $0.severity == .error }
+                            out.failed = true
+                            return out
+                        }
+                        r.layers[layer] = compiledLayer
+                    }
+                }
+            }
             if !kept {
                 do { try r.prerender(options) } catch let error as DiagnosticsError {
                     out.diagnostics += error.diagnostics
@@ -296,6 +344,8 @@ public enum AssetBuild {
         var compiled: CompiledScene?
         /// Bytes rendered ahead, on the locale's worker, by format and scale.
         var rendered: [String: [UInt8]] = [:]
+        /// An Android app icon's adaptive layers, each compiled alone, by id.
+        var layers: [String: CompiledScene] = [:]
         /// `dark` in file names (`card~dark.png`), nil for the scene itself.
         var variantName: String? { variant?.name }
 
@@ -303,7 +353,8 @@ public enum AssetBuild {
 
         /// Renders every format and scale the build writes.
         mutating func prerender(_ options: Options) throws {
-            guard let compiled else { return }
+            // Icons and Android resources are rendered at their own sizes as their files are made.
+            guard let compiled, !options.android, !(options.xcassets && compiled.scene.asset == .appIcon) else { return }
             let pdfOnly = options.xcassets && options.formats.contains(.pdf)
             for format in options.formats where !pdfOnly || format == .pdf {
                 if format == .png {
@@ -329,11 +380,15 @@ public enum AssetBuild {
     /// images entries of the same imageset marked with their locale
     /// (`card.de@2x.png`) — and a colorset per palette colour beside it.
     /// Bytes are nil for a file kept from the last build.
-    static func files(for scene: String, _ renderings: [Rendering], _ options: Options) throws -> [(String, [UInt8]?)] {
+    static func files(for scene: String, _ renderings: [Rendering], _ options: Options,
+                      warnings: inout [Diagnostic]) throws -> [(String, [UInt8]?)] {
         let folder = (scene as NSString).deletingLastPathComponent
         let name = OutputName.base(ofScene: scene)
         func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
         var out: [(String, [UInt8]?)] = []
+        let isAppIcon = renderings.contains { $0.compiled?.scene.asset == .appIcon }
+        if options.android { return try androidFiles(name, renderings, isAppIcon: isAppIcon, warnings: &warnings) }
+        if options.xcassets && isAppIcon { return try appIconFiles(name, folder: folder, renderings, options) }
         if options.xcassets {
             // The first dark variant that changes nothing else joins the scene's own imageset.
             let dark = renderings.first { $0.variant?.isAppearanceOnly == true }?.variant?.name
@@ -360,11 +415,6 @@ public enum AssetBuild {
                     }
                 }
                 out.append((set + "/Contents.json", AssetCatalog.imageSet(images, vector: options.formats.contains(.pdf))))
-            }
-            if let base = renderings.first(where: { $0.compiled != nil })?.compiled {
-                for color in base.scene.definitions.paletteColors.sorted(by: { $0.name < $1.name }) {
-                    out.append((path(color.name + ".colorset") + "/Contents.json", AssetCatalog.colorSet(color)))
-                }
             }
             return out
         }
@@ -430,7 +480,7 @@ extension AssetBuild.Options {
     /// Everything besides the files that decides what a build writes.
     var fingerprint: String {
         let l = compile.limits
-        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) "
+        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android) platforms=\(platforms.map(\.rawValue)) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters),\(l.maxLayoutWork) "
             + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue) "
             + "appearance=\(compile.appearance.rawValue) set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }) "
@@ -513,12 +563,17 @@ struct BuildManifest: Codable, Sendable {
         /// string tables gave each locale for them.
         var stringParameters: [String]?
         var strings: [String: [String: String]]?
+        /// In an asset catalog: the palette colours the scene exports.
+        var colors: [ExportedColor]?
     }
     static let currentVersion = 1
     var version = BuildManifest.currentVersion
     var easel = ""
     var options = ""
     var scenes: [String: Entry] = [:]
+    /// In an asset catalog: the colour sets' `Contents.json` files the
+    /// build wrote (colour sets belong to the build, not to one scene).
+    var colorSets: [String]?
 
     static func load(from url: URL, warnings: inout [Diagnostic]) -> BuildManifest {
         guard let data = (try? FileBytes.read(url.path).get()).map({ Data($0) }) else { return BuildManifest() }
@@ -539,6 +594,7 @@ struct BuildManifest: Codable, Sendable {
             for output in entry.outputs where !isInsideFolder(output) { return nil }
         }
         for scene in m.scenes.keys where !isInsideFolder(scene) { return nil }
+        for set in m.colorSets ?? [] where !isInsideFolder(set) { return nil }
         return m
     }
 

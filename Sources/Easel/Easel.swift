@@ -48,6 +48,9 @@ public enum Easel {
             get { parse.ignoresUndeclaredParameters }
             set { parse.ignoresUndeclaredParameters = newValue }
         }
+        /// Compile only the scene's top-level element with this id (an
+        /// adaptive icon's layer, `--layer`).
+        public var layer: String? { get { parse.layer } set { parse.layer = newValue } }
         /// Folders whose font files every scene of the run declares (`--font-dir`).
         public var fontDirectories: [URL] = []
         /// The machine's fonts are in every compile's font set (`--system-fonts`);

@@ -12,12 +12,14 @@ public enum OutputName {
         return name
     }
 
-    /// `base~variant.locale@2x.ext`: a variant after `~`, a locale after a
-    /// dot (inside an imageset), the scale as asset catalogs write it (none
+    /// `base~variant.locale_16x16@2x.ext`: a variant after `~`, a locale
+    /// after a dot (inside an imageset), an icon entry's size in points
+    /// (inside an appiconset), the scale as asset catalogs write it (none
     /// for 1, or for vectors: pass nil).
-    public static func file(_ base: String, variant: String? = nil, locale: String? = nil, scale: Double? = nil,
+    public static func file(_ base: String, variant: String? = nil, locale: String? = nil, size: Int? = nil, scale: Double? = nil,
                             extension ext: String) -> String {
-        base + (variant.map { "~" + $0 } ?? "") + (locale.map { "." + $0 } ?? "") + (scale.map(scaleSuffix) ?? "") + "." + ext
+        base + (variant.map { "~" + $0 } ?? "") + (locale.map { "." + $0 } ?? "") + (size.map { "_\($0)x\($0)" } ?? "")
+            + (scale.map(scaleSuffix) ?? "") + "." + ext
     }
 
     /// `""` at scale 1, `@2x` at 2, `@1.5x` at 1.5 (asset-catalog names).

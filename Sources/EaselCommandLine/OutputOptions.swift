@@ -14,7 +14,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
 
     // --formats, and --format as render has always spelled it.
     @Option(name: [.customLong("formats"), .customLong("format")],
-            help: "Comma-separated formats: png, pdf, svg (render: also apng, an animated PNG; one with -o). Default: render, the output's extension (png with --out-dir); build, png. --format is accepted too.")
+            help: "Comma-separated formats: png, pdf, svg (render: also apng, an animated PNG, and icns or ico, icon files; one with -o). Default: render, the output's extension (png with --out-dir); build, png. --format is accepted too.")
     public var formats: String?
 
     @Option(name: .shortAndLong, help: "Scenes rendered at once (default: the number of cores).")
@@ -34,7 +34,10 @@ public struct OutputOptions: ParsableArguments, Sendable {
         return formats.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// The formats named (apng is not an `OutputFormat`: render handles it).
+    /// Names render takes besides `OutputFormat`s: animated PNGs and icon files.
+    public static let renderOnlyFormats: Set<String> = Set(["apng"] + IconFileKind.allCases.map(\.rawValue))
+
+    /// The formats named (apng, icns and ico are not `OutputFormat`s: render handles them).
     public var formatList: [OutputFormat] { formatNames.compactMap(OutputFormat.init(rawValue:)) }
 
     public func validate() throws {
@@ -45,8 +48,8 @@ public struct OutputOptions: ParsableArguments, Sendable {
             }
         }
         if let formats {
-            guard !formatNames.isEmpty, formatNames.allSatisfy({ OutputFormat(rawValue: $0) != nil || $0 == "apng" }) else {
-                throw ValidationError("--formats takes png, pdf, svg (render: or apng), separated by commas, not '\(formats)'")
+            guard !formatNames.isEmpty, formatNames.allSatisfy({ OutputFormat(rawValue: $0) != nil || Self.renderOnlyFormats.contains($0) }) else {
+                throw ValidationError("--formats takes png, pdf, svg (render: or apng, icns, ico), separated by commas, not '\(formats)'")
             }
             if Set(formatNames).count < formatNames.count { throw ValidationError("--formats names a format twice: '\(formats)'") }
         }

@@ -14,7 +14,7 @@ public struct ParameterOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("set-file"), help: ArgumentHelp("A JSON object of parameter values ({\"accent\": \"#0a84ff\", \"radius\": 12}); --set wins over it.", valueName: "file"))
     public var settingsFile: String?
 
-    @Option(help: "light or dark: which value of each palette colour every use of its name gets.")
+    @Option(help: "light, dark or tinted: which value of each palette colour every use of its name gets (tinted: a colour's tinted value, or the grey of its dark or light one).")
     public var appearance: Appearance = .light
 
     public func validate() throws {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An sRGB colour with straight (unpremultiplied) alpha, each channel 0…1.
 public struct Color: Hashable, Sendable, CustomStringConvertible {
     public var red: Double
@@ -20,6 +22,15 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     public func withAlpha(_ a: Double) -> Color {
         Color(red: red, green: green, blue: blue, alpha: a)
+    }
+
+    /// The sRGB grey of the same relative luminance (WCAG's weights on
+    /// linear channels), alpha kept.
+    public var greyOfSameLuminance: Color {
+        func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
+        let y = 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+        let v = y <= 0.0031308 ? 12.92 * y : 1.055 * pow(y, 1 / 2.4) - 0.055
+        return Color(red: v, green: v, blue: v, alpha: alpha)
     }
 
     public var description: String {

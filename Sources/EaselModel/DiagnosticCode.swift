@@ -57,6 +57,14 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case staleManifest = 806
     case unusedSetting = 807
     case noSuchScene = 808
+    // Platform asset sets
+    case appIconNotSquare = 901
+    case appIconNotOpaque = 902
+    case colorSetClash = 903
+    case invalidResourceName = 904
+    case resourceNameCollision = 905
+    case outsideSafeZone = 906
+    case incompleteAdaptiveIcon = 907
 
     /// `E0103` or `W0103`.
     public func code(_ severity: Diagnostic.Severity) -> String {
@@ -68,7 +76,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     public var usualSeverity: Diagnostic.Severity {
         switch self {
         case .missingString, .unknownFontFamily, .noDefaultFamily, .unknownFontAxis, .missingGlyphs, .textOverflows,
-             .marksDropped, .stillSVGAnimation, .staleManifest, .unusedSetting:
+             .marksDropped, .stillSVGAnimation, .staleManifest, .unusedSetting, .outsideSafeZone, .incompleteAdaptiveIcon:
             return .warning
         default:
             return .error
@@ -137,6 +145,13 @@ extension DiagnosticCode {
         case .staleManifest: return "The build manifest in the output folder is not one this Easel reads: everything is built again."
         case .unusedSetting: return "`--set` names a parameter that no scene in the build declares."
         case .noSuchScene: return "A scene file given on the command line does not exist."
+        case .appIconNotSquare: return "An app icon, ICNS or ICO is square on every platform; the scene's width and height must be equal."
+        case .appIconNotOpaque: return "An iOS app icon must be opaque: its rendering has a pixel with alpha below 255 (give the scene a `background`)."
+        case .colorSetClash: return "Two scenes of one asset-catalog build export a palette colour of one name with different values; rename one or mark it `export=\"false\"`."
+        case .invalidResourceName: return "A scene's name cannot be made an Android resource name (`[a-z0-9_]`, not starting with a digit, not a Java keyword); rename the file."
+        case .resourceNameCollision: return "Two scenes of one Android build become the same resource (`My Icon` and `my_icon`, or two app icons); rename one."
+        case .outsideSafeZone: return "An adaptive icon's foreground draws outside the central circle, 66 dp across, that every launcher mask shows."
+        case .incompleteAdaptiveIcon: return "An app icon has some of the `background`/`foreground` layer groups but not both: no adaptive icon is made."
         }
     }
 
@@ -186,6 +201,13 @@ extension DiagnosticCode {
         case .staleManifest: return "$ easel build scenes -o out   # out/.easel-manifest.json written by another Easel"
         case .unusedSetting: return "$ easel build scenes -o out --set acent=#ff0000"
         case .noSuchScene: return "$ easel check no-such.scene.xml"
+        case .appIconNotSquare: return #"<scene width="100" height="80" asset="app-icon"/>"#
+        case .appIconNotOpaque: return "$ easel build icons -o App.xcassets --xcassets   # an app icon with a transparent corner"
+        case .colorSetClash: return "$ easel build scenes -o App.xcassets --xcassets   # card and icon both export 'ink', with different values"
+        case .invalidResourceName: return "$ easel build scenes --android res   # scenes/2x-banner.scene.xml"
+        case .resourceNameCollision: return "$ easel build scenes --android res   # 'My Icon.scene.xml' and 'my_icon.scene.xml'"
+        case .outsideSafeZone: return "$ easel build icons --android res   # a foreground layer drawing into the corners"
+        case .incompleteAdaptiveIcon: return "$ easel build icons --android res   # an app icon with a foreground group but no background group"
         }
     }
 }

@@ -3,9 +3,12 @@ public enum ParameterType: String, CaseIterable, Hashable, Sendable {
     case color, number, length, angle, string
 }
 
-/// Which value of a palette colour every use of its name gets.
+/// Which value of a palette colour every use of its name gets. `tinted`
+/// is iOS 18's tinted app-icon appearance: the system tints a greyscale
+/// image, so a colour without a `tinted` value becomes a grey
+/// (`PaletteColor.value(in:)`).
 public enum Appearance: String, CaseIterable, Hashable, Sendable {
-    case light, dark
+    case light, dark, tinted
 }
 
 /// `<param name type default>`: a value of the scene that the command line,
@@ -77,10 +80,36 @@ public struct SceneVariant: Hashable, Sendable {
     public var isAppearanceOnly: Bool { appearance == .dark && settings.isEmpty }
 }
 
-/// A palette colour with both of its values, for asset catalogs' colorsets.
+/// A palette colour with all of its values, for asset catalogs' colorsets.
 public struct PaletteColor: Hashable, Sendable {
     public var name: String
     public var light: Color
     public var dark: Color?
-    public init(name: String, light: Color, dark: Color?) { self.name = name; self.light = light; self.dark = dark }
+    /// `tinted`: the value for a tinted app icon (`appearance="tinted"`).
+    public var tinted: Color?
+    /// `export="false"`: private to its scene, no colorset.
+    public var exported = true
+    /// Where the `<color>` is (a clash between two scenes names both).
+    public var location: SourceLocation?
+    public init(name: String, light: Color, dark: Color?, tinted: Color? = nil, exported: Bool = true, location: SourceLocation? = nil) {
+        self.name = name; self.light = light; self.dark = dark; self.tinted = tinted; self.exported = exported; self.location = location
+    }
+
+    /// The value every use of the name gets in `appearance`. Without a
+    /// `tinted` value a tinted icon gets the grey of the dark value's (or
+    /// the light one's) luminance: Apple's guidance for tinted icons is a
+    /// greyscale image on which the system lays the user's tint, and the
+    /// tinted icon stands on a dark background as the dark one does.
+    public func value(in appearance: Appearance) -> Color {
+        switch appearance {
+        case .light: return light
+        case .dark: return dark ?? light
+        case .tinted: return tinted ?? (dark ?? light).greyOfSameLuminance
+        }
+    }
+
+    /// Whether two scenes' declarations make the same colorset.
+    public func hasSameValues(as other: PaletteColor) -> Bool {
+        light == other.light && dark == other.dark
+    }
 }

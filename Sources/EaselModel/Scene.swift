@@ -35,6 +35,15 @@ public struct Definitions: Hashable, Sendable {
     public init() {}
 }
 
+/// `<scene asset>`: what a build makes of the scene.
+public enum SceneAsset: String, CaseIterable, Hashable, Sendable {
+    /// An image: an imageset, `drawable-*/NAME.png`.
+    case image
+    /// An app icon: an appiconset, `mipmap-*/ic_launcher.png` and an
+    /// adaptive icon from its `background`/`foreground`/`monochrome` groups.
+    case appIcon = "app-icon"
+}
+
 /// A parsed scene: the typed AST that layout resolves.
 public struct Scene: Hashable, Sendable {
     public var file: String
@@ -63,6 +72,13 @@ public struct Scene: Hashable, Sendable {
     public var lang: String?
     /// `<scene dir>`, inherited by its texts and stacks.
     public var direction: TextDirection = .ltr
+    /// `<scene asset>`.
+    public var asset: SceneAsset = .image
+    /// The ids of the scene's top-level elements that can be rendered alone
+    /// (`ParseOptions.layer`), in file order, with where they are.
+    public var layers: [(id: String, location: SourceLocation)] {
+        nodes.compactMap { n in n.common.id.map { ($0, n.location) } }
+    }
 
     public init(file: String, width: Double, height: Double, location: SourceLocation) {
         self.file = file; self.width = width; self.height = height; self.location = location

@@ -11,10 +11,12 @@ extension SceneBuilder {
                     // Palette values are CSS colours, so palettes cannot form cycles.
                     if let c = ColorParser.parse(v.value, palette: [:]) {
                         let dark = el.attribute("dark").flatMap { ColorParser.parse($0.value, palette: [:]) }
-                        palette[name] = appearance == .dark ? dark ?? c : c
-                        if !paletteColors.contains(where: { $0.name == name }) {
-                            paletteColors.append(PaletteColor(name: name, light: c, dark: dark))
-                        }
+                        let tinted = el.attribute("tinted").flatMap { ColorParser.parse($0.value, palette: [:]) }
+                        // Checked (and reported) in buildDefinitions.
+                        let exported = el.attribute("export").flatMap { ValueParser.bool($0.value) } ?? true
+                        let color = PaletteColor(name: name, light: c, dark: dark, tinted: tinted, exported: exported, location: el.location)
+                        palette[name] = color.value(in: appearance)
+                        if !paletteColors.contains(where: { $0.name == name }) { paletteColors.append(color) }
                     }
                 case _ where Vocabulary.paintServers.contains(el.name):
                     if let id = el.attribute("id")?.value { paintServerIDs.insert(id) }
@@ -39,9 +41,10 @@ extension SceneBuilder {
                     checkAttributes(el)
                     checkNoChildren(el)
                     guard required(el, "name") != nil, let v = required(el, "value") else { continue }
-                    for a in [v, el.attribute("dark")].compactMap({ $0 }) where ColorParser.parse(a.value, palette: [:]) == nil {
+                    for a in [v, el.attribute("dark"), el.attribute("tinted")].compactMap({ $0 }) where ColorParser.parse(a.value, palette: [:]) == nil {
                         diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), on: a)
                     }
+                    _ = bool(el, "export")
                 case "param", "variant":
                     break   // read before substitution (ParameterSubstitution)
                 case "font":

@@ -41,6 +41,15 @@ extension Diagnostic.Message {
     static func badKeyword(_ attribute: String, _ text: String, choices: [String], suggestion: String?) -> Self {
         .init(.invalidValue, "'\(attribute)' must be one of \(choices.joined(separator: ", ")), not '\(text)'\(didYouMean(suggestion))", suggestion: suggestion)
     }
+    /// `what`: "an app icon" (a scene's `asset`), "an ICNS file"…
+    public static func appIconNotSquare(_ width: Double, _ height: Double, what: String = "an app icon") -> Self {
+        .init(.appIconNotSquare, "\(what) must be square, not \(width.wholeNumberText)×\(height.wholeNumberText) points (every platform's icon sizes are squares)")
+    }
+    static func noSuchLayer(_ id: String, known: [String]) -> Self {
+        let suggestion = Suggestion.nearest(to: id, in: known)
+        return .init(.unknownReference, "no top-level element with id '\(id)' to render alone\(known.isEmpty ? " (the scene's top-level elements have no ids)" : didYouMean(suggestion))",
+                     suggestion: suggestion)
+    }
     static func badBool(_ attribute: String, _ text: String) -> Self {
         .init(.invalidValue, "'\(attribute)' must be true or false, not '\(text)'")
     }

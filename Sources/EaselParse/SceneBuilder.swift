@@ -74,6 +74,14 @@ final class SceneBuilder {
         sceneLang = language(root) ?? localeLanguage
         scene.lang = sceneLang
         scene.systemFonts = bool(root, "system-fonts")
+        if let asset = keyword(root, "asset", SceneAsset.self) {
+            scene.asset = asset
+            // Every platform's icon is a square; a scene that is not would
+            // be stretched or cropped differently by each.
+            if asset == .appIcon, width != height, let a = root.attribute("asset") {
+                diagnostics.error(.appIconNotSquare(width, height), on: a)
+            }
+        }
         direction = keyword(root, "dir", TextDirection.self) ?? localeDirection
         scene.direction = direction
         // Names from <defs> may be used before the <defs> that declares them.
@@ -89,6 +97,7 @@ final class SceneBuilder {
         for child in root.children where child.name != "defs" {
             if let node = buildNode(child, parent: "scene", depth: 1) { scene.nodes.append(node) }
         }
+        if let layer = options.layer { keepLayer(layer, of: &scene, root: root) }
         checkReferences(scene.definitions)
         checkNodeCount(scene)
         let pixels = width * scene.scale * height * scene.scale
@@ -98,5 +107,22 @@ final class SceneBuilder {
             diagnostics.error(.sideTooLong(width * scene.scale, height * scene.scale), at: root.location)
         }
         return scene
+    }
+}
+
+extension SceneBuilder {
+    /// `ParseOptions.layer`: the scene with only its top-level element of
+    /// that id — an adaptive icon's layer rendered alone, shown even if it
+    /// is `hidden`. The scene's `background` belongs to the `background` layer.
+    func keepLayer(_ id: String, of scene: inout Scene, root: XMLElement) {
+        guard scene.nodes.contains(where: { $0.common.id == id }) else {
+            diagnostics.error(.noSuchLayer(id, known: scene.layers.map(\.id)), at: root.location)
+            return
+        }
+        scene.nodes = scene.nodes.filter { $0.common.id == id }
+        // A layer shown alone is shown even if hidden: a monochrome layer
+        // is hidden in the full-colour icon.
+        for i in scene.nodes.indices { scene.nodes[i].common.hidden = false }
+        if id != "background" { scene.background = .transparent }
     }
 }

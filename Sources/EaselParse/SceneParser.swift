@@ -23,6 +23,9 @@ public struct ParseOptions: Sendable {
     /// `en`, `pt-BR`, … or `pseudo`/`pseudo-rtl`; sets the scene's default
     /// `lang` and `dir`.
     public var locale: String?
+    /// Only the scene's top-level element with this id is compiled (an
+    /// adaptive icon's layer; `easel render --layer`).
+    public var layer: String?
     public init(limits: Limits = Limits(), allowedDirectories: [URL] = []) {
         self.limits = limits
         self.allowedDirectories = allowedDirectories

@@ -13,9 +13,9 @@ public enum Vocabulary {
                                            "font-variation"]
 
     public static let attributes: [String: [String]] = [
-        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir"],
+        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir", "asset"],
         "defs": [],
-        "color": ["name", "value", "dark"],
+        "color": ["name", "value", "dark", "tinted", "export"],
         "param": ["name", "type", "default"],
         "variant": ["name", "appearance", "set"],
         "font": ["src"],

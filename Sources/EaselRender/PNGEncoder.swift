@@ -257,6 +257,9 @@ public enum PNGChunks {
     }
 
     /// The colour type in a PNG's header (2 RGB, 6 RGBA), nil if too short.
+    /// IHDR's colour type of an RGB image without alpha (an opaque one, as the encoder writes it).
+    public static let rgbColorType: UInt8 = 2
+
     public static func colorType(of png: [UInt8]) -> UInt8? {
         // Signature 8, IHDR length and type 8, width and height 8, bit depth 1.
         png.count > 25 ? png[25] : nil

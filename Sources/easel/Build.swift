@@ -28,16 +28,26 @@ struct Build: ParsableCommand {
 
     // --out-dir as for render; -o and --output are the older spellings.
     @Option(name: [.customLong("out-dir"), .customShort("o"), .customLong("output")],
-            help: ArgumentHelp("The output folder, created if missing (an .xcassets folder with --xcassets). -o and --output are older spellings.",
+            help: ArgumentHelp("The output folder, created if missing (an .xcassets folder with --xcassets). -o and --output are older spellings. Optional with --android.",
                                valueName: "dir"))
-    var output: String
+    var output: String?
 
     @OptionGroup var outputs: OutputOptions
     private var jobs: Int? { outputs.jobs }
     private var depfile: String? { outputs.depfile }
 
-    @Flag(help: "Write an Xcode asset catalog: an imageset per scene, a colorset per palette colour.")
+    @Flag(help: "Write an Xcode asset catalog: an imageset per scene (an appiconset per app icon), a colorset per exported palette colour.")
     var xcassets = false
+
+    @Option(help: ArgumentHelp("Comma-separated platforms of app icon sets: ios (the 1024-point icon, dark and tinted), macos (ten sizes). Default: ios.", valueName: "platforms"))
+    var platforms: String?
+
+    @Option(help: ArgumentHelp("Also write an Android resource folder: drawable-{mdpi…xxxhdpi}/NAME.png per scene; for an app icon mipmap-*/ic_launcher.png and an adaptive icon from its background, foreground and monochrome groups.", valueName: "res"))
+    var android: String?
+
+    var platformList: [IconPlatform] {
+        (platforms ?? "ios").split(separator: ",").compactMap { IconPlatform(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+    }
 
 
     @Option(help: ArgumentHelp("Comma-separated locales (en,de,ja,ar): each scene that uses a key of --strings is rendered once per locale, into LOCALE/ (with --xcassets, as localized entries of its imageset).", valueName: "locales"))
@@ -66,8 +76,8 @@ struct Build: ParsableCommand {
     var formatList: [OutputFormat] { outputs.formats == nil ? [.png] : outputs.formatList }
 
     func validate() throws {
-        if outputs.formatNames.contains("apng") {
-            throw ValidationError("--formats apng is for render (with --fps); a build writes png, pdf or svg")
+        if let only = outputs.formatNames.first(where: OutputOptions.renderOnlyFormats.contains) {
+            throw ValidationError("--formats \(only) is for render; a build writes png, pdf or svg (an app icon scene becomes an appiconset with --xcassets)")
         }
         if xcassets, formatList.contains(.svg) || Set(formatList).count > 1 {
             throw ValidationError("--xcassets takes --formats png (one image per scale) or pdf (a vector imageset)")
@@ -81,6 +91,22 @@ struct Build: ParsableCommand {
             guard !text.stringFiles.isEmpty else { throw ValidationError("--locales needs the string tables to read: --strings FILE") }
             if text.locale != nil { throw ValidationError("--locale and --locales: give one or the other") }
         }
+        if output == nil && android == nil { throw ValidationError("give an output folder with --out-dir DIR, or --android RES") }
+        if let platforms {
+            let names = platforms.split(separator: ",", omittingEmptySubsequences: false)
+            guard !names.isEmpty, names.count == platformList.count, Set(platformList).count == names.count else {
+                throw ValidationError("--platforms takes ios, macos or both, separated by commas, not '\(platforms)'")
+            }
+            if !xcassets { throw ValidationError("--platforms chooses an asset catalog's app icon sizes: add --xcassets") }
+        }
+        if let android {
+            if output.map({ URL(fileURLWithPath: $0).standardizedFileURL == URL(fileURLWithPath: android).standardizedFileURL }) == true {
+                throw ValidationError("--android and --out-dir must be different folders")
+            }
+            if outputs.formats != nil && output == nil { throw ValidationError("--formats is for --out-dir; an Android resource folder holds PNGs") }
+            if outputs.scales != nil && output == nil { throw ValidationError("--scales is for --out-dir; an Android resource folder has its five densities") }
+        }
+        if xcassets && output == nil { throw ValidationError("--xcassets needs the catalog's folder: --out-dir NAME.xcassets") }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue else {
             throw ValidationError("'\(source)' is not a folder")
@@ -115,64 +141,88 @@ struct Build: ParsableCommand {
         }
     }
 
-    /// One build; returns the folders of the files the scenes read outside the source.
+    /// One build (into --out-dir, then --android); returns the folders of
+    /// the files the scenes read outside the source.
     @discardableResult
     func buildOnce() throws -> [String] {
         let start = Date()
-        var options = AssetBuild.Options(source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: output))
-        options.scales = scaleList
-        options.formats = formatList
-        options.jobs = jobs ?? ParallelJobs.defaultJobs
-        options.xcassets = xcassets
-        options.dryRun = dryRun
+        var base = AssetBuild.Options(source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: "."))
+        base.scales = scaleList
+        base.formats = formatList
+        base.jobs = jobs ?? ParallelJobs.defaultJobs
+        base.platforms = platformList
+        base.dryRun = dryRun
         // A build is what ships: a character no font has stops it, unless told otherwise.
-        options.compile = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options()), missingGlyphs: .error)))
-        options.sourceName = source
-        options.locales = localeList
+        base.compile = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options()), missingGlyphs: .error)))
+        base.sourceName = source
+        base.locales = localeList
+        let targets = [output.map { ($0, false) }, android.map { ($0, true) }].compactMap { $0 }
         // On a terminal one progress line rewritten in place; in a pipe or
         // CI one line per scene as it finishes.
         let terminal = isatty(1) == 1
         let verb = dryRun ? "would render" : "rendered"
-        let begun = Date()
-        options.progress = { scene, ok, done, total in
-            if terminal {
-                // The time left at the pace so far.
-                let left = Date().timeIntervalSince(begun) / Double(done) * Double(total - done)
-                FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(done)/\(total)] \(scene), about \(Int(left.rounded())) s left".utf8))
-            } else {
-                say("\(ok ? verb : "failed") \(scene)")
+        var rendered = Set<String>(), failed = Set<String>(), removed: [String] = [], scenes = Set<String>()
+        var dependencies: [(outputs: [String], inputs: [String])] = []
+        var declared = Set<String>()
+        var said = Set<String>()
+        for (folder, isAndroid) in targets {
+            var options = base
+            options.output = URL(fileURLWithPath: folder)
+            options.xcassets = xcassets && !isAndroid
+            options.android = isAndroid
+            // With two outputs each line says which.
+            let label = targets.count > 1 ? " → \(folder)" : ""
+            let begun = Date()
+            options.progress = { scene, ok, done, total in
+                if terminal {
+                    // The time left at the pace so far.
+                    let left = Date().timeIntervalSince(begun) / Double(done) * Double(total - done)
+                    FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(done)/\(total)] \(scene)\(label), about \(Int(left.rounded())) s left".utf8))
+                } else {
+                    say("\(ok ? verb : "failed") \(scene)\(label)")
+                }
             }
+            if !dryRun { try createFolder(folder) }
+            let result = AssetBuild.run(options)
+            report(result.warnings, input: folder)
+            for (scene, diagnostics) in result.diagnostics {
+                // A scene's own errors and warnings are said once, whichever output found them.
+                report(diagnostics.filter { said.insert($0.description).inserted }, input: (source as NSString).appendingPathComponent(scene))
+            }
+            if terminal && !result.rendered.isEmpty { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+            if dryRun { for scene in result.rendered { say("\(verb) \(scene)\(label)") } }
+            for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(targets.count > 1 ? (folder as NSString).appendingPathComponent(file) : file)") }
+            rendered.formUnion(result.rendered)
+            failed.formUnion(result.failed)
+            removed += result.removed
+            scenes.formUnion(result.rendered + result.upToDate + result.failed)
+            dependencies += result.dependencies
+            declared.formUnion(result.declaredParameters)
         }
-        if !dryRun { try createFolder(output) }
-        let result = AssetBuild.run(options)
-        report(result.warnings, input: output)
-        for (scene, diagnostics) in result.diagnostics { report(diagnostics, input: (source as NSString).appendingPathComponent(scene)) }
-        if terminal && !result.rendered.isEmpty { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
-        if dryRun { for scene in result.rendered { say("\(verb) \(scene)") } }
-        for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(file)") }
         var depfileWritten = true
         if let depfile, !dryRun {
-            let rules = result.dependencies.map { ($0.outputs, $0.inputs + parameters.inputFiles + text.inputFiles) }
+            let rules = dependencies.map { ($0.outputs, $0.inputs + parameters.inputFiles + text.inputFiles) }
             depfileWritten = EaselCommandLineTool.writeDepfile(depfile, rules)
         }
         // Each --set goes to the scenes that declare it; one that none of the
         // scenes compiled now declares is most likely misspelt.
-        if !result.rendered.isEmpty, !dryRun {
-            for name in options.compile.parameters.keys.sorted() where !result.declaredParameters.contains(name) {
+        if !rendered.isEmpty, !dryRun {
+            for name in base.compile.parameters.keys.sorted() where !declared.contains(name) {
                 report([Diagnostic(.warning, .unusedSetting(name), at: nil)], input: source)
             }
         }
         let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
-        if result.rendered.isEmpty && result.removed.isEmpty && result.failed.isEmpty {
-            say("easel build: nothing to do, \(result.upToDate.count) up to date (\(seconds) s)")
+        let upToDate = scenes.subtracting(rendered).subtracting(failed).count
+        if rendered.isEmpty && removed.isEmpty && failed.isEmpty {
+            say("easel build: nothing to do, \(upToDate) up to date (\(seconds) s)")
         } else {
-            say("easel build: \(result.rendered.count) \(verb), \(result.upToDate.count) up to date, "
-                  + "\(result.failed.count) failed, \(result.removed.count) removed (\(seconds) s)")
+            say("easel build: \(rendered.subtracting(failed).count) \(verb), \(upToDate) up to date, "
+                  + "\(failed.count) failed, \(removed.count) removed (\(seconds) s)")
         }
         let sourcePath = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath().path
-        let outside = Set(result.dependencies.flatMap(\.inputs).map { ($0 as NSString).deletingLastPathComponent }
+        let outside = Set(dependencies.flatMap(\.inputs).map { ($0 as NSString).deletingLastPathComponent }
             .filter { !$0.hasPrefix(sourcePath) })
-        if (!result.failed.isEmpty || !depfileWritten) && !watch { throw ExitCode(1) }
+        if (!failed.isEmpty || !depfileWritten) && !watch { throw ExitCode(1) }
         return outside.sorted()
     }
 }

@@ -52,6 +52,15 @@ struct Render: ParsableCommand {
     @Option(help: "Render the scene as its <variant> NAME (with --out-dir: NAME~VARIANT.png).")
     var variant: String?
 
+    @Option(help: ArgumentHelp("Render only the scene's top-level element with this id (an adaptive icon's background, foreground or monochrome layer); the scene's background goes with the background layer.", valueName: "id"))
+    var layer: String?
+
+    /// An icon file was asked for, by name or format.
+    private var iconKind: IconFileKind? {
+        if let named = formatNames.lazy.compactMap(IconFileKind.init(rawValue:)).first { return named }
+        return output.flatMap { IconFileKind(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
+    }
+
     @OptionGroup var safety: SafetyOptions
     @OptionGroup var encoding: PNGEncodingOptions
     @OptionGroup var parameters: ParameterOptions
@@ -63,6 +72,7 @@ struct Render: ParsableCommand {
     private func compileOptions(scale: Double?, scales: [Double] = []) throws -> Easel.Options {
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options(scale: scale, scales: scales)))))
         options.variant = variant
+        options.layer = layer
         return options
     }
 
@@ -78,6 +88,19 @@ struct Render: ParsableCommand {
         if formatNames.count > 1 {
             if output != nil { throw ValidationError("-o writes one file: give one --format, or --out-dir for several") }
             if formatNames.contains("apng") { throw ValidationError("--format apng makes animated PNGs: give it alone") }
+        }
+        if let icon = iconKind {
+            if formatNames.count > 1 { throw ValidationError("--format \(icon.rawValue) makes icon files: give it alone") }
+            if fps != nil || wantsAPNG || time != nil || scale != nil || scales != nil {
+                throw ValidationError("an \(icon.rawValue.uppercased()) file holds every size it needs at time 0: give none of --fps, --time, --scale, --scales")
+            }
+            if let output, let implied = IconFileKind(fileExtension: URL(fileURLWithPath: output).pathExtension), implied != icon {
+                throw ValidationError("--format \(icon.rawValue) and the extension of '\(output)' disagree")
+            }
+            if let output, format != nil, IconFileKind(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
+                throw ValidationError("--format \(icon.rawValue) and the extension of '\(output)' disagree")
+            }
+            return
         }
         if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
             throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg")
@@ -108,6 +131,7 @@ struct Render: ParsableCommand {
     func run() throws {
         diagnosticsOutput = diagnostics.start()
         defer { diagnosticsOutput.finish() }
+        if let icon = iconKind { return try runIconFiles(icon) }
         if fps != nil || wantsAPNG { return try runAnimation() }
         let formats = format != nil ? formatNames.compactMap(OutputFormat.init(rawValue:))
             : [output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png]
@@ -217,6 +241,37 @@ extension Render {
                 }
             }
             return (session, session.hasErrors ? [] : written)
+        }
+        let sessions = results.map(\.0)
+        for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
+        let depfileWritten = writeDepfile(sessions, outputs: results.map(\.1))
+        if let status = failureStatus(sessions) { throw status }
+        if !depfileWritten { throw ExitCode(1) }
+    }
+}
+
+extension Render {
+    /// `-o NAME.icns`/`.ico`, or `--out-dir` with `--format icns|ico`: an
+    /// icon file per scene, each size painted from the scene.
+    func runIconFiles(_ kind: IconFileKind) throws {
+        @Sendable func target(_ input: String) -> URL {
+            if let output { return URL(fileURLWithPath: output) }
+            return URL(fileURLWithPath: outDir!).appendingPathComponent(
+                OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: kind.rawValue))
+        }
+        try refuseCollisions { [target($0).path] }
+        try createOutputFolder()
+        if let output {
+            try? FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(),
+                                                     withIntermediateDirectories: true)
+        }
+        let options = try compileOptions(scale: nil)
+        let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
+            var (session, compiled) = compile(input, options)
+            guard let compiled else { return (session, []) }
+            let url = target(input)
+            session.run { try AtomicFile.write(try compiled.renderIconFile(kind), to: url) }
+            return (session, session.hasErrors ? [] : [url.path])
         }
         let sessions = results.map(\.0)
         for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }

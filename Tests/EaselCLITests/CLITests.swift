@@ -285,7 +285,7 @@ final class SchemaTests: XCTestCase {
 
     func testEveryExampleAndDocsSceneValidates() throws {
         var files: [String] = []
-        for folder in ["examples", "examples/localized", "docs/scenes", "docs/scenes/assets"] {
+        for folder in ["examples", "examples/localized", "examples/app-icon", "examples/sheets", "docs/scenes", "docs/scenes/assets"] {
             let dir = ExternalTool.repositoryRoot.appendingPathComponent(folder)
             files += try FileManager.default.contentsOfDirectory(atPath: dir.path)
                 .filter { $0.hasSuffix(".scene.xml") }.map { dir.appendingPathComponent($0).path }

@@ -1,0 +1,92 @@
+import EaselParse
+import Foundation
+
+/// The parts of an asset-catalog build that are not imagesets: app icon
+/// sets, and the colour sets every scene's palette shares.
+extension AssetBuild {
+    /// `NAME.appiconset`: the scene for any appearance, its first dark and
+    /// first tinted variant as those appearances (iOS), the macOS sizes
+    /// from the scene itself; any other variant an icon set of its own
+    /// (`NAME~VARIANT.appiconset`, an alternate icon). Every image is
+    /// painted at its own pixel size. App icons are not localized: the
+    /// scene's first locale makes them.
+    static func appIconFiles(_ name: String, folder: String, _ renderings: [Rendering], _ options: Options) throws -> [(String, [UInt8]?)] {
+        func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
+        let firstLocale = renderings.first?.locale
+        let own = renderings.filter { $0.locale == firstLocale }
+        let dark = own.first { $0.variant?.appearance == .dark }?.variant?.name
+        let tinted = own.first { $0.variant?.appearance == .tinted }?.variant?.name
+        var sets: [(name: String, members: [(Rendering, Appearance?)])] = []
+        for r in own {
+            let appearance: Appearance? = r.variant == nil ? nil : r.variantName == dark ? .dark : r.variantName == tinted ? .tinted : nil
+            let setName = r.variant == nil || appearance != nil ? name : name + "~" + r.variantName!
+            if let k = sets.firstIndex(where: { $0.name == setName }) { sets[k].members.append((r, appearance)) } else { sets.append((setName, [(r, appearance)])) }
+        }
+        var out: [(String, [UInt8]?)] = []
+        for (setName, members) in sets {
+            let set = path(setName + ".appiconset")
+            var ios: [AppIconSet.Entry] = [], mac: [AppIconSet.Entry] = []
+            for (r, appearance) in members {
+                guard let compiled = r.compiled else { continue }
+                if options.platforms.contains(.ios) {
+                    let file = OutputName.file(name, variant: r.variantName, extension: "png")
+                    let png = try compiled.renderPNG(pixels: AppIconSet.iOSSize)
+                    // iOS shows an icon's transparent pixels as black; Xcode refuses
+                    // such an icon when the app is submitted. Dark and tinted icons
+                    // may be transparent: the system puts its own background under them.
+                    if appearance == nil, PNGChunks.colorType(of: png) != PNGChunks.rgbColorType {
+                        throw DiagnosticsError([Diagnostic(.error, .appIconNotOpaque(r.variantName), at: compiled.scene.location)])
+                    }
+                    out.append((set + "/" + file, png))
+                    ios.append(AppIconSet.Entry(filename: file, platform: .ios, size: AppIconSet.iOSSize, scale: nil, appearance: appearance))
+                }
+                if options.platforms.contains(.macos), appearance == nil {
+                    for e in AppIconSet.macEntries({ OutputName.file(name, variant: r.variantName, size: $0, scale: Double($1), extension: "png") }) {
+                        out.append((set + "/" + e.filename, try compiled.renderPNG(pixels: e.pixels)))
+                        mac.append(e)
+                    }
+                }
+            }
+            // Xcode lists any appearance, dark, tinted, then the Mac's sizes.
+            let order: [Appearance?] = [nil, .dark, .tinted]
+            ios.sort { order.firstIndex(of: $0.appearance)! < order.firstIndex(of: $1.appearance)! }
+            out.append((set + "/Contents.json", AppIconSet.contents(ios + mac)))
+        }
+        return out
+    }
+
+    /// Colour sets from what every scene of the catalog exports (recorded
+    /// in the manifest, so scenes not built this time count too); a set no
+    /// scene exports any more is removed, and a name exported with other
+    /// values fails the later scene.
+    static func writeColorSets(_ manifest: inout BuildManifest, _ report: inout Report, _ options: Options) {
+        let scenes = manifest.scenes.keys.sorted().map { ($0, manifest.scenes[$0]?.colors ?? []) }
+        let (files, clashes) = ColorSets.resolve(scenes, shown: options.shownPath)
+        for (relative, bytes) in files {
+            let url = options.output.appendingPathComponent(relative)
+            guard (try? FileBytes.read(url.path).get()) != bytes else { continue }
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? AtomicFile.write(bytes, to: url)
+        }
+        let written = files.map(\.path)
+        for old in manifest.colorSets ?? [] where !written.contains(old) && BuildManifest.isInsideFolder(old) {
+            let url = options.output.appendingPathComponent(old)
+            try? FileManager.default.removeItem(at: url)
+            removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: options.output)
+            report.removed.append(old)
+        }
+        manifest.colorSets = written
+        for (scene, diagnostic) in clashes {
+            report.diagnostics.append((scene, [diagnostic]))
+            report.rendered.removeAll { $0 == scene }
+            report.upToDate.removeAll { $0 == scene }
+            if !report.failed.contains(scene) { report.failed.append(scene) }
+        }
+    }
+}
+
+extension Diagnostic.Message {
+    static func appIconNotOpaque(_ variant: String?) -> Self {
+        .init(.appIconNotOpaque, "an iOS app icon must be opaque, but \(variant.map { "variant '\($0)'" } ?? "the icon") has pixels with alpha below 255; give the scene an opaque background")
+    }
+}
