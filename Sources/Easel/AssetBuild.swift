@@ -171,10 +171,12 @@ public enum AssetBuild {
             }
             if !options.dryRun { manifest.scenes[scene] = nil }
         }
+        // Colour sets by the scene that makes them (the first to export the name).
+        var colorSets: [String: [String]] = [:]
         if !options.dryRun {
             if options.android { refuseSharedOutputs(&manifest, &report, options) }
             if options.xcassets {
-                writeColorSets(&manifest, &report, options)
+                colorSets = writeColorSets(&manifest, &report, options)
                 writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted())
             }
             // Unchanged, it is not rewritten: a watched output folder stays quiet.
@@ -183,7 +185,8 @@ public enum AssetBuild {
         }
         for scene in scenes {
             guard let entry = manifest.scenes[scene] else { continue }
-            report.dependencies.append((entry.outputs.map { options.output.appendingPathComponent($0).path }, entry.inputs.map(\.path)))
+            let outputs = entry.outputs + (colorSets[scene] ?? [])
+            report.dependencies.append((outputs.map { options.output.appendingPathComponent($0).path }, entry.inputs.map(\.path)))
         }
         return report
     }

@@ -58,11 +58,15 @@ extension AssetBuild {
     /// Colour sets from what every scene of the catalog exports (recorded
     /// in the manifest, so scenes not built this time count too); a set no
     /// scene exports any more is removed, and a name exported with other
-    /// values fails the later scene.
-    static func writeColorSets(_ manifest: inout BuildManifest, _ report: inout Report, _ options: Options) {
+    /// values fails the later scene. Returns the sets' files by the scene
+    /// that makes them (for the depfile).
+    @discardableResult
+    static func writeColorSets(_ manifest: inout BuildManifest, _ report: inout Report, _ options: Options) -> [String: [String]] {
         let scenes = manifest.scenes.keys.sorted().map { ($0, manifest.scenes[$0]?.colors ?? []) }
         let (files, clashes) = ColorSets.resolve(scenes, shown: options.shownPath)
-        for (relative, bytes) in files {
+        var byScene: [String: [String]] = [:]
+        for (relative, bytes, scene) in files {
+            byScene[scene, default: []].append(relative)
             let url = options.output.appendingPathComponent(relative)
             guard (try? FileBytes.read(url.path).get()) != bytes else { continue }
             try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -82,6 +86,7 @@ extension AssetBuild {
             report.upToDate.removeAll { $0 == scene }
             if !report.failed.contains(scene) { report.failed.append(scene) }
         }
+        return byScene
     }
 }
 

@@ -39,9 +39,9 @@ enum ColorSets {
     /// other values gets an error at its `<color>` naming the first.
     /// `shown`: a scene's path as messages name it.
     static func resolve(_ scenes: [(scene: String, colors: [ExportedColor])], shown: (String) -> String)
-        -> (files: [(path: String, bytes: [UInt8])], clashes: [(scene: String, diagnostic: Diagnostic)]) {
+        -> (files: [(path: String, bytes: [UInt8], scene: String)], clashes: [(scene: String, diagnostic: Diagnostic)]) {
         var first: [String: (scene: String, color: ExportedColor)] = [:]
-        var files: [(path: String, bytes: [UInt8])] = []
+        var files: [(path: String, bytes: [UInt8], scene: String)] = []
         var clashes: [(scene: String, diagnostic: Diagnostic)] = []
         for (scene, colors) in scenes.sorted(by: { $0.scene < $1.scene }) {
             for color in colors {
@@ -49,7 +49,7 @@ enum ColorSets {
                     first[color.name] = (scene, color)
                     let folder = (scene as NSString).deletingLastPathComponent
                     let set = (folder.isEmpty ? "" : folder + "/") + color.name + ".colorset/Contents.json"
-                    files.append((set, AssetCatalog.colorSet(color.paletteColor)))
+                    files.append((set, AssetCatalog.colorSet(color.paletteColor), scene))
                     continue
                 }
                 guard earlier.color.light != color.light || earlier.color.dark != color.dark else { continue }

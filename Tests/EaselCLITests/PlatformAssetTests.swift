@@ -264,7 +264,8 @@ final class PlatformAssetTests: XCTestCase, CommandLineTesting {
         // Every file written is in the depfile.
         let deps = try String(contentsOfFile: depfile, encoding: .utf8)
         for root in [catalog, res] {
-            for file in try FileManager.default.subpathsOfDirectory(atPath: root) where file.hasSuffix(".png") || file.hasSuffix(".xml") {
+            for file in try FileManager.default.subpathsOfDirectory(atPath: root)
+            where file.hasSuffix(".png") || file.hasSuffix(".xml") || file.hasSuffix(".colorset/Contents.json") {
                 XCTAssertTrue(deps.contains(file), "\(file) in the depfile")
             }
         }
