@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,18 +33,28 @@ public enum AtomicFile {
             // Give the finished file a name, then move it over the target.
             let procPath = "/proc/self/fd/\(fd)"
             var linked: String?
-            for _ in 0..<16 {
-                let candidate = hidden + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
-                if linkat(AT_FDCWD, procPath, AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 { linked = candidate; break }
-                if errno != EEXIST { break }
+            var isOpen = true
+            defer { if isOpen { close(fd) } }
+            // From its name to the rename a file is visible: Ctrl-C waits for it.
+            try committing(url.path) {
+                for _ in 0..<16 {
+                    let candidate = hidden + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
+                    if linkat(AT_FDCWD, procPath, AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 { linked = candidate; break }
+                    if errno != EEXIST { break }
+                }
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                isOpen = false
+                guard let linked else { throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, reason), at: nil)]) }
+                try replace(url.path, with: linked)
             }
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            guard let linked else { throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, reason), at: nil)]) }
-            try replace(url.path, with: linked)
             return
         }
-        // No O_TMPFILE here: a named temporary file.
+        // No O_TMPFILE here: a named temporary file, for its whole life.
+        try committing(url.path) { try writeNamed(bytes, to: url, hidden: hidden) }
+    }
+
+    private static func writeNamed(_ bytes: [UInt8], to url: URL, hidden: String) throws {
         var template = Array((hidden + "XXXXXX").utf8CString)
         let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard named >= 0 else {
@@ -88,5 +99,37 @@ public enum AtomicFile {
             unlink(temp)
             throw DiagnosticsError([Diagnostic(.error, .cannotReplace(target, reason), at: nil)])
         }
+    }
+}
+
+/// Ctrl-C and a file between a temporary name and its own. A command exits
+/// on SIGINT or SIGTERM at once (`_exit`, 128 + the signal) — except while
+/// some thread is in that window: then the signal is noted and the last
+/// such write to finish exits, so no hidden `.NAME.easel-…` file is left.
+/// Atomics only: the signal handler may touch nothing else.
+extension AtomicFile {
+    private static let commitsInFlight = Atomic<Int>(0)
+    private static let pendingSignal = Atomic<Int32>(0)
+
+    /// For the command's signal handler.
+    public static func exitOnSignal(_ signal: Int32) {
+        pendingSignal.store(signal, ordering: .sequentiallyConsistent)
+        if commitsInFlight.load(ordering: .sequentiallyConsistent) == 0 { _exit(128 + signal) }
+    }
+
+    /// Runs `body` as a commit the signal handler waits for; after a signal
+    /// no new commit starts (the write fails; the process is exiting).
+    private static func committing(_ path: String, _ body: () throws -> Void) throws {
+        commitsInFlight.add(1, ordering: .sequentiallyConsistent)
+        defer {
+            if commitsInFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {
+                let signal = pendingSignal.load(ordering: .sequentiallyConsistent)
+                if signal != 0 { _exit(128 + signal) }
+            }
+        }
+        guard pendingSignal.load(ordering: .sequentiallyConsistent) == 0 else {
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(path, "interrupted"), at: nil)])
+        }
+        try body()
     }
 }

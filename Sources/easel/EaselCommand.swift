@@ -15,10 +15,11 @@ struct EaselCommand: ParsableCommand {
 
     static func main() {
         // Interrupted mid-write: the target stays as it was (writes go to an
-        // unnamed file until complete); exit as a shell expects (128 + signal).
+        // unnamed file until complete, and a file being renamed into place
+        // finishes first); exit as a shell expects (128 + signal).
         // Every command, watches included (the contract: Ctrl-C exits 130).
         for sig in [SIGINT, SIGTERM] {
-            signal(sig) { received in _exit(128 + received) }
+            signal(sig) { received in AtomicFile.exitOnSignal(received) }
         }
         // Easel builds every font set itself: fontconfig's default
         // configuration (the machine's /etc/fonts) is read only when a
