@@ -10,6 +10,12 @@ public enum GraphGeometry {
         return hi == lo ? (lo, lo + 1) : (lo, hi)
     }
 
+    /// Where value `v` lies: plot.bottom − (v − min)/(max − min)·plot.height.
+    public static func y(of v: Double, _ g: LineGraph, plot: Rect) -> Double {
+        let (lo, hi) = range(g)
+        return plot.maxY - (v - lo) / (hi - lo) * plot.height
+    }
+
     /// Point i at x = plot.left + i·plot.width/(n−1) (n = 1: the plot's
     /// centre) and y = plot.bottom − (v − min)/(max − min)·plot.height.
     public static func points(_ g: LineGraph, plot: Rect) -> [Point] {

@@ -341,11 +341,17 @@ private struct Resolver {
         var out: [LayoutNode] = []
         for entry in items {
             switch entry.item {
-            case .area(let style, let opacity):
+            case .area(let style, let opacity, let to):
                 guard let first = drawn.first, let last = drawn.last else { continue }
+                let base: Double
+                switch to {
+                case .frame: base = frameBox.maxY
+                case .plot: base = plot.maxY
+                case .zero: base = GraphGeometry.y(of: 0, g, plot: plot)
+                }
                 var region = curve
-                region.line(to: Point(last.x, frameBox.maxY))
-                region.line(to: Point(first.x, frameBox.maxY))
+                region.line(to: Point(last.x, base))
+                region.line(to: Point(first.x, base))
                 region.close()
                 var s = style
                 s.stroke = .none

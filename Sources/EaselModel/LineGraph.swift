@@ -27,9 +27,20 @@ public struct GraphEntry: Hashable, Sendable {
 
 public enum GraphCurve: String, Hashable, Sendable, CaseIterable { case linear, monotone }
 
+/// `<area to>`: where an area's fill ends below the line.
+public enum AreaBase: String, Hashable, Sendable, CaseIterable {
+    /// The frame's bottom edge (the seed's geometry, through the label row).
+    case frame
+    /// The plot's bottom edge.
+    case plot
+    /// The line of value 0 (wherever it lies: an area of values above 0
+    /// with a minimum above 0 reaches below the plot).
+    case zero
+}
+
 public enum GraphItem: Hashable, Sendable {
-    /// The region under the line down to the frame's bottom edge.
-    case area(PaintStyle, opacity: Double)
+    /// The region under the line down to `to`.
+    case area(PaintStyle, opacity: Double, to: AreaBase)
     case line(PaintStyle, curve: GraphCurve, opacity: Double)
     case points(diameter: Double, PaintStyle, opacity: Double)
     case grid(count: Int, PaintStyle, opacity: Double)

@@ -27,7 +27,7 @@ extension Node {
         case .lineGraph(let g):
             return g.items.flatMap { entry -> [Paint] in
                 switch entry.item {
-                case .area(let s, _), .line(let s, _, _), .points(_, let s, _), .grid(_, let s, _): return [s.fill, s.stroke]
+                case .area(let s, _, _), .line(let s, _, _), .points(_, let s, _), .grid(_, let s, _): return [s.fill, s.stroke]
                 case .xLabels(_, let fill, _, _), .yLabels(_, let fill, _, _): return [fill]
                 case .text: return []   // an embedded node, visited on its own
                 }

@@ -137,7 +137,7 @@ extension SceneBuilder {
         var style = paintStyle(el, defaultFill: .color(.black))
         switch el.name {
         case "area":
-            return GraphEntry(.area(style, opacity: opacity), at: el.location)
+            return GraphEntry(.area(style, opacity: opacity, to: keyword(el, "to", AreaBase.self) ?? .frame), at: el.location)
         case "line":
             if el.attribute("stroke") == nil { style.stroke = .color(.black) }
             if el.attribute("stroke-width") == nil { style.strokeWidth = 2 }

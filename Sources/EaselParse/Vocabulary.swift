@@ -65,7 +65,7 @@ public enum Vocabulary {
     /// `line` is not the shape `<line>`), and `<text>` with `format`.
     public static let graphChildren: [String: [String]] = [
         "point": ["value", "label"],
-        "area": ["fill", "fill-opacity", "opacity"],
+        "area": ["fill", "fill-opacity", "opacity", "to"],
         "line": ["stroke", "stroke-width", "stroke-opacity", "curve", "line-cap", "line-join", "dash", "dash-offset", "opacity"],
         "points": ["diameter", "fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "opacity"],
         "grid": ["count", "stroke", "stroke-width", "stroke-opacity", "dash", "dash-offset", "opacity"],

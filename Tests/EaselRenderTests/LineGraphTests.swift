@@ -56,6 +56,22 @@ final class LineGraphTests: XCTestCase {
         XCTAssertGreaterThan(above, 1000)
     }
 
+    func testAreaEndsAtThePlotOrAtZeroWhenAsked() throws {
+        // The plot is rows 40…170; values 2 8 5 0 6 with min −2, max 8 put
+        // 0 at y = 170 − (0 + 2)/10·130 = 144 (the formula, here).
+        for (to, end) in [("frame", 200.0), ("plot", 170.0), ("zero", 144.0)] {
+            let image = try graph("<area fill=\"green\" to=\"\(to)\"/>", attributes: "min=\"-2\"").renderImage()
+            // Between points 1 and 2 (x = 85…150) the line is above y = 95.
+            for x in [100, 130] {
+                for y in 100..<200 {
+                    let inside = Double(y) + 0.5 < end - 0.5, outside = Double(y) + 0.5 > end + 0.5
+                    if inside { XCTAssertEqual(image.pixel(x, y).g, 128, "to=\(to): (\(x), \(y)) filled") }
+                    if outside { XCTAssertEqual(image.pixel(x, y).r, 255, "to=\(to): (\(x), \(y)) background") }
+                }
+            }
+        }
+    }
+
     func testLabelsArePlacedAsTheContractSays() throws {
         let s = try graph("<xLabels font-size=\"10\"/><yLabels font-size=\"10\"/>")
         let layers = s.layout.nodes[0].children
