@@ -54,14 +54,26 @@ extension AssetBuild {
     }
 
     /// Scenes whose names cannot be resource names, or make one another
-    /// scene's name makes (`My Icon` and `my_icon`), are refused before
-    /// anything renders: a resource folder has no subfolders to keep them apart.
-    static func refusedAndroidNames(_ scenes: [String], _ options: Options) -> [String: Diagnostic] {
+    /// scene's name makes (`My Icon` and `my_icon`), and every app icon
+    /// after the first (in path order; all are `ic_launcher`) are refused
+    /// before anything renders: a resource folder has no subfolders to keep
+    /// them apart, and which one won would depend on the order of threads.
+    static func refusedAndroidNames(_ scenes: [String], _ options: Options, isAppIcon: (String) -> Bool) -> [String: Diagnostic] {
         var refused: [String: Diagnostic] = [:]
         var first: [String: String] = [:]
+        var icon: String?
         for scene in scenes {
             let name = OutputName.base(ofScene: scene)
             let at = SourceLocation(file: options.shownPath(scene), line: 1, column: 1)
+            if isAppIcon(scene) {
+                // Its files are all ic_launcher: its own name does not matter.
+                if let icon {
+                    refused[scene] = Diagnostic(.error, .twoLauncherIcons(first: options.shownPath(icon), second: options.shownPath(scene)), at: at)
+                } else {
+                    icon = scene
+                }
+                continue
+            }
             guard let resource = AndroidResources.resourceName(name) else {
                 refused[scene] = Diagnostic(.error, .invalidResourceName(name, AndroidResources.mappedName(name)), at: at)
                 continue

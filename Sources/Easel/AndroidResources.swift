@@ -103,6 +103,9 @@ extension Diagnostic.Message {
     static func resourceNameCollision(_ path: String, first: String, second: String) -> Self {
         .init(.resourceNameCollision, "'\(first)' and '\(second)' would both write '\(path)' (Android resource names are lowercase, [a-z0-9_], and have no folders); rename one")
     }
+    static func twoLauncherIcons(first: String, second: String) -> Self {
+        .init(.resourceNameCollision, "'\(first)' and '\(second)' are both app icons, and an Android resource folder has one launcher icon (mipmap-*/ic_launcher); build them into different folders")
+    }
     static func outsideSafeZone(_ dp: Double) -> Self {
         .init(.outsideSafeZone, "the adaptive icon's foreground draws up to \(String(format: "%.1f", dp)) dp outside the safe circle (66 dp across, in the middle of 108): launchers' masks may cut it off")
     }

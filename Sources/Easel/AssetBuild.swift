@@ -115,7 +115,14 @@ public enum AssetBuild {
                 return true
             }
         }
-        let refused = options.android ? refusedAndroidNames(scenes, options) : [:]
+        let changedSet = Set(changed)
+        // Whether a scene is an app icon: its record says (it wrote a
+        // launcher icon), or its file's root does (read, not compiled).
+        let refused = options.android ? refusedAndroidNames(scenes, options) { scene in
+            if !changedSet.contains(scene), let entry = manifest.scenes[scene] { return entry.outputs.contains { $0.hasPrefix("mipmap-") } }
+            return SceneParser.read(fileAt: options.source.appendingPathComponent(scene), limits: options.compile.limits).isAppIcon
+        } : [:]
+        var removals: [String] = []
         let stale = changed.filter { refused[$0] == nil }
         let done = Locked(0)
         let onlyLocales = partial
@@ -139,10 +146,7 @@ public enum AssetBuild {
                 // What it wrote last time and no longer writes (a locale dropped,
                 // a scene no longer localized) goes.
                 for output in manifest.scenes[r.scene]?.outputs ?? [] where !entry.outputs.contains(output) && BuildManifest.isInsideFolder(output) {
-                    report.removed.append(output)
-                    let url = options.output.appendingPathComponent(output)
-                    try? fm.removeItem(at: url)
-                    removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: options.output)
+                    removals.append(output)
                 }
                 manifest.scenes[r.scene] = entry
                 report.rendered.append(r.scene)
@@ -162,14 +166,18 @@ public enum AssetBuild {
         // Scenes that are gone: remove exactly the files they wrote.
         let present = Set(scenes)
         for (scene, entry) in manifest.scenes.sorted(by: { $0.key < $1.key }) where !present.contains(scene) {
-            for output in entry.outputs where BuildManifest.isInsideFolder(output) {
-                report.removed.append(output)
-                guard !options.dryRun else { continue }
-                let url = options.output.appendingPathComponent(output)
-                try? fm.removeItem(at: url)
-                removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: options.output)
-            }
+            for output in entry.outputs where BuildManifest.isInsideFolder(output) { removals.append(output) }
             if !options.dryRun { manifest.scenes[scene] = nil }
+        }
+        // A file another scene now writes is that scene's (an icon renamed:
+        // the new name's ic_launcher is the old one's path).
+        let owned = Set(manifest.scenes.filter { present.contains($0.key) }.values.flatMap(\.outputs))
+        for output in removals where !owned.contains(output) {
+            report.removed.append(output)
+            guard !options.dryRun else { continue }
+            let url = options.output.appendingPathComponent(output)
+            try? fm.removeItem(at: url)
+            removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: options.output)
         }
         // Colour sets by the scene that makes them (the first to export the name).
         var colorSets: [String: [String]] = [:]

@@ -73,6 +73,9 @@ public struct SceneSource: Sendable {
     /// Errors reading or parsing the file.
     let diagnostics: [Diagnostic]
 
+    /// `<scene asset="app-icon">`, as written.
+    public var isAppIcon: Bool { root?.attribute("asset")?.value.trimmingSpaces == SceneAsset.appIcon.rawValue }
+
     /// The names of the scene's `string` parameters, as written: those a
     /// string table can localize.
     public var stringParameters: [String] {

@@ -253,6 +253,30 @@ final class PlatformAssetTests: XCTestCase, CommandLineTesting {
         XCTAssertTrue(clash.stderr.contains("[E0905]"))
     }
 
+    func testOneLauncherIconPerResourceFolderWhicheverThreadFinishesFirst() throws {
+        let folder = dir.appendingPathComponent("icons")
+        func icon(_ colour: String) -> String {
+            "<scene width=\"48\" height=\"48\" asset=\"app-icon\" background=\"\(colour)\"/>"
+        }
+        _ = try write("icons/alpha.scene.xml", icon("#ff0000"))
+        let res = dir.appendingPathComponent("res").path
+        XCTAssertEqual(try easel(["build", folder.path, "--android", res]).status, 0)
+        _ = try write("icons/beta.scene.xml", icon("#0000ff"))
+        for _ in 0..<3 {
+            let r = try easel(["build", folder.path, "--android", res, "-j", "2"])
+            XCTAssertEqual(r.status, 1)
+            XCTAssertTrue(r.stderr.contains("icons/beta.scene.xml:1:1: error: '\(folder.path)/alpha.scene.xml' and '\(folder.path)/beta.scene.xml' are both app icons"), r.stderr)
+            let launcher = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: res + "/mipmap-mdpi/ic_launcher.png"))))
+            XCTAssertEqual(launcher.pixel(24, 24), .init(r: 255, g: 0, b: 0, a: 255), "the first icon's, every time")
+        }
+        // Renamed, the icon still writes ic_launcher: the old name's removal leaves it.
+        try FileManager.default.removeItem(atPath: folder.path + "/beta.scene.xml")
+        try FileManager.default.moveItem(atPath: folder.path + "/alpha.scene.xml", toPath: folder.path + "/gamma.scene.xml")
+        let renamed = try easel(["build", folder.path, "--android", res])
+        XCTAssertEqual(renamed.status, 0, renamed.stderr)
+        try check(["android", res, "ic_launcher"])
+    }
+
     // MARK: Incremental builds
 
     func testTouchingTheIconRebuildsItsOutputsOnEveryPlatformAndNothingElse() throws {
