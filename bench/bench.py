@@ -99,6 +99,33 @@ def million_point_inputs(n=1_000_000, name="million"):
     return scene, svg
 
 
+def series_inputs(n, series=10, name=None):
+    """`series` random walks of `n` rows each in one CSV, placed by a numeric
+    x column (unsorted: Easel sorts it), drawn as ten lines with a y axis, an
+    x axis and a legend: the multi-series graph at scale."""
+    random.seed(2)
+    name = name or f"series-{n}"
+    walks = [0.0] * series
+    order = list(range(n))
+    random.shuffle(order)
+    with open(os.path.join(OUT, name + ".csv"), "w") as f:
+        f.write("x," + ",".join(f"s{k}" for k in range(series)) + "\n")
+        rows = []
+        for i in range(n):
+            walks = [w + random.uniform(-1, 1) for w in walks]
+            rows.append(f"{i}," + ",".join(f"{w:.3f}" for w in walks) + "\n")
+        f.writelines(rows[i] for i in order)
+    scene = os.path.join(OUT, name + ".scene.xml")
+    colours = ["#1570ef", "#d92d20", "#079455", "#f79009", "#7a5af8", "#0e9384", "#e31b54", "#667085", "#b54708", "#2e90fa"]
+    with open(scene, "w") as f:
+        f.write(f'<scene width="1000" height="500" scale="1" background="white">'
+                f'<lineGraph width="1000" height="500" src="{name}.csv" x-column="x" padding="40 20 30 50">')
+        f.writelines(f'<series column="s{k}" name="s{k}"><line stroke="{colours[k % len(colours)]}" stroke-width="1"/></series>'
+                     for k in range(series))
+        f.write('<yAxis font-size="10"/><xAxis font-size="10"/><legend font-size="10"/></lineGraph></scene>')
+    return scene
+
+
 def node_inputs(count, name=None):
     """`count` rounded rectangles in a grid, each its own colour: scene and SVG."""
     side = max(1, int(count ** 0.5 + 0.999))
@@ -410,6 +437,9 @@ def curves(args):
          nodes, lambda n: n / 1000),
         ("points", "data points: a line graph from CSV", "points", [10, 100, 1000, 10_000, 100_000, 1_000_000], "ms per 100,000 points",
          points, lambda n: n / 100_000),
+        ("series", "ten series from one CSV, placed by x, with axes", "rows", [100, 1000, 10_000, 100_000], "ms per 100,000 points",
+         lambda n: [args.easel, "render", series_inputs(n, name=f"curve-series-{n}"), "-o", os.path.join(OUT, "curve.png")],
+         lambda n: 10 * n / 100_000),
         ("batch", "batch size: examples with -j 2 in one process", "scenes", [1, 10, 100, 1000], "ms per scene", batch, lambda n: n),
     ]
     base_t, base_m = measure([args.easel, "render", empty_inputs()[0], "-o", os.path.join(OUT, "curve.png")], 5)

@@ -67,6 +67,8 @@ enum FontChecks {
                     for entry in g.items {
                         switch entry.item {
                         case .xLabels(let font, _, _, _), .yLabels(let font, _, _, _): check(font, at: entry.location)
+                        case .axis(let a): check(a.font, at: entry.location)
+                        case .legend(let l): check(l.font, at: entry.location)
                         default: break
                         }
                     }

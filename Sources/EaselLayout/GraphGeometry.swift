@@ -3,11 +3,24 @@ import EaselModel
 /// The contract's graph geometry (docs/format.md, "Line graphs").
 public enum GraphGeometry {
     /// `min` defaults to the smaller of 0 and the data's minimum, `max` to
-    /// the data's maximum; an empty range becomes [min, min + 1].
+    /// the data's maximum (over every series, gaps left out); an empty range
+    /// becomes [min, min + 1]; a `<yAxis nice>` then widens it as d3's
+    /// `nice()` does.
     public static func range(_ g: LineGraph) -> (min: Double, max: Double) {
-        let lo = g.min ?? Swift.min(0, g.values.min() ?? 0)
-        let hi = g.max ?? (g.values.max() ?? 1)
-        return hi == lo ? (lo, lo + 1) : (lo, hi)
+        // Over every series without copying them (a graph may hold millions).
+        var least = Double.infinity, most = -Double.infinity
+        for values in [g.values] + g.series.map(\.values) {
+            for v in values where !v.isNaN {
+                least = Swift.min(least, v)
+                most = Swift.max(most, v)
+            }
+        }
+        let any = least <= most
+        let lo = g.min ?? Swift.min(0, any ? least : 0)
+        let hi = g.max ?? (any ? most : 1)
+        let range = hi == lo ? (lo, lo + 1) : (lo, hi)
+        guard let axis = g.axis(.y), axis.nice else { return range }
+        return NumericTicks.nice(range.0, range.1)
     }
 
     /// Where value `v` lies: plot.bottom − (v − min)/(max − min)·plot.height.
@@ -16,15 +29,56 @@ public enum GraphGeometry {
         return plot.maxY - (v - lo) / (hi - lo) * plot.height
     }
 
+    /// The x range of a graph placed by value (`x-column`): the smallest
+    /// and largest x of every series, widened by an `<xAxis nice>` (over
+    /// d3's time intervals for dates); nil for a graph placed by index.
+    public static func xDomain(_ g: LineGraph) -> (min: Double, max: Double)? {
+        let all = [g.x].compactMap { $0 } + g.series.compactMap(\.x)
+        guard !all.isEmpty else { return nil }
+        let lo = all.compactMap(\.first).min() ?? 0, hi = all.compactMap(\.last).max() ?? 0
+        guard let axis = g.axis(.x), axis.nice, hi > lo else { return (lo, hi) }
+        return g.xIsTime ? TimeTicks.nice(lo, hi) : NumericTicks.nice(lo, hi)
+    }
+
+    /// How many points a graph placed by index spreads over the plot's
+    /// width: its own, or its longest series' (point i is at the same x in
+    /// every series).
+    public static func indexCount(_ g: LineGraph) -> Int {
+        g.series.isEmpty ? g.values.count : g.series.map(\.values.count).max() ?? 0
+    }
+
+    /// Where x value `v` lies (a graph placed by value); the plot's centre
+    /// when every x is the same.
+    public static func x(of v: Double, domain: (min: Double, max: Double), plot: Rect) -> Double {
+        domain.max == domain.min ? plot.center.x : plot.minX + (v - domain.min) / (domain.max - domain.min) * plot.width
+    }
+
     /// Point i at x = plot.left + i·plot.width/(n−1) (n = 1: the plot's
     /// centre) and y = plot.bottom − (v − min)/(max − min)·plot.height.
     public static func points(_ g: LineGraph, plot: Rect) -> [Point] {
-        let (lo, hi) = range(g)
-        let n = g.values.count
-        return g.values.enumerated().map { i, v in
+        points(g.values, x: g.x, g, plot: plot)
+    }
+
+    /// A series' points: by index as above, or by its x values. A gap
+    /// (NaN) keeps its x and has a NaN y.
+    public static func points(_ values: [Double], x: [Double]?, _ g: LineGraph, plot: Rect,
+                              range known: (min: Double, max: Double)? = nil) -> [Point] {
+        let (lo, hi) = known ?? range(g)
+        if let x, let domain = xDomain(g) {
+            return zip(values, x).map { v, xv in Point(Self.x(of: xv, domain: domain, plot: plot), plot.maxY - (v - lo) / (hi - lo) * plot.height) }
+        }
+        let n = g.series.isEmpty ? values.count : indexCount(g)
+        return values.enumerated().map { i, v in
             let x = n == 1 ? plot.center.x : plot.minX + Double(i) * plot.width / Double(n - 1)
             return Point(x, plot.maxY - (v - lo) / (hi - lo) * plot.height)
         }
+    }
+
+    /// The runs of points between gaps (`missing="gap"`), each drawn as
+    /// its own line; a run of one point draws no line but keeps its dot.
+    public static func runs(_ p: [Point]) -> [[Point]] {
+        guard p.contains(where: { $0.y.isNaN }) else { return [p] }
+        return p.split(whereSeparator: { $0.y.isNaN }).map(Array.init)
     }
 
     /// The line through the points: straight segments, or a monotone cubic

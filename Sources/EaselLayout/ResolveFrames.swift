@@ -38,7 +38,7 @@ public enum LayoutEngine {
 /// What one layout accumulates: the paint table, and laid-out pattern tiles
 /// by pattern and tile size (a tile's content does not depend on where it
 /// is used, so each is resolved once). Lives for one `resolveFrames` call.
-private final class LayoutContext {
+final class LayoutContext {
     init(maxWork: Double, location: SourceLocation) { self.maxWork = maxWork; self.current = location }
     var paints = PaintTable()
     /// Sizes by node and proposal: a stack measures a child at more than
@@ -106,7 +106,7 @@ struct FitKey: Hashable {
     var height: Double?
 }
 
-private struct Resolver {
+struct Resolver {
     let definitions: Definitions
     let measurer: TextMeasuring
     let context: LayoutContext
@@ -288,128 +288,9 @@ private struct Resolver {
         }
     }
 
-    /// A graph's layers as children in its own space, in document order.
-    private func graphLayers(_ g: LineGraph, node: Node, size: Size, absoluteOrigin: Point) -> [LayoutNode] {
-        let frameBox = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        let plot = frameBox.insetBy(g.padding)
-        let points = GraphGeometry.points(g, plot: plot)
-        var items = g.items
-        if !items.contains(where: \.item.isLayer) {
-            // No layer given: the line, then the points, in black.
-            var line = PaintStyle(fill: .none)
-            line.stroke = .color(.black); line.strokeWidth = 2; line.lineJoin = .round; line.lineCap = .round
-            items.insert(contentsOf: [GraphEntry(.line(line, curve: .linear, opacity: 1), at: node.location),
-                                      GraphEntry(.points(diameter: 5, PaintStyle(fill: .color(.black)), opacity: 1), at: node.location)],
-                         at: 0)
-        }
-        let curveKind: GraphCurve = items.lazy.compactMap { entry -> GraphCurve? in
-            if case .line(_, let c, _) = entry.item { return c }
-            return nil
-        }.first ?? .linear
-        // Straight lines through far more points than pixel columns are
-        // drawn from the M4 reduction over eighth-of-a-pixel slices: the
-        // same pixels to within 8/255 on 99.7% of them (M4 is exact for
-        // aliased lines; anti-aliased ones need the finer slices).
-        // The slices are those of the largest scale the tree serves, so the
-        // tree does not depend on the scale it is painted at.
-        let slices = (plot.width * options.maxScale * 8).rounded(.up)
-        let columns = slices.isFinite && slices < 1e7 ? Int(slices) : 0   // 0: no reduction
-        let drawn = curveKind == .linear && options.reduceSeries ? GraphGeometry.decimated(points, plot: plot, columns: columns) : points
-        if drawn.count < points.count { context.reducedSeries = true }
-        let curve = GraphGeometry.curve(drawn, curveKind)
-
-        func layer(_ element: String, _ location: SourceLocation, opacity: Double, frame: Rect,
-                   drawing: Drawing?, children: [LayoutNode] = []) -> LayoutNode {
-            var n = LayoutNode(element: element, location: location, frame: frame,
-                               absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y), opacity: opacity)
-            n.drawing = drawing
-            n.children = children
-            return n
-        }
-        func label(_ text: String, font: FontSpec, fill: Paint, place: (Size) -> Point, location: SourceLocation) -> LayoutNode {
-            var style = TextStyle(text: text)
-            style.font = font
-            style.fill = fill
-            style.lang = lang
-            let size = measurer.measure(textRequest(style, wrapWidth: nil, height: nil).request)
-            let frame = Rect(x: place(size).x, y: place(size).y, width: size.width, height: size.height)
-            var n = layer("text", location, opacity: 1, frame: frame, drawing: .text(textDrawing(style, frame: frame, wraps: false, height: nil)))
-            n.transform = .translation(frame.x, frame.y)
-            return n
-        }
-
-        var out: [LayoutNode] = []
-        for entry in items {
-            switch entry.item {
-            case .area(let style, let opacity, let to):
-                guard let first = drawn.first, let last = drawn.last else { continue }
-                let base: Double
-                switch to {
-                case .frame: base = frameBox.maxY
-                case .plot: base = plot.maxY
-                case .zero: base = GraphGeometry.y(of: 0, g, plot: plot)
-                }
-                var region = curve
-                region.line(to: Point(last.x, base))
-                region.line(to: Point(first.x, base))
-                region.close()
-                var s = style
-                s.stroke = .none
-                out.append(layer("area", entry.location, opacity: opacity, frame: region.boundingBox ?? .zero,
-                                 drawing: shapeDrawing(region, style: s, box: frameBox)))
-            case .line(let style, _, let opacity):
-                var s = style
-                s.fill = .none
-                out.append(layer("line", entry.location, opacity: opacity, frame: curve.boundingBox ?? .zero,
-                                 drawing: shapeDrawing(curve, style: s, box: plot)))
-            case .points(let diameter, let style, let opacity):
-                var dots = BezierPath()
-                let r = diameter / 2
-                // More points than the plot has device pixels: one dot per
-                // quarter device pixel (at the largest scale served) draws
-                // the same picture from far fewer.
-                let pixels = plot.width * plot.height * options.maxScale * options.maxScale
-                let shown = options.reduceSeries && Double(points.count) > pixels
-                    ? GraphGeometry.mergedPerCell(points, cell: 0.25 / options.maxScale) : points
-                if shown.count < points.count { context.reducedSeries = true }
-                if r > 0 { for p in shown { dots.append(.ellipse(in: Rect(x: p.x - r, y: p.y - r, width: diameter, height: diameter))) } }
-                out.append(layer("points", entry.location, opacity: opacity, frame: dots.boundingBox ?? .zero,
-                                 drawing: shapeDrawing(dots, style: style, box: plot)))
-            case .grid(let count, let style, let opacity):
-                var lines = BezierPath()
-                for k in 0..<count {
-                    let y = count == 1 ? plot.minY : plot.minY + Double(k) * plot.height / Double(count - 1)
-                    lines.move(to: Point(plot.minX, y))
-                    lines.line(to: Point(plot.maxX, y))
-                }
-                var s = style
-                s.fill = .none
-                out.append(layer("grid", entry.location, opacity: opacity, frame: plot,
-                                 drawing: shapeDrawing(lines, style: s, box: plot)))
-            case .xLabels(let font, let fill, let offset, let opacity):
-                let labels = zip(points, g.labels).filter { !$0.1.isEmpty }.map { p, text in
-                    label(text, font: font, fill: fill, place: { Point(p.x - $0.width / 2, plot.maxY + offset) }, location: entry.location)
-                }
-                out.append(layer("xLabels", entry.location, opacity: opacity, frame: plot, drawing: nil, children: labels))
-            case .yLabels(let font, let fill, let format, let opacity):
-                // The max at the top grid line, the min at the bottom one,
-                // right-aligned to the plot, their bottoms 2 points above.
-                let (lo, hi) = GraphGeometry.range(g)
-                let labels = [(hi, plot.minY), (lo, plot.maxY)].map { value, lineY in
-                    label(GraphStatistics.format(value, format), font: font, fill: fill,
-                          place: { Point(plot.maxX - $0.width, lineY - 2 - $0.height) }, location: entry.location)
-                }
-                out.append(layer("yLabels", entry.location, opacity: opacity, frame: plot, drawing: nil, children: labels))
-            case .text(let textNode):
-                out.append(resolve(textNode, content: size, absoluteOrigin: absoluteOrigin, placed: nil))
-            }
-        }
-        return out
-    }
-
     /// The request for a text at `wrapWidth`, set at the size `fit` finds
     /// for that width and `height` (the frame's, where it is given).
-    private func textRequest(_ style: TextStyle, wrapWidth: Double?, height: Double?) -> (request: TextRequest, fit: TextFitter.Result?) {
+    func textRequest(_ style: TextStyle, wrapWidth: Double?, height: Double?) -> (request: TextRequest, fit: TextFitter.Result?) {
         var r = TextRequest(text: style.text, font: style.font, wrapWidth: wrapWidth, align: style.align,
                             lineSpacing: style.lineSpacing, maxLines: style.maxLines, lang: style.lang)
         r.spans = style.spans
@@ -429,7 +310,7 @@ private struct Resolver {
     /// with letter spacing would wrap its own last letter), then aligned
     /// in its frame where a stack made that wider. `height`: the frame's
     /// height where the scene gives one, which the text must fit.
-    private func textDrawing(_ style: TextStyle, frame: Rect, wraps: Bool, height: Double?) -> TextDrawing {
+    func textDrawing(_ style: TextStyle, frame: Rect, wraps: Bool, height: Double?) -> TextDrawing {
         let (request, fit) = textRequest(style, wrapWidth: wraps ? frame.width : nil, height: height)
         var shaped = measurer.shape(request)
         if !wraps, frame.width > shaped.size.width {
@@ -519,7 +400,7 @@ private struct Resolver {
         return out
     }
 
-    private func shapeDrawing(_ geometry: BezierPath, style: PaintStyle, box: Rect) -> Drawing {
+    func shapeDrawing(_ geometry: BezierPath, style: PaintStyle, box: Rect) -> Drawing {
         let bbox = geometry.boundingBox ?? box
         return .shapes([ShapeDrawing(path: geometry, fill: paint(style.fill, opacity: style.fillOpacity, box: bbox),
                                      fillRule: style.fillRule, stroke: strokeDrawing(style, box: bbox))])

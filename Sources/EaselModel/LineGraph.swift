@@ -3,8 +3,15 @@ import Foundation
 /// `<lineGraph>`: a series of values drawn in a plot box (docs/format.md,
 /// "Line graphs"), with layers painted in document order.
 public struct LineGraph: Hashable, Sendable {
+    /// The graph's own series (none when it has `<series>` children). A NaN
+    /// is an empty cell kept as a gap (`missing="gap"`); data that reads as
+    /// NaN is an error, so NaN means nothing else.
     public var values: [Double]
     public var labels: [String]
+    /// Each value's x by value (`x-column`), ascending; nil: by index.
+    public var x: [Double]?
+    /// Whether `x` holds times (milliseconds since 1970, UTC).
+    public var xIsTime = false
     /// As written; `GraphScale` applies the defaults.
     public var min: Double?
     public var max: Double?
@@ -38,27 +45,112 @@ public enum AreaBase: String, Hashable, Sendable, CaseIterable {
     case zero
 }
 
+/// `<series>`: a series with its own data and layers.
+public struct GraphSeries: Hashable, Sendable {
+    public var name: String?
+    /// As `LineGraph.values`: NaN is a gap.
+    public var values: [Double]
+    /// As `LineGraph.x`.
+    public var x: [Double]?
+    /// Its layers (`area`, `line`, `points`), in document order.
+    public var items: [GraphEntry] = []
+    public init(name: String?, values: [Double], x: [Double]?) {
+        self.name = name
+        self.values = values
+        self.x = x
+    }
+}
+
+/// `<xAxis>` and `<yAxis>`.
+public struct GraphAxis: Hashable, Sendable {
+    public enum Edge: String, Hashable, Sendable { case x, y }
+    public var edge: Edge
+    /// About how many ticks (d3's `count`).
+    public var ticks = 5
+    /// Widen the range to round values first (d3's `nice()`).
+    public var nice = true
+    /// A printf number conversion, or for a time axis a d3-time-format
+    /// specifier; nil: d3's default labels.
+    public var format: String?
+    public var font = FontSpec()
+    public var fill: Paint = .color(.black)
+    /// The axis line's and tick marks' stroke.
+    public var stroke: PaintStyle
+    public var tickSize = 6.0
+    public var opacity = 1.0
+    public init(edge: Edge, stroke: PaintStyle) {
+        self.edge = edge
+        self.stroke = stroke
+    }
+}
+
+/// `<legend>`.
+public struct GraphLegend: Hashable, Sendable {
+    public enum Position: String, Hashable, Sendable, CaseIterable {
+        case topLeading = "top-leading", topTrailing = "top-trailing"
+        case bottomLeading = "bottom-leading", bottomTrailing = "bottom-trailing"
+    }
+    public var position = Position.topLeading
+    public var font = FontSpec()
+    public var fill: Paint = .color(.black)
+    public var opacity = 1.0
+    public init() {}
+}
+
 public enum GraphItem: Hashable, Sendable {
     /// The region under the line down to `to`.
     case area(PaintStyle, opacity: Double, to: AreaBase)
     case line(PaintStyle, curve: GraphCurve, opacity: Double)
     case points(diameter: Double, PaintStyle, opacity: Double)
-    case grid(count: Int, PaintStyle, opacity: Double)
+    /// `count` even lines, or with `ticks` (`ticks="y"`) one at each of the
+    /// y axis's ticks.
+    case grid(count: Int, PaintStyle, opacity: Double, ticks: Bool)
     case xLabels(font: FontSpec, fill: Paint, offset: Double, opacity: Double)
     case yLabels(font: FontSpec, fill: Paint, format: String?, opacity: Double)
     /// A `<text>` child, laid out as in a view, its `{max}`… already filled in.
     case text(Node)
+    case axis(GraphAxis)
+    case legend(GraphLegend)
+    case series(GraphSeries)
 
     /// Whether this is one of the six layer elements (text does not count).
     public var isLayer: Bool {
-        if case .text = self { return false }
-        return true
+        switch self {
+        case .text, .axis, .legend, .series: return false
+        default: return true
+        }
+    }
+
+    /// Whether this draws a series' data (area, line, points).
+    public var isSeriesLayer: Bool {
+        switch self {
+        case .area, .line, .points: return true
+        default: return false
+        }
+    }
+}
+
+extension LineGraph {
+    /// Its `<series>`, in document order.
+    public var series: [GraphSeries] {
+        items.compactMap { if case .series(let s) = $0.item { return s } else { return nil } }
+    }
+
+    /// Every value drawn: the graph's own and its series', gaps left out.
+    public var allValues: [Double] {
+        (values + series.flatMap(\.values)).filter { !$0.isNaN }
+    }
+
+    public func axis(_ edge: GraphAxis.Edge) -> GraphAxis? {
+        for entry in items { if case .axis(let a) = entry.item, a.edge == edge { return a } }
+        return nil
     }
 }
 
 /// The numbers a graph's text can show, and how they are written.
 public enum GraphStatistics {
     public static func value(_ name: String, of values: [Double]) -> Double? {
+        let values = values.filter { !$0.isNaN }
         guard !values.isEmpty else { return nil }
         switch name {
         case "max": return values.max()

@@ -25,13 +25,17 @@ extension Node {
         case .text(let t):
             return [t.fill]
         case .lineGraph(let g):
-            return g.items.flatMap { entry -> [Paint] in
-                switch entry.item {
-                case .area(let s, _, _), .line(let s, _, _), .points(_, let s, _), .grid(_, let s, _): return [s.fill, s.stroke]
+            func paints(_ item: GraphItem) -> [Paint] {
+                switch item {
+                case .area(let s, _, _), .line(let s, _, _), .points(_, let s, _), .grid(_, let s, _, _): return [s.fill, s.stroke]
                 case .xLabels(_, let fill, _, _), .yLabels(_, let fill, _, _): return [fill]
+                case .axis(let a): return [a.fill, a.stroke.stroke]
+                case .legend(let l): return [l.fill]
+                case .series(let s): return s.items.flatMap { paints($0.item) }
                 case .text: return []   // an embedded node, visited on its own
                 }
             }
+            return g.items.flatMap { paints($0.item) }
         case .group, .repeat, .image:
             return []
         }

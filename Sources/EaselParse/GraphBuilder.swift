@@ -3,6 +3,50 @@ import EaselModel
 /// `<lineGraph>`: its data (values, points, CSV) and its layers.
 extension SceneBuilder {
     func buildGraph(_ el: XMLElement, depth: Int) -> LineGraph {
+        let usesTable = el.attribute("x-column") != nil || el.children.contains { $0.name == "series" }
+            || el.attribute("missing")?.value.trimmingSpaces == MissingData.gap.rawValue
+        let (read, table) = usesTable ? tableGraph(el) : (singleSeriesGraph(el), SeriesTable())
+        var graph = read
+        graph.min = number(el, "min")
+        graph.max = number(el, "max")
+        if el.attribute("padding") != nil { graph.padding = padding(el) }
+        let hasSeries = el.children.contains { $0.name == "series" }
+
+        // Series first: whether x holds times (a series may read its own
+        // file) decides how an <xAxis> before them reads its format.
+        var seriesEntries: [Int: GraphEntry] = [:]
+        var isTime: Bool? = graph.x == nil ? nil : graph.xIsTime
+        for (i, child) in el.children.enumerated() where child.name == "series" {
+            seriesEntries[i] = seriesItem(child, in: el, graph: graph, table: table, isTime: &isTime, depth: depth)
+        }
+        graph.xIsTime = isTime ?? false
+        let seriesValues = seriesEntries.sorted { $0.key < $1.key }.map { entry -> [Double] in
+            if case .series(let s) = entry.value.item { return s.values }
+            return []
+        }
+        let all = (graph.values + seriesValues.joined()).filter { !$0.isNaN }
+        // The graph's texts tell of its own series, or of its first <series>.
+        let told = (hasSeries ? seriesValues.first ?? [] : graph.values).filter { !$0.isNaN }
+        if !all.isEmpty {
+            let lo = graph.min ?? min(0, all.min()!), hi = graph.max ?? all.max()!
+            if lo > hi { diagnostics.error(.minAboveMax(lo, hi), on: (el.attribute("min") ?? el.attribute("max"))!) }
+        }
+        for (i, child) in el.children.enumerated() where child.name != "point" {
+            if child.name == "series" {
+                if let entry = seriesEntries[i] { graph.items.append(entry) }
+                continue
+            }
+            if hasSeries, ["area", "line", "points"].contains(child.name) {
+                diagnostics.error(.init(.misplacedElement, "<\(child.name)> goes inside a <series> when the graph has them"), at: child.location)
+                continue
+            }
+            if let entry = graphItem(child, values: told, isTime: graph.xIsTime, depth: depth) { graph.items.append(entry) }
+        }
+        return graph
+    }
+
+    /// The seed's form: one series from `values`, `<point>`s or one CSV column.
+    func singleSeriesGraph(_ el: XMLElement) -> LineGraph {
         var values: [Double] = [], labels: [String] = []
         let pointElements = el.children.filter { $0.name == "point" }
         let sources = [el.attribute("values") != nil, !pointElements.isEmpty, el.attribute("src") != nil].filter { $0 }.count
@@ -43,20 +87,7 @@ extension SceneBuilder {
         }
         if sources == 1, values.isEmpty, !diagnostics.hasErrors { diagnostics.error(.graphEmpty, at: dataLocation) }
         labels = shapedText(labels, at: el.location)
-
-        var graph = LineGraph(values: values, labels: labels)
-        graph.min = number(el, "min")
-        graph.max = number(el, "max")
-        if !values.isEmpty {
-            let lo = graph.min ?? min(0, values.min()!), hi = graph.max ?? values.max()!
-            if lo > hi { diagnostics.error(.minAboveMax(lo, hi), on: (el.attribute("min") ?? el.attribute("max"))!) }
-        }
-        if el.attribute("padding") != nil { graph.padding = padding(el) }
-
-        for child in el.children where child.name != "point" {
-            if let entry = graphItem(child, values: values, depth: depth) { graph.items.append(entry) }
-        }
-        return graph
+        return LineGraph(values: values, labels: labels)
     }
 
     func readCSV(_ src: XMLAttribute, column: XMLAttribute, labelColumn: XMLAttribute?) -> ([Double], [String]) {
@@ -104,7 +135,7 @@ extension SceneBuilder {
         if el.name != "text" { checkNoText(el); checkNoChildren(el) }
     }
 
-    func graphItem(_ el: XMLElement, values: [Double], depth: Int) -> GraphEntry? {
+    func graphItem(_ el: XMLElement, values: [Double], isTime: Bool, depth: Int) -> GraphEntry? {
         guard Vocabulary.graphChildren[el.name] != nil else {
             reportMisplaced(el, parent: "lineGraph", expected: Set(Vocabulary.graphChildren.keys))
             return nil
@@ -155,7 +186,44 @@ extension SceneBuilder {
                 if let v = ValueParser.number(a.value), v >= 1, v == v.rounded(), v <= 10_000 { count = Int(v) }
                 else { diagnostics.error(.outOfRange("count", a.value, "a whole number from 1 to 10000"), on: a) }
             }
-            return GraphEntry(.grid(count: count, style, opacity: opacity), at: el.location)
+            var ticks = false
+            if let a = el.attribute("ticks") {
+                if a.value.trimmingSpaces == "y" { ticks = true }
+                else { diagnostics.error(.outOfRange("ticks", a.value, "'y' (a line at each of the y axis's ticks)"), on: a) }
+                if let c = el.attribute("count") { diagnostics.error(.init(.conflictingAttributes, "'count' and 'ticks' both place the lines; give one"), at: c.location) }
+            }
+            return GraphEntry(.grid(count: count, style, opacity: opacity, ticks: ticks), at: el.location)
+        case "xAxis", "yAxis":
+            var stroke = PaintStyle(fill: .none)
+            stroke.stroke = paint(el, "stroke") ?? .color(.black)
+            stroke.strokeWidth = number(el, "stroke-width") ?? 1
+            stroke.strokeOpacity = style.strokeOpacity
+            var axis = GraphAxis(edge: el.name == "xAxis" ? .x : .y, stroke: stroke)
+            axis.opacity = opacity
+            axis.font = fontSpec(el)
+            axis.fill = paint(el, "fill") ?? .color(.black)
+            if let a = el.attribute("ticks") {
+                if let v = ValueParser.number(a.value), v >= 1, v == v.rounded(), v <= 1_000 { axis.ticks = Int(v) }
+                else { diagnostics.error(.outOfRange("ticks", a.value, "a whole number from 1 to 1000"), on: a) }
+            }
+            if let nice = bool(el, "nice") { axis.nice = nice }
+            if let t = number(el, "tick-size") { if t >= 0 { axis.tickSize = t } else { rangeError(el, "tick-size", "0 or more") } }
+            if let f = el.attribute("format") {
+                if axis.edge == .x && isTime {
+                    if TimeFormat.isValidFormat(f.value) { axis.format = f.value }
+                    else { diagnostics.error(.init(.invalidValue, "'\(f.value)' is not a time format: use d3-time-format's %a %A %b %B %d %e %H %I %j %L %m %M %p %S %y %Y (and %% for a percent sign)"), on: f) }
+                } else {
+                    axis.format = graphFormat(el)
+                }
+            }
+            return GraphEntry(.axis(axis), at: el.location)
+        case "legend":
+            var legend = GraphLegend()
+            legend.opacity = opacity
+            legend.font = fontSpec(el)
+            legend.fill = paint(el, "fill") ?? .color(.black)
+            legend.position = keyword(el, "position", GraphLegend.Position.self) ?? .topLeading
+            return GraphEntry(.legend(legend), at: el.location)
         case "xLabels", "yLabels":
             let font = fontSpec(el)
             let fill = paint(el, "fill") ?? .color(.black)

@@ -116,8 +116,12 @@ extension SceneBuilder {
         func ownWeight(_ n: Node) -> Double {
             var dots = 0.0
             if case .lineGraph(let g) = n.kind {
-                let layers = g.items.filter { if case .points = $0.item { return true } else { return false } }.count
+                func isPoints(_ e: GraphEntry) -> Bool { if case .points = e.item { return true } else { return false } }
+                let layers = g.items.filter(isPoints).count
                 dots = Double(g.values.count) * Double(g.items.contains(where: \.item.isLayer) ? layers : 1)
+                for s in g.series {
+                    dots += Double(s.values.count) * Double(s.items.isEmpty ? 1 : s.items.filter(isPoints).count)
+                }
             }
             // A text's spans are nodes too: each is a stretch the shaper and painter handle.
             if case .text(let t) = n.kind { dots += Double(t.spans.count) }

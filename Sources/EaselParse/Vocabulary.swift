@@ -41,7 +41,7 @@ public enum Vocabulary {
         "text": box + fontAttributes + ["fill", "fill-opacity", "align", "line-spacing", "max-lines", "paint-bounds", "lang",
                                         "letter-spacing", "fit", "min-font-size", "dir"],
         "span": fontAttributes.filter { $0 != "font" } + ["fill", "fill-opacity", "lang", "letter-spacing", "underline", "strikethrough", "baseline-shift"],
-        "lineGraph": box + ["values", "labels", "min", "max", "padding", "src", "column", "label-column"],
+        "lineGraph": box + ["values", "labels", "min", "max", "padding", "src", "column", "label-column", "x-column", "missing"],
         "vstack": stack,
         "hstack": stack,
         "zstack": stack,
@@ -68,11 +68,16 @@ public enum Vocabulary {
         "area": ["fill", "fill-opacity", "opacity", "to"],
         "line": ["stroke", "stroke-width", "stroke-opacity", "curve", "line-cap", "line-join", "dash", "dash-offset", "opacity"],
         "points": ["diameter", "fill", "fill-opacity", "stroke", "stroke-width", "stroke-opacity", "opacity"],
-        "grid": ["count", "stroke", "stroke-width", "stroke-opacity", "dash", "dash-offset", "opacity"],
+        "grid": ["count", "ticks", "stroke", "stroke-width", "stroke-opacity", "dash", "dash-offset", "opacity"],
         "xLabels": fontAttributes + ["fill", "offset", "opacity"],
         "yLabels": fontAttributes + ["fill", "format", "opacity"],
         "text": (attributes["text"] ?? []) + ["format"],
+        "series": ["column", "name", "values", "src"],
+        "xAxis": axis,
+        "yAxis": axis,
+        "legend": fontAttributes + ["position", "fill", "opacity"],
     ]
+    static let axis = fontAttributes + ["ticks", "nice", "format", "fill", "stroke", "stroke-width", "stroke-opacity", "tick-size", "opacity"]
 }
 
 /// Nearest valid name for a misspelt one, by edit distance.

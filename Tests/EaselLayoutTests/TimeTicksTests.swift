@@ -76,10 +76,10 @@ final class TimeTicksTests: XCTestCase {
 
     func testFormatDirectives() {
         let t = Self.t("2026-11-02T20:05:09.045Z")
-        XCTAssertEqual(TimeTicks.format(t, "%a %A %b %B %d %e %H %I %j %L %m %M %p %S %y %Y %%"),
+        XCTAssertEqual(TimeFormat.format(t, "%a %A %b %B %d %e %H %I %j %L %m %M %p %S %y %Y %%"),
                        "Mon Monday Nov November 02  2 20 08 306 045 11 05 PM 09 26 2026 %")
-        XCTAssertTrue(TimeTicks.isValidFormat("%b %d, %Y"))
-        XCTAssertFalse(TimeTicks.isValidFormat("%Q"))
-        XCTAssertFalse(TimeTicks.isValidFormat("100%"))
+        XCTAssertTrue(TimeFormat.isValidFormat("%b %d, %Y"))
+        XCTAssertFalse(TimeFormat.isValidFormat("%Q"))
+        XCTAssertFalse(TimeFormat.isValidFormat("100%"))
     }
 }

@@ -1,0 +1,160 @@
+import EaselModel
+
+/// A graph's axes and legend: tick values as d3 makes them, labels that do
+/// not collide, swatches that repeat each series' line and points.
+extension Resolver {
+    /// One axis: its line along the plot's left (y) or bottom (x) edge, a
+    /// tick mark `tickSize` long outside the plot at each tick, and each
+    /// tick's label 3 points past the mark (d3-axis's `tickPadding`): right-
+    /// aligned and centred on the tick for y, centred under it for x.
+    func axisNode(_ axis: GraphAxis, _ g: LineGraph, plot: Rect, location: SourceLocation, absoluteOrigin: Point) -> LayoutNode {
+        let ticks = axisTicks(axis, g, plot: plot)
+        var path = BezierPath()
+        var labels: [LayoutNode] = []
+        let gap = 3.0
+        switch axis.edge {
+        case .y:
+            path.move(to: Point(plot.minX, plot.minY)); path.line(to: Point(plot.minX, plot.maxY))
+            for (position, text) in ticks {
+                if axis.tickSize > 0 { path.move(to: Point(plot.minX - axis.tickSize, position)); path.line(to: Point(plot.minX, position)) }
+                labels.append(graphLabel(text, font: axis.font, fill: axis.fill, location: location, absoluteOrigin: absoluteOrigin) {
+                    Point(plot.minX - axis.tickSize - gap - $0.width, position - $0.height / 2)
+                })
+            }
+        case .x:
+            path.move(to: Point(plot.minX, plot.maxY)); path.line(to: Point(plot.maxX, plot.maxY))
+            for (position, text) in ticks {
+                if axis.tickSize > 0 { path.move(to: Point(position, plot.maxY)); path.line(to: Point(position, plot.maxY + axis.tickSize)) }
+                labels.append(graphLabel(text, font: axis.font, fill: axis.fill, location: location, absoluteOrigin: absoluteOrigin) {
+                    Point(position - $0.width / 2, plot.maxY + axis.tickSize + gap)
+                })
+            }
+        }
+        var style = axis.stroke
+        style.fill = .none
+        let frame = path.boundingBox ?? plot
+        return graphNode(axis.edge == .x ? "xAxis" : "yAxis", location, opacity: axis.opacity, frame: frame,
+                         absoluteOrigin: absoluteOrigin, drawing: shapeDrawing(path, style: style, box: plot),
+                         children: Self.withoutCollisions(labels, along: axis.edge))
+    }
+
+    /// Each tick's position (y for the y axis, x for the x axis) and label.
+    func axisTicks(_ axis: GraphAxis, _ g: LineGraph, plot: Rect) -> [(Double, String)] {
+        let count = Double(axis.ticks)
+        switch axis.edge {
+        case .y:
+            let (lo, hi) = GraphGeometry.range(g)
+            let values = NumericTicks.ticks(lo, hi, count: count)
+            let texts = axis.format.map { f in values.map { GraphStatistics.format($0, f) } }
+                ?? NumericTicks.labels(values, start: lo, stop: hi, count: count)
+            return zip(values, texts).map { (GraphGeometry.y(of: $0, g, plot: plot), $1) }
+        case .x:
+            if let domain = GraphGeometry.xDomain(g) {
+                let values = g.xIsTime ? TimeTicks.ticks(domain.min, domain.max, count: count)
+                    : NumericTicks.ticks(domain.min, domain.max, count: count)
+                let texts: [String]
+                if g.xIsTime {
+                    texts = values.map { t in axis.format.map { TimeFormat.format(t, $0) } ?? TimeTicks.label(t) }
+                } else {
+                    texts = axis.format.map { f in values.map { GraphStatistics.format($0, f) } }
+                        ?? NumericTicks.labels(values, start: domain.min, stop: domain.max, count: count)
+                }
+                return zip(values, texts).map { (GraphGeometry.x(of: $0, domain: domain, plot: plot), $1) }
+            }
+            // Placed by index: a tick at each whole index d3 picks over
+            // 0…n−1, labelled by the point's label (or its number from 1).
+            let n = GraphGeometry.indexCount(g)
+            let step = n > 1 ? plot.width / Double(n - 1) : 0
+            let indexes = n == 1 ? [0.0] : NumericTicks.ticks(0, Double(n - 1), count: count).filter { $0 == $0.rounded() }
+            return indexes.map { i in
+                let k = Int(i)
+                let text = k < g.labels.count && !g.labels[k].isEmpty ? g.labels[k] : String(k + 1)
+                return (n == 1 ? plot.center.x : plot.minX + i * step, text)
+            }
+        }
+    }
+
+    /// Labels that would overlap (closer than 2 points) keep every other one
+    /// until none do (Vega's "parity" strategy): first, third, fifth… — so
+    /// the ones kept stay evenly spaced.
+    static func withoutCollisions(_ labels: [LayoutNode], along edge: GraphAxis.Edge) -> [LayoutNode] {
+        var kept = labels
+        func overlaps(_ a: Rect, _ b: Rect) -> Bool {
+            edge == .x ? min(a.maxX, b.maxX) + 2 > max(a.minX, b.minX) : min(a.maxY, b.maxY) + 2 > max(a.minY, b.minY)
+        }
+        while kept.count > 1, zip(kept, kept.dropFirst()).contains(where: { overlaps($0.frame, $1.frame) }) {
+            kept = kept.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        }
+        return kept
+    }
+
+    /// The named series, each as a swatch — 18 points of its line with its
+    /// point's dot in the middle — then its name, in one row 12 points
+    /// apart. Top positions put the row's bottom 8 points above the plot,
+    /// bottom ones its bottom 4 points above the frame's bottom; leading
+    /// aligns it with the plot's left edge, trailing with its right.
+    func legendNode(_ legend: GraphLegend, _ g: LineGraph, plot: Rect, frameBox: Rect, location: SourceLocation,
+                    absoluteOrigin: Point) -> LayoutNode {
+        let swatch = 18.0, gap = 4.0, spacing = 12.0
+        struct Entry { var line: PaintStyle?; var dot: (Double, PaintStyle)?; var label: LayoutNode }
+        var entries: [Entry] = []
+        for s in g.series {
+            guard let name = s.name, !name.isEmpty else { continue }
+            let layers = s.items.isEmpty ? defaultLayers(at: location) : s.items
+            var entry = Entry(label: graphLabel(name, font: legend.font, fill: legend.fill, location: location, absoluteOrigin: absoluteOrigin) { _ in .zero })
+            for layer in layers {
+                if case .line(let style, _, let opacity) = layer.item, entry.line == nil {
+                    var st = style
+                    st.fill = .none
+                    st.strokeOpacity *= opacity
+                    entry.line = st
+                }
+                if case .points(let d, let style, let opacity) = layer.item, entry.dot == nil {
+                    var st = style
+                    st.fillOpacity *= opacity
+                    st.strokeOpacity *= opacity
+                    entry.dot = (min(d, swatch / 2), st)
+                }
+            }
+            entries.append(entry)
+        }
+        let height = entries.map(\.label.frame.height).max() ?? 0
+        let width = entries.reduce(0) { $0 + swatch + gap + $1.label.frame.width } + spacing * Double(max(0, entries.count - 1))
+        let top: Double, left: Double
+        switch legend.position {
+        case .topLeading, .topTrailing: top = plot.minY - 8 - height
+        case .bottomLeading, .bottomTrailing: top = frameBox.maxY - 4 - height
+        }
+        switch legend.position {
+        case .topLeading, .bottomLeading: left = plot.minX
+        case .topTrailing, .bottomTrailing: left = plot.maxX - width
+        }
+        var children: [LayoutNode] = []
+        var x = left
+        let mid = top + height / 2
+        for entry in entries {
+            let box = Rect(x: x, y: top, width: swatch, height: height)
+            if let line = entry.line {
+                var path = BezierPath()
+                path.move(to: Point(x, mid)); path.line(to: Point(x + swatch, mid))
+                children.append(graphNode("swatch", location, opacity: 1, frame: box, absoluteOrigin: absoluteOrigin,
+                                          drawing: shapeDrawing(path, style: line, box: box)))
+            }
+            if let (d, style) = entry.dot, d > 0 {
+                var dot = BezierPath()
+                dot.append(.ellipse(in: Rect(x: x + swatch / 2 - d / 2, y: mid - d / 2, width: d, height: d)))
+                children.append(graphNode("swatch", location, opacity: 1, frame: box, absoluteOrigin: absoluteOrigin,
+                                          drawing: shapeDrawing(dot, style: style, box: box)))
+            }
+            var label = entry.label
+            let origin = Point(x + swatch + gap, top + (height - label.frame.height) / 2)
+            label.frame = Rect(x: origin.x, y: origin.y, width: label.frame.width, height: label.frame.height)
+            label.absoluteFrame = label.frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y)
+            label.transform = .translation(origin.x, origin.y)
+            children.append(label)
+            x += swatch + gap + label.frame.width + spacing
+        }
+        return graphNode("legend", location, opacity: legend.opacity, frame: Rect(x: left, y: top, width: width, height: height),
+                         absoluteOrigin: absoluteOrigin, drawing: nil, children: children)
+    }
+}

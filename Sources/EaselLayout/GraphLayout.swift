@@ -1,0 +1,213 @@
+import EaselModel
+
+/// A line graph's layers as children in its own space, in document order:
+/// each series' area, line and points, the grid, the axes with their
+/// labels, the legend and the graph's texts (docs/format.md, "Line graphs").
+extension Resolver {
+    func graphLayers(_ g: LineGraph, node: Node, size: Size, absoluteOrigin: Point) -> [LayoutNode] {
+        let frameBox = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let plot = frameBox.insetBy(g.padding)
+        let range = GraphGeometry.range(g)
+        var items = g.items
+        if g.series.isEmpty, !items.contains(where: \.item.isLayer) {
+            items.insert(contentsOf: defaultLayers(at: node.location), at: 0)
+        }
+        let graphPainter = SeriesPainter(resolver: self, graph: g, values: g.values, x: g.x, items: items,
+                                         plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, range: range)
+
+        var out: [LayoutNode] = []
+        for entry in items {
+            switch entry.item {
+            case .area, .line, .points:
+                out.append(graphPainter.layer(entry))
+            case .series(let s):
+                let own = s.items.isEmpty ? defaultLayers(at: entry.location) : s.items
+                let painter = SeriesPainter(resolver: self, graph: g, values: s.values, x: s.x, items: own,
+                                            plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, range: range)
+                out.append(graphNode("series", entry.location, opacity: 1, frame: plot, absoluteOrigin: absoluteOrigin,
+                                     drawing: nil, children: own.map(painter.layer)))
+            case .grid(let count, let style, let opacity, let ticks):
+                var lines = BezierPath()
+                let ys: [Double]
+                if ticks {
+                    ys = yTicks(g).map { GraphGeometry.y(of: $0, g, plot: plot) }
+                } else {
+                    ys = (0..<count).map { k in count == 1 ? plot.minY : plot.minY + Double(k) * plot.height / Double(count - 1) }
+                }
+                for y in ys {
+                    lines.move(to: Point(plot.minX, y))
+                    lines.line(to: Point(plot.maxX, y))
+                }
+                var s = style
+                s.fill = .none
+                out.append(graphNode("grid", entry.location, opacity: opacity, frame: plot, absoluteOrigin: absoluteOrigin,
+                                     drawing: shapeDrawing(lines, style: s, box: plot)))
+            case .xLabels(let font, let fill, let offset, let opacity):
+                let points = graphPainter.points
+                let labels = zip(points, g.labels).filter { !$0.1.isEmpty }.map { p, text in
+                    graphLabel(text, font: font, fill: fill, location: entry.location, absoluteOrigin: absoluteOrigin) { Point(p.x - $0.width / 2, plot.maxY + offset) }
+                }
+                out.append(graphNode("xLabels", entry.location, opacity: opacity, frame: plot, absoluteOrigin: absoluteOrigin,
+                                     drawing: nil, children: labels))
+            case .yLabels(let font, let fill, let format, let opacity):
+                // The max at the top grid line, the min at the bottom one,
+                // right-aligned to the plot, their bottoms 2 points above.
+                let (lo, hi) = GraphGeometry.range(g)
+                let labels = [(hi, plot.minY), (lo, plot.maxY)].map { value, lineY in
+                    graphLabel(GraphStatistics.format(value, format), font: font, fill: fill, location: entry.location, absoluteOrigin: absoluteOrigin) {
+                        Point(plot.maxX - $0.width, lineY - 2 - $0.height)
+                    }
+                }
+                out.append(graphNode("yLabels", entry.location, opacity: opacity, frame: plot, absoluteOrigin: absoluteOrigin,
+                                     drawing: nil, children: labels))
+            case .axis(let axis):
+                out.append(axisNode(axis, g, plot: plot, location: entry.location, absoluteOrigin: absoluteOrigin))
+            case .legend(let legend):
+                out.append(legendNode(legend, g, plot: plot, frameBox: frameBox, location: entry.location, absoluteOrigin: absoluteOrigin))
+            case .text(let textNode):
+                out.append(resolve(textNode, content: size, absoluteOrigin: absoluteOrigin, placed: nil))
+            }
+        }
+        return out
+    }
+
+    /// No layer given: the line, then the points, in black.
+    func defaultLayers(at location: SourceLocation) -> [GraphEntry] {
+        var line = PaintStyle(fill: .none)
+        line.stroke = .color(.black); line.strokeWidth = 2; line.lineJoin = .round; line.lineCap = .round
+        return [GraphEntry(.line(line, curve: .linear, opacity: 1), at: location),
+                GraphEntry(.points(diameter: 5, PaintStyle(fill: .color(.black)), opacity: 1), at: location)]
+    }
+
+    func graphNode(_ element: String, _ location: SourceLocation, opacity: Double, frame: Rect, absoluteOrigin: Point,
+                   drawing: Drawing?, children: [LayoutNode] = []) -> LayoutNode {
+        var n = LayoutNode(element: element, location: location, frame: frame,
+                           absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y), opacity: opacity)
+        n.drawing = drawing
+        n.children = children
+        return n
+    }
+
+    /// A one-line label placed by its measured size.
+    func graphLabel(_ text: String, font: FontSpec, fill: Paint, location: SourceLocation, absoluteOrigin: Point,
+                    place: (Size) -> Point) -> LayoutNode {
+        var style = TextStyle(text: text)
+        style.font = font
+        style.fill = fill
+        style.lang = lang
+        let size = measurer.measure(textRequest(style, wrapWidth: nil, height: nil).request)
+        let origin = place(size)
+        let frame = Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
+        var n = graphNode("text", location, opacity: 1, frame: frame, absoluteOrigin: absoluteOrigin,
+                          drawing: .text(textDrawing(style, frame: frame, wraps: false, height: nil)))
+        n.transform = .translation(frame.x, frame.y)
+        return n
+    }
+
+    /// The y axis's tick values: its own count, or d3's 5 for a grid
+    /// without an axis.
+    func yTicks(_ g: LineGraph) -> [Double] {
+        let (lo, hi) = GraphGeometry.range(g)
+        return NumericTicks.ticks(lo, hi, count: Double(g.axis(.y)?.ticks ?? 5))
+    }
+}
+
+/// One series' points and the area, line and points layers drawn from them.
+struct SeriesPainter {
+    let resolver: Resolver
+    let points: [Point]
+    /// The runs between gaps, as the line is drawn (reduced where far more
+    /// points than pixel columns), and the line through each.
+    let drawnRuns: [[Point]]
+    let curve: BezierPath
+    /// The curve of the series' first `<line>` (its area follows it).
+    let curveKind: GraphCurve
+    let plot: Rect, frameBox: Rect, absoluteOrigin: Point
+    let graph: LineGraph
+
+    init(resolver: Resolver, graph: LineGraph, values: [Double], x: [Double]?, items: [GraphEntry],
+         plot: Rect, frameBox: Rect, absoluteOrigin: Point, range: (min: Double, max: Double)) {
+        self.resolver = resolver
+        self.graph = graph
+        self.plot = plot
+        self.frameBox = frameBox
+        self.absoluteOrigin = absoluteOrigin
+        points = GraphGeometry.points(values, x: x, graph, plot: plot, range: range)
+        let curveKind: GraphCurve = items.lazy.compactMap { entry -> GraphCurve? in
+            if case .line(_, let c, _) = entry.item { return c }
+            return nil
+        }.first ?? .linear
+        // Straight lines through far more points than pixel columns are
+        // drawn from the M4 reduction over eighth-of-a-pixel slices: the
+        // same pixels to within 8/255 on 99.7% of them (M4 is exact for
+        // aliased lines; anti-aliased ones need the finer slices).
+        // The slices are those of the largest scale the tree serves, so the
+        // tree does not depend on the scale it is painted at.
+        let options = resolver.options
+        let slices = (plot.width * options.maxScale * 8).rounded(.up)
+        let columns = slices.isFinite && slices < 1e7 ? Int(slices) : 0   // 0: no reduction
+        var runs: [[Point]] = []
+        var curve = BezierPath()
+        for run in GraphGeometry.runs(points) {
+            let drawn = curveKind == .linear && options.reduceSeries ? GraphGeometry.decimated(run, plot: plot, columns: columns) : run
+            if drawn.count < run.count { resolver.context.reducedSeries = true }
+            runs.append(drawn)
+            curve.append(GraphGeometry.curve(drawn, curveKind))
+        }
+        drawnRuns = runs
+        self.curve = curve
+        self.curveKind = curveKind
+    }
+
+    func layer(_ entry: GraphEntry) -> LayoutNode {
+        switch entry.item {
+        case .area(let style, let opacity, let to):
+            let base: Double
+            switch to {
+            case .frame: base = frameBox.maxY
+            case .plot: base = plot.maxY
+            case .zero: base = GraphGeometry.y(of: 0, graph, plot: plot)
+            }
+            var region = BezierPath()
+            for run in drawnRuns {
+                guard let first = run.first, let last = run.last else { continue }
+                var part = GraphGeometry.curve(run, curveKind)
+                part.line(to: Point(last.x, base))
+                part.line(to: Point(first.x, base))
+                part.close()
+                region.append(part)
+            }
+            var s = style
+            s.stroke = .none
+            return node("area", entry, opacity: opacity, frame: region.boundingBox ?? .zero,
+                        drawing: region.isEmpty ? nil : resolver.shapeDrawing(region, style: s, box: frameBox))
+        case .line(let style, _, let opacity):
+            var s = style
+            s.fill = .none
+            return node("line", entry, opacity: opacity, frame: curve.boundingBox ?? .zero,
+                        drawing: resolver.shapeDrawing(curve, style: s, box: plot))
+        case .points(let diameter, let style, let opacity):
+            var dots = BezierPath()
+            let r = diameter / 2
+            let present = points.filter { !$0.y.isNaN }
+            // More points than the plot has device pixels: one dot per
+            // quarter device pixel (at the largest scale served) draws
+            // the same picture from far fewer.
+            let options = resolver.options
+            let pixels = plot.width * plot.height * options.maxScale * options.maxScale
+            let shown = options.reduceSeries && Double(present.count) > pixels
+                ? GraphGeometry.mergedPerCell(present, cell: 0.25 / options.maxScale) : present
+            if shown.count < present.count { resolver.context.reducedSeries = true }
+            if r > 0 { for p in shown { dots.append(.ellipse(in: Rect(x: p.x - r, y: p.y - r, width: diameter, height: diameter))) } }
+            return node("points", entry, opacity: opacity, frame: dots.boundingBox ?? .zero,
+                        drawing: resolver.shapeDrawing(dots, style: style, box: plot))
+        default:
+            // Callers pass only area, line and points (`isSeriesLayer`).
+            return node(entry.item.isLayer ? "layer" : "text", entry, opacity: 1, frame: .zero, drawing: nil)
+        }
+    }
+
+    private func node(_ element: String, _ entry: GraphEntry, opacity: Double, frame: Rect, drawing: Drawing?) -> LayoutNode {
+        resolver.graphNode(element, entry.location, opacity: opacity, frame: frame, absoluteOrigin: absoluteOrigin, drawing: drawing)
+    }
+}

@@ -1,0 +1,60 @@
+/// d3-time-format's `utcFormat` with its en-US names, for the directives
+/// a graph's time axis takes (`format` on `<xAxis>`): labels read as d3's
+/// and Vega-Lite's do.
+public enum TimeFormat {
+    static let shortDays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    static let days = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    static let shortMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+
+    /// The directives `format` understands: d3-time-format's (en-US) `%a
+    /// %A %b %B %d %e %H %I %j %L %m %M %p %S %y %Y %%`.
+    public static let directives: Set<Character> = ["a", "A", "b", "B", "d", "e", "H", "I", "j", "L", "m", "M", "p", "S", "y", "Y", "%"]
+
+    /// Whether `specifier` uses only those directives.
+    public static func isValidFormat(_ specifier: String) -> Bool {
+        var percent = false
+        for c in specifier {
+            if percent { guard directives.contains(c) else { return false }; percent = false }
+            else if c == "%" { percent = true }
+        }
+        return !percent
+    }
+
+    /// `utcFormat(specifier)(t)`.
+    public static func format(_ t: Double, _ specifier: String) -> String {
+        let f = UTCCalendar.fields(t)
+        func pad(_ v: Int, _ width: Int, _ fill: Character = "0") -> String {
+            let s = String(abs(v))
+            return (v < 0 ? "-" : "") + String(repeating: fill, count: max(0, width - s.count)) + s
+        }
+        var out = "", percent = false
+        for c in specifier {
+            guard percent else {
+                if c == "%" { percent = true } else { out.append(c) }
+                continue
+            }
+            percent = false
+            switch c {
+            case "a": out += shortDays[f.weekday]
+            case "A": out += days[f.weekday]
+            case "b": out += shortMonths[f.month - 1]
+            case "B": out += months[f.month - 1]
+            case "d": out += pad(f.day, 2)
+            case "e": out += pad(f.day, 2, " ")
+            case "H": out += pad(f.hour, 2)
+            case "I": out += pad(f.hour % 12 == 0 ? 12 : f.hour % 12, 2)
+            case "j": out += pad(UTCCalendar.daysFromCivil(f.year, f.month, f.day) - UTCCalendar.daysFromCivil(f.year, 1, 1) + 1, 3)
+            case "L": out += pad(f.millisecond, 3)
+            case "m": out += pad(f.month, 2)
+            case "M": out += pad(f.minute, 2)
+            case "p": out += f.hour >= 12 ? "PM" : "AM"
+            case "S": out += pad(f.second, 2)
+            case "y": out += pad(UTCCalendar.floorMod(f.year, 100), 2)
+            case "Y": out += pad(f.year % 10_000, 4)
+            default: out.append(c)   // "%%"
+            }
+        }
+        return out
+    }
+}

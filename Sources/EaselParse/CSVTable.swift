@@ -1,0 +1,145 @@
+import CSV
+import EaselModel
+
+/// Several named columns of an RFC 4180 CSV file with a header row, with
+/// the line each row starts on: what a graph with `x-column`, `<series>`
+/// or `missing="gap"` reads (cells are judged by the caller, where an
+/// empty one may be a gap).
+struct CSVTable {
+    /// The line each row starts on (the header is line 1).
+    var rows: [Int] = []
+    var problems: [GraphData.CSVProblem] = []
+    /// Requested names the header lacks.
+    var missing: [String] = []
+    var header: [String] = []
+
+    /// Cells as byte ranges of the file (text without quotes), or as the
+    /// parser's strings.
+    private var bytes: [UInt8] = []
+    private var ranges: [String: [Range<Int>]] = [:]
+    private var strings: [String: [String]] = [:]
+
+    /// `bytes` must have passed `GraphData.oversizedRow`.
+    init(_ names: [String], bytes: [UInt8], text: String) {
+        if !readUnquoted(names, bytes: bytes) { readWithParser(names, text: text) }
+    }
+
+    /// Row `i`'s cell in column `name`, spaces around it removed.
+    func text(_ name: String, _ i: Int) -> String {
+        if let r = ranges[name] { return String(decoding: bytes[Self.trimmed(r[i], in: bytes)], as: UTF8.self) }
+        return strings[name]![i]
+    }
+
+    /// Every cell of column `name` as a number (nil where it is none).
+    func numbers(_ name: String) -> [Double?] {
+        guard let r = ranges[name] else { return strings[name]!.map { ValueParser.number($0) } }
+        var scanner = NumberScanner(bytes: bytes)
+        return r.map { range in
+            let cell = Self.trimmed(range, in: bytes)
+            guard !cell.isEmpty else { return nil }
+            scanner.index = cell.lowerBound
+            guard let v = scanner.scanNumber(), scanner.index == cell.upperBound else { return nil }
+            return v
+        }
+    }
+
+    private static func trimmed(_ r: Range<Int>, in bytes: [UInt8]) -> Range<Int> {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0C }
+        var lo = r.lowerBound, hi = r.upperBound
+        while lo < hi, isSpace(bytes[lo]) { lo += 1 }
+        while hi > lo, isSpace(bytes[hi - 1]) { hi -= 1 }
+        return lo..<hi
+    }
+
+    private mutating func start(_ names: [String], header: [String]) -> [Int]? {
+        self.header = header
+        missing = names.filter { !header.contains($0) }
+        guard missing.isEmpty else { return nil }
+        return names.map { header.firstIndex(of: $0)! }
+    }
+
+    private mutating func ragged(_ count: Int, row: Int) -> Bool {
+        problems.append(.init(message: .csvRagged(count, header.count), row: row))
+        return problems.count < 20
+    }
+
+    /// CSV.swift for text with quotes (fields may hold commas and line breaks).
+    private mutating func readWithParser(_ names: [String], text: String) {
+        guard let reader = try? CSVReader(string: text, hasHeaderRow: true, trimFields: false),
+              let header = reader.headerRow?.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
+            problems = [.init(message: .csvNoHeader, row: nil)]
+            return
+        }
+        guard let indexes = start(names, header: header) else { return }
+        for n in names { strings[n] = [] }
+        var line = 1
+        while let fields = reader.next() {
+            line += 1
+            if fields.count == 1, fields[0].allSatisfy(\.isWhitespace) { continue }   // a blank line
+            guard fields.count == header.count else {
+                if ragged(fields.count, row: line) { continue } else { break }
+            }
+            for (n, i) in zip(names, indexes) { strings[n]!.append(fields[i].trimmingSpaces) }
+            rows.append(line)
+        }
+    }
+
+    /// Text without quotes, lone carriage returns or a byte-order mark: its
+    /// fields are what lies between commas and line ends, found here as
+    /// byte ranges without the parser (which makes a String of every field,
+    /// about ten times the work on large files). False: the text needs the
+    /// parser.
+    private mutating func readUnquoted(_ names: [String], bytes: [UInt8]) -> Bool {
+        let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A, comma = UInt8(ascii: ",")
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return false }
+        for i in 0..<bytes.count where bytes[i] == quote || (bytes[i] == cr && (i + 1 == bytes.count || bytes[i + 1] != lf)) { return false }
+        self.bytes = bytes
+        var lines: [Range<Int>] = []
+        var begin = 0
+        for i in 0..<bytes.count where bytes[i] == lf {
+            lines.append(begin..<(i > begin && bytes[i - 1] == cr ? i - 1 : i))
+            begin = i + 1
+        }
+        if begin < bytes.count { lines.append(begin..<bytes.count) }
+        guard let first = lines.first else {
+            problems = [.init(message: .csvNoHeader, row: nil)]
+            return true
+        }
+        let header = bytes[first].split(separator: comma, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self).trimmingSpaces }
+        guard !(header.count == 1 && header[0].isEmpty) else {
+            problems = [.init(message: .csvNoHeader, row: nil)]
+            return true
+        }
+        guard let indexes = start(names, header: header) else { return true }
+        // Which requested column, if any, each field position feeds.
+        var wanted = [[Int]](repeating: [], count: header.count)
+        for (k, i) in indexes.enumerated() { wanted[i].append(k) }
+        var columns = [[Range<Int>]](repeating: [], count: names.count)
+        for k in columns.indices { columns[k].reserveCapacity(lines.count) }
+        rows.reserveCapacity(lines.count)
+        var cells = [Range<Int>](repeating: 0..<0, count: header.count)
+        func isBlank(_ r: Range<Int>) -> Bool {
+            bytes[r].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }
+                || (bytes[r].contains { $0 >= 0x80 } && String(decoding: bytes[r], as: UTF8.self).allSatisfy(\.isWhitespace))
+        }
+        for (offset, line) in lines.enumerated().dropFirst() {
+            var field = 0, fieldStart = line.lowerBound
+            for i in line where bytes[i] == comma {
+                if field < cells.count { cells[field] = fieldStart..<i }
+                field += 1
+                fieldStart = i + 1
+            }
+            if field < cells.count { cells[field] = fieldStart..<line.upperBound }
+            let count = field + 1
+            if count == 1, isBlank(line) { continue }
+            guard count == header.count else {
+                if ragged(count, row: offset + 1) { continue } else { break }
+            }
+            for (i, ks) in wanted.enumerated() { for k in ks { columns[k].append(cells[i]) } }
+            rows.append(offset + 1)
+        }
+        for (k, n) in names.enumerated() { ranges[n] = columns[k] }
+        return true
+    }
+}

@@ -1,0 +1,39 @@
+"""Axis label texts as Vega-Lite draws them (vl-convert-python, offline):
+the oracle the graph tests compare Easel's axes with.
+
+stdin: a JSON list of {"x": [...], "y": [...], "temporal": bool, "ticks": n};
+x values are numbers or ISO dates (read as UTC, as Easel reads them).
+stdout: a JSON list of {"x": [labels], "y": [labels]}.
+
+Both scales as Easel's defaults make them: x not widened (nice false, as
+the tests ask of Easel), y from min(0, data) widened by nice; labels never
+dropped for overlap (the tests give Easel room for all of them).
+"""
+import json
+import re
+import sys
+
+import vl_convert as vlc
+
+
+def labels(case):
+    values = [{"x": x, "y": y} for x, y in zip(case["x"], case["y"])]
+    x = {"field": "x", "type": "temporal" if case["temporal"] else "quantitative",
+         "scale": {"nice": False, "zero": False},
+         "axis": {"tickCount": case["ticks"], "labelOverlap": False, "labelFlush": False}}
+    if case["temporal"]:
+        x["scale"]["type"] = "utc"
+    y = {"field": "y", "type": "quantitative", "scale": {"nice": True, "zero": True},
+         "axis": {"tickCount": case["ticks"], "labelOverlap": False}}
+    spec = {"data": {"values": values}, "mark": "line", "width": 2000, "height": 2000,
+            "encoding": {"x": x, "y": y}}
+    svg = vlc.vegalite_to_svg(spec)
+    # The axes' label groups, in the order Vega writes them: x, then y.
+    groups = re.findall(r'<g class="mark-text role-axis-label"[^>]*>(.*?)</g>', svg, re.S)
+    texts = [re.findall(r"<text[^>]*>(.*?)</text>", g) for g in groups]
+    unescape = lambda s: s.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    return {"x": [unescape(t) for t in texts[0]], "y": [unescape(t) for t in texts[1]]}
+
+
+if __name__ == "__main__":
+    print(json.dumps([labels(c) for c in json.load(sys.stdin)]))
