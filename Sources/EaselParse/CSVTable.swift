@@ -90,17 +90,9 @@ struct CSVTable {
     /// about ten times the work on large files). False: the text needs the
     /// parser.
     private mutating func readUnquoted(_ names: [String], bytes: [UInt8]) -> Bool {
-        let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A, comma = UInt8(ascii: ",")
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return false }
-        for i in 0..<bytes.count where bytes[i] == quote || (bytes[i] == cr && (i + 1 == bytes.count || bytes[i + 1] != lf)) { return false }
+        let comma = UInt8(ascii: ",")
+        guard let lines = GraphData.plainLines(bytes) else { return false }
         self.bytes = bytes
-        var lines: [Range<Int>] = []
-        var begin = 0
-        for i in 0..<bytes.count where bytes[i] == lf {
-            lines.append(begin..<(i > begin && bytes[i - 1] == cr ? i - 1 : i))
-            begin = i + 1
-        }
-        if begin < bytes.count { lines.append(begin..<bytes.count) }
         guard let first = lines.first else {
             problems = [.init(message: .csvNoHeader, row: nil)]
             return true
@@ -119,10 +111,6 @@ struct CSVTable {
         for k in columns.indices { columns[k].reserveCapacity(lines.count) }
         rows.reserveCapacity(lines.count)
         var cells = [Range<Int>](repeating: 0..<0, count: header.count)
-        func isBlank(_ r: Range<Int>) -> Bool {
-            bytes[r].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }
-                || (bytes[r].contains { $0 >= 0x80 } && String(decoding: bytes[r], as: UTF8.self).allSatisfy(\.isWhitespace))
-        }
         for (offset, line) in lines.enumerated().dropFirst() {
             var field = 0, fieldStart = line.lowerBound
             for i in line where bytes[i] == comma {
@@ -132,7 +120,7 @@ struct CSVTable {
             }
             if field < cells.count { cells[field] = fieldStart..<line.upperBound }
             let count = field + 1
-            if count == 1, isBlank(line) { continue }
+            if count == 1, GraphData.isBlankLine(line, in: bytes) { continue }   // a blank line
             guard count == header.count else {
                 if ragged(count, row: offset + 1) { continue } else { break }
             }

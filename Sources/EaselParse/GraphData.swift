@@ -105,6 +105,34 @@ enum GraphData {
         return (index, labelIndex, missing)
     }
 
+    /// Each line's byte range (without its CR LF or LF) of CSV text with no
+    /// quote character, no lone carriage return and no byte-order mark:
+    /// text whose fields are simply what lies between commas and line ends.
+    /// nil: the text needs the full parser.
+    static func plainLines(_ bytes: [UInt8]) -> [Range<Int>]? {
+        let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return nil }
+        let plain = bytes.withUnsafeBufferPointer { b -> Bool in
+            for i in 0..<b.count where b[i] == quote || (b[i] == cr && (i + 1 == b.count || b[i + 1] != lf)) { return false }
+            return true
+        }
+        guard plain else { return nil }
+        var lines: [Range<Int>] = []
+        var start = 0
+        for i in 0..<bytes.count where bytes[i] == lf {
+            lines.append(start..<(i > start && bytes[i - 1] == cr ? i - 1 : i))
+            start = i + 1
+        }
+        if start < bytes.count { lines.append(start..<bytes.count) }
+        return lines
+    }
+
+    /// A line of nothing but white space, which both readers skip.
+    static func isBlankLine(_ r: Range<Int>, in bytes: [UInt8]) -> Bool {
+        bytes[r].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }
+            || (bytes[r].contains { $0 >= 0x80 } && String(decoding: bytes[r], as: UTF8.self).allSatisfy(\.isWhitespace))
+    }
+
     /// What `column` gives, for CSV text with no quote character, no lone
     /// carriage return and no byte-order mark — text whose RFC 4180 fields
     /// are simply what lies between commas and line ends — read from the
@@ -113,27 +141,10 @@ enum GraphData {
     /// the text needs the full parser. `CSVFastPathTests` checks both agree.
     static func unquotedColumn(_ name: String, labels labelName: String?, bytes: [UInt8])
         -> (values: [Double], labels: [String], problems: [CSVProblem], missing: [String])? {
-        let quote = UInt8(ascii: "\""), cr: UInt8 = 0x0D, lf: UInt8 = 0x0A, comma = UInt8(ascii: ",")
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return nil }
-        let fitsFastPath = bytes.withUnsafeBufferPointer { b -> Bool in
-            for i in 0..<b.count where b[i] == quote || (b[i] == cr && (i + 1 == b.count || b[i + 1] != lf)) { return false }
-            return true
-        }
-        guard fitsFastPath else { return nil }
-
-        /// Each line's byte range, without its CR LF or LF.
-        var lines: [Range<Int>] = []
-        var start = 0
-        for i in 0..<bytes.count where bytes[i] == lf {
-            lines.append(start..<(i > start && bytes[i - 1] == cr ? i - 1 : i))
-            start = i + 1
-        }
-        if start < bytes.count { lines.append(start..<bytes.count) }
+        let comma = UInt8(ascii: ",")
+        guard let lines = plainLines(bytes) else { return nil }
         func text(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
-        func isBlank(_ r: Range<Int>) -> Bool {
-            bytes[r].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }
-                || (bytes[r].contains { $0 >= 0x80 } && text(r).allSatisfy(\.isWhitespace))
-        }
+        func isBlank(_ r: Range<Int>) -> Bool { isBlankLine(r, in: bytes) }
 
         guard let first = lines.first else { return ([], [], [CSVProblem(message: .csvNoHeader, row: nil)], []) }
         let header = bytes[first].split(separator: comma, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self).trimmingSpaces }
