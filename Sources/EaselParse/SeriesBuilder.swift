@@ -32,6 +32,9 @@ extension SceneBuilder {
         if let xColumn, el.attribute("src") == nil, !hasSeries {
             diagnostics.error(.init(.conflictingAttributes, "'x-column' goes with 'src'"), at: xColumn.location)
         }
+        if hasSeries, let a = el.attribute("label-column"), el.attribute("src") == nil {
+            diagnostics.error(.init(.conflictingAttributes, "'label-column' goes with 'src'"), at: a.location)
+        }
         var graph = LineGraph(values: [], labels: [])
         var table = SeriesTable()
         // The graph's file: its own column, or those its series name.
@@ -68,8 +71,11 @@ extension SceneBuilder {
     func readTable(_ src: XMLAttribute, columns: [XMLAttribute], x: XMLAttribute?, labels: XMLAttribute?,
                    missing: MissingData) -> SeriesTable {
         var out = SeriesTable()
-        guard case .success(let bytes) = resolver.read(src.value) else {
-            if case .failure(let m) = resolver.read(src.value) { diagnostics.error(m, on: src) }
+        let bytes: [UInt8]
+        switch resolver.read(src.value) {
+        case .success(let b): bytes = b
+        case .failure(let m):
+            diagnostics.error(m, on: src)
             return out
         }
         let sceneFile = src.location.file
