@@ -22,7 +22,7 @@ final class DiagnosticsOutputTests: XCTestCase, CommandLineTesting {
         try Data("not a font".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         var checked = 0
         for code in DiagnosticCode.allCases where !code.example.hasPrefix("$") {
-            var options = Easel.Options()
+            let options = Easel.Options()
             let found: [Diagnostic]
             switch Easel.compile(source: code.example, baseDirectory: folder, options: options) {
             case .success(let scene): found = scene.warnings
