@@ -111,7 +111,10 @@ extension SceneBuilder {
                 values.append(.nan)
                 let cell = table.text(name, i)
                 if cell.isEmpty, missing == .gap { continue }
-                if bad < 20 { diagnostics.error(.csvNotANumber(cell, name), at: at(row)) }
+                if bad < 20 {
+                    diagnostics.error(cell.isEmpty ? .init(.invalidData, "column '\(name)' has an empty cell here; missing=\"gap\" on the <lineGraph> draws it as a gap")
+                                                   : .csvNotANumber(cell, name), at: at(row))
+                }
                 bad += 1
             }
             out.columns[name] = values

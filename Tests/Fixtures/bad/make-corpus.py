@@ -21,7 +21,7 @@ def case(name, content, fragment, code=1, args=""):
 case("truncated.scene.xml", '<scene width="10" height="10"><rect', "malformed XML")
 case("tag-mismatch.scene.xml", scene("<rect>"), "malformed XML: opening and ending tag mismatch")
 case("empty.scene.xml", "", "the file has no root element")
-case("only-comment.scene.xml", "<!-- nothing -->\n", "error:")
+case("only-comment.scene.xml", "<!-- nothing -->\n", "malformed XML: start tag expected")
 case("garbage.scene.xml", bytes(range(256)) * 4, "a scene file must be UTF-8 text")
 case("utf16-bom.scene.xml", "\ufeff" .encode("utf-16-le") + scene("<rect/>").encode("utf-16-le"), "a scene file must be UTF-8 text")
 case("invalid-utf8.scene.xml", b'<scene width="10" height="10"><rect id="\xc3\x28"/></scene>', "a scene file must be UTF-8 text")
@@ -58,7 +58,7 @@ case("duplicate-id.scene.xml", scene('<rect id="a"/><rect id="a"/>'), "duplicate
 case("defs-in-view.scene.xml", scene("<view><defs/></view>"), "<defs> is not allowed inside <view>")
 case("text-in-clippath.scene.xml", scene('<defs><clipPath id="c"><text>x</text></clipPath></defs>'), "<text> is not allowed inside <clipPath>")
 case("empty-text.scene.xml", scene("<text>  </text>"), "<text> has no text")
-case("planned-element.scene.xml", scene('<defs><animatedGradient id="a"/></defs>'), "does not support it yet")
+case("animation-without-keyframes.scene.xml", scene('<defs><animatedGradient id="a"/></defs>'), "needs two or more keyframe gradients, not 0")
 
 # Numbers: NaN, infinities and out-of-range values wherever numbers go
 for name, body, attrs, fragment in [
@@ -102,7 +102,7 @@ case("huge-finite-height.scene.xml", '<scene width="320" height="1' + "1" * 75 +
 case("pixels-at-scale.scene.xml", '<scene width="4000" height="4000" scale="16"/>', "more than the limit of 64000000")
 case("repeat-billion.scene.xml", scene('<repeat count="1000000000"><rect/></repeat>'), "'count' is 1000000000 but must be a whole number from 0 to 1000000")
 case("nested-repeats.scene.xml", scene('<repeat count="1000"><repeat count="1000"><repeat count="1000"><rect/></repeat></repeat></repeat>'), "nodes after expanding repeats")
-case("deep-nesting.scene.xml", scene("<group>" * 300 + "</group>" * 300), "error:")
+case("deep-nesting.scene.xml", scene("<group>" * 300 + "</group>" * 300), "malformed XML: excessive depth in document")
 hundred = lambda fill: "".join(f'<rect fill="{fill}"/>' for _ in range(100))
 case("pattern-explosion.scene.xml", scene('<defs><pattern id="a" width="4" height="4">' + hundred("red") + '</pattern><pattern id="b" width="4" height="4">' + hundred("url(#a)") + '</pattern><pattern id="c" width="4" height="4">' + hundred("url(#b)") + '</pattern></defs><rect fill="url(#c)"/>'), "nodes after expanding repeats")
 case("file-too-large.scene.xml", scene("<!-- " + "x" * 4000 + " -->"), "more than the limit of 1000 bytes", args="--max-file-size 1000")
@@ -156,6 +156,19 @@ case("csv-empty.scene.xml", scene('<lineGraph src="empty.csv" column="a"/>'), "t
 case("graph-empty.scene.xml", scene('<lineGraph values=""/>'), "the series is empty")
 case("graph-min-max.scene.xml", scene('<lineGraph values="1 2" min="5" max="3"/>'), "'min' (5) is greater than 'max' (3)")
 case("graph-format.scene.xml", scene('<lineGraph values="1 2"><text format="%n%s">{max}</text></lineGraph>'), "'format' must be one printf number conversion")
+case("series-duplicate-x.scene.xml", scene('<lineGraph src="dup-x.csv" x-column="day"><series column="v"/></lineGraph>'),
+     "dup-x.csv:4:1: error: x-column 'day': '2026-11-01' is also the x of line 2")
+case("series-bad-date.scene.xml", scene('<lineGraph src="bad-date.csv" x-column="day" column="v"/>'),
+     "bad-date.csv:3:1: error: x-column 'day': '2026-02-30' is not an ISO 8601 date")
+case("series-empty-cell.scene.xml", scene('<lineGraph src="gap.csv" x-column="day"><series column="v"/></lineGraph>'),
+     "gap.csv:3:1: error: column 'v' has an empty cell here; missing=\"gap\" on the <lineGraph> draws it as a gap")
+case("series-all-gaps.scene.xml", scene('<lineGraph src="gap.csv" x-column="day" missing="gap"><series column="w"/></lineGraph>'),
+     "the series is empty")
+case("series-layer-outside.scene.xml", scene('<lineGraph src="gap.csv"><series column="v"/><line/></lineGraph>'),
+     "<line> goes inside a <series> when the graph has them")
+case("axis-bad-time-format.scene.xml", scene('<lineGraph src="gap.csv" x-column="day" missing="gap"><series column="v"/><xAxis format="%Q"/></lineGraph>'),
+     "'%Q' is not a time format")
+case("axis-ticks-zero.scene.xml", scene('<lineGraph values="1 2"><yAxis ticks="0"/></lineGraph>'), "'ticks' is 0")
 
 # Colours
 case("color-short-hex.scene.xml", scene('<rect fill="#12"/>'), "'#12' is not a colour")
@@ -179,6 +192,9 @@ open(os.path.join(HERE, "ragged.csv"), "w").write("a,b\n1,2\n3\n")
 open(os.path.join(HERE, "two.csv"), "w").write("day,glasses\nMon,4\n")
 open(os.path.join(HERE, "latin1.csv"), "wb").write(b"a\n\xe9\n")
 open(os.path.join(HERE, "empty.csv"), "w").write("")
+open(os.path.join(HERE, "dup-x.csv"), "w").write("day,v\n2026-11-01,1\n2026-11-02,2\n2026-11-01,3\n")
+open(os.path.join(HERE, "bad-date.csv"), "w").write("day,v\n2026-02-28,1\n2026-02-30,2\n")
+open(os.path.join(HERE, "gap.csv"), "w").write("day,v,w\n2026-11-01,1,\n2026-11-02,,\n")
 
 with open(os.path.join(HERE, "cases.tsv"), "w") as f:
     f.write("# file\texit\texpected message fragment\textra arguments\n")
