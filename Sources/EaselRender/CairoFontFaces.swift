@@ -65,8 +65,14 @@ enum CairoFontFaces {
     /// default weight. So each variable file the document drew is set here
     /// to the last non-default instance it used (outlines: right for every
     /// instance), or to its default if it used only that (a subset: right).
-    /// Called under the render's `CairoFontAccess` hold.
-    static func settleVariations(for faces: [FontFace]) {
+    /// Called under the render's `CairoFontAccess` hold. The faces set stay
+    /// locked until `release` (after the surface is finished): Cairo closes
+    /// an unlocked face when it opens an eleventh, and one opened again reads
+    /// as its default instance — so subsetting the document's other fonts
+    /// could undo the setting (seen once in a fresh-clone CI run: a PDF
+    /// embedding Inter's default instance for its bold text).
+    static func settleVariations(for faces: [FontFace]) -> SettledFaces {
+        var settled = SettledFaces()
         var chosen: [String: (face: FontFace, coords: [FT_Fixed], nonDefault: Bool)] = [:]
         var order: [String] = []
         for face in faces where !face.variations.isEmpty {
@@ -82,9 +88,29 @@ enum CairoFontFaces {
         }
         for file in order {
             guard let pick = chosen[file], let cairoFace = self.face(pick.face) else { continue }
-            withLockedFace(cairoFace) { ft in
-                var coords = pick.coords
-                _ = FT_Set_Var_Design_Coordinates(ft, FT_UInt(coords.count), &coords)
+            var identity = cairo_matrix_t(xx: 1, yx: 0, xy: 0, yy: 1, x0: 0, y0: 0)
+            guard let scaled = cairo_scaled_font_create(cairoFace, &identity, &identity, options) else { continue }
+            // cairo_ft_scaled_font_lock_face gives the face's mutex back and
+            // keeps its lock count: Cairo may use the face meanwhile, but
+            // not close it.
+            guard cairo_scaled_font_status(scaled) == CAIRO_STATUS_SUCCESS, let ft = cairo_ft_scaled_font_lock_face(scaled) else {
+                cairo_scaled_font_destroy(scaled)
+                continue
+            }
+            var coords = pick.coords
+            _ = FT_Set_Var_Design_Coordinates(ft, FT_UInt(coords.count), &coords)
+            settled.locked.append(scaled)
+        }
+        return settled
+    }
+
+    /// Faces `settleVariations` set and keeps open.
+    struct SettledFaces {
+        fileprivate var locked: [OpaquePointer] = []
+        func release() {
+            for scaled in locked.reversed() {
+                cairo_ft_scaled_font_unlock_face(scaled)
+                cairo_scaled_font_destroy(scaled)
             }
         }
     }

@@ -54,8 +54,9 @@ public enum SceneRenderer {
                 } catch {
                     failure = error
                 }
-                if format == .pdf { CairoFontFaces.settleVariations(for: fontHold.facesDrawn) }
+                let settled = format == .pdf ? CairoFontFaces.settleVariations(for: fontHold.facesDrawn) : nil
                 cairo_surface_finish(surface)
+                settled?.release()
                 return cairo_surface_status(surface)
             }
             if let failure { throw failure }
