@@ -46,10 +46,15 @@ let package = Package(
         .systemLibrary(
             name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]),
+        // Dithered gradients in PNG output (DitheredGradient): the rasteriser
+        // Cairo's image backend draws gradients with; it comes with Cairo.
+        .systemLibrary(
+            name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
+            providers: [.apt(["libpixman-1-dev"])]),
         .target(name: "EaselModel"),
         .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2", "CGLib", .product(name: "CSV", package: "CSV.swift")]),
         .target(name: "EaselLayout", dependencies: ["EaselModel"]),
-        .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo", "CDeflate"]),
+        .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo", "CDeflate", "CPixman"]),
         .target(name: "Easel", dependencies: ["EaselModel", "EaselParse", "EaselLayout", "EaselRender"]),
         // Options, messages and file watching shared by `easel` and `easel-preview`.
         .target(

@@ -218,11 +218,11 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
     parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts and layout parts' first column")
-    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout"], help="run one part of the benchmark")
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither"], help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts,
-             "layout": layout_inputs}
+             "layout": layout_inputs, "dither": dither}
     for name, part in parts.items():
         if args.only in (None, name):
             part(args)
@@ -559,6 +559,143 @@ def layout_inputs(args):
         rows.append(row)
     with open(os.path.join(OUT, "layout.md"), "w") as f:
         f.write(head + "\n" + "\n".join(rows) + "\n")
+
+
+def slow_gradient_inputs(kind, size):
+    """A slow gradient (#202020 → #303030) as a scene, an SVG (linear and
+    radial) and a CSS page for Chromium, and the exact value (8-bit units,
+    not rounded) at each pixel centre, for the block error."""
+    w, h = size
+    name = os.path.join(OUT, f"slow-{kind}-{w}x{h}")
+    if kind == "linear":
+        defs = '<linearGradient id="g" direction="right"><stop color="#202020"/><stop color="#303030"/></linearGradient>'
+        svg_defs = '<linearGradient id="g"><stop offset="0" stop-color="#202020"/><stop offset="1" stop-color="#303030"/></linearGradient>'
+        css = "linear-gradient(90deg, #202020, #303030)"
+    elif kind == "radial":
+        # Radius the box's width: offset 1 at the left and right edges' midpoints.
+        defs = '<radialGradient id="g" radius="1"><stop color="#202020"/><stop color="#303030"/></radialGradient>'
+        svg_defs = f'<radialGradient id="g" gradientUnits="userSpaceOnUse" cx="{w / 2}" cy="{h / 2}" r="{w}"><stop offset="0" stop-color="#202020"/><stop offset="1" stop-color="#303030"/></radialGradient>'
+        css = f"radial-gradient(circle {w}px at 50% 50%, #202020, #303030)"
+    else:
+        defs = '<conicGradient id="g"><stop color="#202020"/><stop color="#303030"/><stop color="#202020"/></conicGradient>'
+        svg_defs = None
+        css = "conic-gradient(from 0deg at 50% 50%, #202020, #303030, #202020)"
+    with open(name + ".scene.xml", "w") as f:
+        f.write(f'<scene width="{w}" height="{h}"><defs>{defs}</defs><rect width="{w}" height="{h}" fill="url(#g)"/></scene>')
+    svg = None
+    if svg_defs:
+        svg = name + ".svg"
+        with open(svg, "w") as f:
+            f.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}"><defs>{svg_defs}</defs><rect width="{w}" height="{h}" fill="url(#g)"/></svg>')
+    with open(name + ".html", "w") as f:
+        f.write(f'<html><body style="margin:0"><div style="width:{w}px;height:{h}px;background:{css}"></div></body></html>')
+
+    def exact(x, y):
+        if kind == "linear":
+            t = x / w
+        elif kind == "radial":
+            t = min(1.0, ((x - w / 2) ** 2 + (y - h / 2) ** 2) ** 0.5 / w)
+        else:
+            import math
+            t = (math.atan2(y - h / 2, x - w / 2) + math.pi / 2) / (2 * math.pi)
+            t -= math.floor(t)
+            t = 2 * t if t <= 0.5 else 2 - 2 * t
+        return 32 + 16 * t
+    return name + ".scene.xml", svg, name + ".html", exact
+
+
+def block_error(png, exact, skip_centre=0):
+    """Mean and largest distance between an 8×8 block's mean (red channel)
+    and the exact gradient's mean there, in 8-bit steps; blocks within
+    `skip_centre` pixels of the centre are left out (a conic sweep is
+    averaged over a pixel there)."""
+    from PIL import Image
+    image = Image.open(png).convert("RGB")
+    w, h = image.size
+    px = image.load()
+    errors = []
+    for by in range(0, h - h % 8, 8):
+        for bx in range(0, w - w % 8, 8):
+            if ((bx + 4 - w / 2) ** 2 + (by + 4 - h / 2) ** 2) ** 0.5 < skip_centre:
+                continue
+            got = sum(px[x, y][0] for y in range(by, by + 8) for x in range(bx, bx + 8))
+            want = sum(exact(x + 0.5, y + 0.5) for y in range(by, by + 8) for x in range(bx, bx + 8))
+            errors.append(abs(got - want) / 64)
+    return statistics.mean(errors), max(errors)
+
+
+def chromium_screenshot(html, size, out):
+    """Headless Chromium's rendering of a CSS gradient (Skia dithers gradients)."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium:
+        return None
+    w, h = size
+    subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+                    f"--window-size={w},{h}", f"--screenshot={out}", "file://" + html],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+    return out if os.path.exists(out) else None
+
+
+def dither(args):
+    """Band-free gradients: the block error of slow gradients beside
+    Chromium's, and what dithering costs in time and PNG bytes."""
+    resvg = elf("resvg")
+    print("\nblock error of a slow gradient (#202020 → #303030), in 8-bit steps: mean / largest over 8×8 blocks\n")
+    quality = ["| gradient | Easel dithered | Easel --dither no | Chromium (Skia) | resvg |", "|---|---|---|---|---|"]
+    print("\n".join(quality))
+    for kind, size in [("linear", (2048, 64)), ("radial", (512, 512)), ("conic", (1024, 1024))]:
+        scene, svg, html, exact = slow_gradient_inputs(kind, size)
+        skip = 128 if kind == "conic" else 0
+        cells = []
+        for extra, out in [([], "dithered"), (["--dither", "no"], "banded")]:
+            png = os.path.join(OUT, f"slow-{kind}-{out}.png")
+            subprocess.run([args.easel, "render", scene, "-o", png] + extra, check=True)
+            cells.append(block_error(png, exact, skip))
+        shot = chromium_screenshot(html, size, os.path.join(OUT, f"slow-{kind}-chromium.png"))
+        cells.append(block_error(shot, exact, skip) if shot else None)
+        if svg and resvg:
+            png = os.path.join(OUT, f"slow-{kind}-resvg.png")
+            subprocess.run([resvg, svg, png], check=True)
+            cells.append(block_error(png, exact, skip))
+        else:
+            cells.append(None)
+        f = lambda c: f"{c[0]:.3f} / {c[1]:.3f}" if c else "–"
+        row = f"| {kind} {size[0]}×{size[1]} | " + " | ".join(f(c) for c in cells) + " |"
+        print(row, flush=True)
+        quality.append(row)
+
+    print("\nwhat dithering costs: whole process, mean of hyperfine runs; PNG bytes\n")
+    cost = ["| scene | time dithered / not | instructions dithered / not | PNG bytes dithered / not |", "|---|---|---|---|"]
+    print("\n".join(cost))
+    big, _, _, _ = slow_gradient_inputs("linear", (4096, 4096))
+    gallery, _ = gradient_inputs()
+    for name, scene in [("gradient gallery @2x", gallery), ("4096×4096 slow linear gradient", big),
+                        ("dark background example (720×450)", os.path.join(ROOT, "examples", "dark-background.scene.xml"))]:
+        row_t, row_i, row_b = [], [], []
+        for extra in [[], ["--dither", "no"]]:
+            png = os.path.join(OUT, "dither-cost.png")
+            cmd = [args.easel, "render", scene, "-o", png] + extra
+            row_t.append(hyperfine(cmd, args.runs))
+            row_i.append(instructions(cmd))
+            row_b.append(os.path.getsize(png))
+        ms = lambda x: f"{x * 1000:.1f}" if x else "–"
+        mi = lambda x: f"{x / 1e6:.0f} M" if x else "–"
+        row = f"| {name} | {ms(row_t[0])} / {ms(row_t[1])} ms | {mi(row_i[0])} / {mi(row_i[1])} | {row_b[0]:,} / {row_b[1]:,} |"
+        print(row, flush=True)
+        cost.append(row)
+
+    # Every example's PNG, dithered and not.
+    totals = [0, 0]
+    for scene in sorted(glob.glob(os.path.join(ROOT, "examples", "*.scene.xml"))):
+        for i, extra in enumerate([[], ["--dither", "no"]]):
+            png = os.path.join(OUT, "dither-example.png")
+            subprocess.run([args.easel, "render", scene, "-o", png] + extra, check=True, stdout=subprocess.DEVNULL)
+            totals[i] += os.path.getsize(png)
+    row = f"| all {len(glob.glob(os.path.join(ROOT, 'examples', '*.scene.xml')))} examples (PNG) | | | {totals[0]:,} / {totals[1]:,} |"
+    print(row)
+    cost.append(row)
+    with open(os.path.join(OUT, "dither.md"), "w") as f:
+        f.write("\n".join(quality) + "\n\n" + "\n".join(cost) + "\n")
 
 
 if __name__ == "__main__":

@@ -493,7 +493,7 @@ extension AssetBuild.Options {
         let l = compile.limits
         return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android) platforms=\(platforms.map(\.rawValue)) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters),\(l.maxLayoutWork) "
-            + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue) "
+            + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue) dither=\(compile.dither.map(String.init) ?? "scene") "
             + "appearance=\(compile.appearance.rawValue) set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }) "
             // The font folders' files by name: a font added or removed can change
             // any scene's fallback; one whose bytes change rebuilds the scenes that used it.

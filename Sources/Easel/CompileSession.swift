@@ -102,6 +102,7 @@ public struct CompileSession: Sendable {
         reads += parsed.filesRead.map(FileRead.hashed)
         guard var scene = parsed.scene, !hasErrors else { return nil }
         if let s = options.scale { scene.scale = s }
+        if let d = options.dither { scene.dither = d }
         let scales = options.scales.isEmpty ? [scene.scale] : options.scales
         for s in scales where scene.width * s * scene.height * s > Double(options.limits.maxPixels) {
             diagnostics.append(Diagnostic(.error, .scaledTooLarge(s, scene.width * s, scene.height * s, options.limits.maxPixels),

@@ -36,6 +36,8 @@ public enum Easel {
         public var reduceSeries = true
         /// How PNG output is compressed (`--png-compression`).
         public var pngCompression = PNGCompression.default
+        /// Overrides the scene's `dither` (`--dither yes|no`).
+        public var dither: Bool?
         /// Values for the scene's `<param>`s, by name (`--set`, `--set-file`).
         public var parameters: [String: ParameterSetting] { get { parse.parameters } set { parse.parameters = newValue } }
         /// Which value of each palette colour every use gets (`--appearance`).

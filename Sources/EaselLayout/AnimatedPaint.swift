@@ -35,24 +35,32 @@ public struct AnimatedPaint: Sendable {
             AffineTransform(a: mix(s.a, t.a), b: mix(s.b, t.b), c: mix(s.c, t.c), d: mix(s.d, t.d), tx: mix(s.tx, t.tx), ty: mix(s.ty, t.ty))
         }
         let stops = commonStops(a, b, p)
+        // Stops for vector output, and the finer ones dithered PNG output shows.
+        func resolved() -> ([ShadingStop], [ShadingStop]?) {
+            let coarse = StopResolution.shadingStops(stops, interpolation: a.interpolation)
+            return (coarse, StopResolution.rasterStops(stops, interpolation: a.interpolation, coarse: coarse))
+        }
         switch (a.paint.kind, b.paint.kind) {
         case (.linear(let g), .linear(let h)):
-            return ResolvedPaint(kind: .linear(LinearShading(start: mix(g.start, h.start), end: mix(g.end, h.end),
-                                                             stops: StopResolution.shadingStops(stops, interpolation: a.interpolation),
-                                                             spread: p < 0.5 ? g.spread : h.spread, matrix: mix(g.matrix, h.matrix))),
+            let (coarse, raster) = resolved()
+            return ResolvedPaint(kind: .linear(LinearShading(start: mix(g.start, h.start), end: mix(g.end, h.end), stops: coarse,
+                                                             spread: p < 0.5 ? g.spread : h.spread, matrix: mix(g.matrix, h.matrix),
+                                                             rasterStops: raster)),
                                  opacity: opacity)
         case (.radial(let g), .radial(let h)):
+            let (coarse, raster) = resolved()
             return ResolvedPaint(kind: .radial(RadialShading(center: mix(g.center, h.center), radius: mix(g.radius, h.radius),
-                                                             focus: mix(g.focus, h.focus),
-                                                             stops: StopResolution.shadingStops(stops, interpolation: a.interpolation),
-                                                             spread: p < 0.5 ? g.spread : h.spread, matrix: mix(g.matrix, h.matrix))),
+                                                             focus: mix(g.focus, h.focus), stops: coarse,
+                                                             spread: p < 0.5 ? g.spread : h.spread, matrix: mix(g.matrix, h.matrix),
+                                                             rasterStops: raster)),
                                  opacity: opacity)
         case (.conic(let g), .conic(let h)):
             let from = mix(g.from, h.from), spread = p < 0.5 ? g.spread : h.spread
-            let cairoStops = StopResolution.shadingStops(stops, interpolation: a.interpolation)
+            let (coarse, raster) = resolved()
             return ResolvedPaint(kind: .conic(ConicShading(center: mix(g.center, h.center),
-                                                           sectors: ConicSectors.sectors(stops: cairoStops, spread: spread, from: from),
-                                                           matrix: mix(g.matrix, h.matrix), from: from, spread: spread)),
+                                                           sectors: ConicSectors.sectors(stops: coarse, spread: spread, from: from),
+                                                           matrix: mix(g.matrix, h.matrix), from: from, spread: spread,
+                                                           rasterSectors: raster.map { ConicSectors.sectors(stops: $0, spread: spread, from: from) })),
                                  opacity: opacity)
         default:
             return ResolvedPaint(kind: .crossFade(a.paint, b.paint, p), opacity: 1)

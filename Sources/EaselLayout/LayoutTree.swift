@@ -13,6 +13,8 @@ public struct LaidOutScene: Sendable {
     /// The scene's own `scale` (what a render uses unless told otherwise).
     public var scale: Double
     public var background: Color
+    /// Gradients in PNG output are dithered (the scene's `dither`).
+    public var dither = true
     public var nodes: [LayoutNode]
     /// Every paint the tree uses; drawings name them by `PaintID`.
     public var paints: PaintTable
@@ -227,6 +229,9 @@ public struct LinearShading: Sendable, Hashable {
     public var stops: [ShadingStop]
     public var spread: SpreadMethod
     public var matrix: AffineTransform
+    /// Stops for dithered PNG output (`StopResolution.rasterStops`); nil:
+    /// `stops` serve.
+    public var rasterStops: [ShadingStop]? = nil
 }
 
 /// A radial gradient in gradient space: offset 0 at `focus`, 1 on the
@@ -239,6 +244,9 @@ public struct RadialShading: Sendable, Hashable {
     public var stops: [ShadingStop]
     public var spread: SpreadMethod
     public var matrix: AffineTransform
+    /// Stops for dithered PNG output (`StopResolution.rasterStops`); nil:
+    /// `stops` serve.
+    public var rasterStops: [ShadingStop]? = nil
 }
 
 /// A sweep around `center` (gradient space, in points), made of sectors
@@ -252,6 +260,9 @@ public struct ConicShading: Sendable, Hashable {
     /// repeat: what `sectors` were made from, kept for animation.
     public var from: Double
     public var spread: SpreadMethod
+    /// Sectors for dithered PNG output, from `StopResolution.rasterStops`;
+    /// nil: `sectors` serve.
+    public var rasterSectors: [ConicSector]? = nil
 }
 
 /// Part of a turn: from `start` to `end` (fractions of a turn, clockwise on

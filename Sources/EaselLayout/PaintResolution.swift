@@ -49,13 +49,19 @@ struct PaintResolver {
         switch server {
         case .linear(let g):
             let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
-            return stops.count == 1 ? .solid(stops[0].color) : linear(g, stops: stops, box: box)
+            guard stops.count > 1 else { return .solid(stops[0].color) }
+            return linear(g, stops: stops, raster: StopResolution.rasterStops(g.base.stops, interpolation: g.base.interpolation, coarse: stops),
+                          box: box)
         case .radial(let g):
             let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
-            return stops.count == 1 ? .solid(stops[0].color) : radial(g, stops: stops, box: box)
+            guard stops.count > 1 else { return .solid(stops[0].color) }
+            return radial(g, stops: stops, raster: StopResolution.rasterStops(g.base.stops, interpolation: g.base.interpolation, coarse: stops),
+                          box: box)
         case .conic(let g):
             let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
-            return stops.count == 1 ? .solid(stops[0].color) : conic(g, stops: stops, box: box)
+            guard stops.count > 1 else { return .solid(stops[0].color) }
+            return conic(g, stops: stops, raster: StopResolution.rasterStops(g.base.stops, interpolation: g.base.interpolation, coarse: stops),
+                         box: box)
         case .pattern(let tile):
             let size = tile.units == .userSpace ? Size(tile.width, tile.height)
                 : Size(tile.width * box.width, tile.height * box.height)
@@ -76,7 +82,7 @@ struct PaintResolver {
         AffineTransform.translation(box.x, box.y).concatenating(.scale(box.width, box.height))
     }
 
-    private func linear(_ g: LinearGradient, stops: [ShadingStop], box: Rect) -> ResolvedPaint.Kind {
+    private func linear(_ g: LinearGradient, stops: [ShadingStop], raster: [ShadingStop]?, box: Rect) -> ResolvedPaint.Kind {
         // Unit points are mapped to the box's points first, so colour lines
         // are perpendicular to start→end in points (CAGradientLayer), not in
         // the unit square as SVG's objectBoundingBox would have them.
@@ -94,37 +100,39 @@ struct PaintResolver {
         case (.points(let s, let e), .userSpace):
             (start, end) = (s, e)
         }
-        return .linear(LinearShading(start: start, end: end, stops: stops, spread: g.base.spread, matrix: matrix))
+        return .linear(LinearShading(start: start, end: end, stops: stops, spread: g.base.spread, matrix: matrix, rasterStops: raster))
     }
 
     /// Radial gradients stretch with the box (CAGradientLayer's radial type):
     /// in unit space the geometry is a circle that the box maps to an ellipse.
-    private func radial(_ g: RadialGradient, stops: [ShadingStop], box: Rect) -> ResolvedPaint.Kind? {
+    private func radial(_ g: RadialGradient, stops: [ShadingStop], raster: [ShadingStop]?, box: Rect) -> ResolvedPaint.Kind? {
         switch g.base.units {
         case .objectBoundingBox:
             guard box.width > 0, box.height > 0 else { return nil }
             let c = g.center ?? Point(0.5, 0.5)
             return .radial(RadialShading(center: c, radius: g.radius ?? 0.5, focus: g.focus ?? c, stops: stops,
-                                         spread: g.base.spread, matrix: unitToBox(box).concatenating(g.base.transform)))
+                                         spread: g.base.spread, matrix: unitToBox(box).concatenating(g.base.transform), rasterStops: raster))
         case .userSpace:
             let c = g.center ?? box.center
             return .radial(RadialShading(center: c, radius: g.radius ?? min(box.width, box.height) / 2,
-                                         focus: g.focus ?? c, stops: stops, spread: g.base.spread, matrix: g.base.transform))
+                                         focus: g.focus ?? c, stops: stops, spread: g.base.spread, matrix: g.base.transform, rasterStops: raster))
         }
     }
 
     /// Conic angles are measured in points, unstretched: only the centre
     /// maps through the unit box.
-    private func conic(_ g: ConicGradient, stops: [ShadingStop], box: Rect) -> ResolvedPaint.Kind {
+    private func conic(_ g: ConicGradient, stops: [ShadingStop], raster: [ShadingStop]?, box: Rect) -> ResolvedPaint.Kind {
         let sectors = ConicSectors.sectors(stops: stops, spread: g.base.spread, from: g.from)
+        let rasterSectors = raster.map { ConicSectors.sectors(stops: $0, spread: g.base.spread, from: g.from) }
         switch g.base.units {
         case .objectBoundingBox:
             let unit = unitToBox(box)
             return .conic(ConicShading(center: unit.apply(g.center ?? Point(0.5, 0.5)), sectors: sectors,
-                                       matrix: conjugate(g.base.transform, by: unit), from: g.from, spread: g.base.spread))
+                                       matrix: conjugate(g.base.transform, by: unit), from: g.from, spread: g.base.spread,
+                                       rasterSectors: rasterSectors))
         case .userSpace:
             return .conic(ConicShading(center: g.center ?? box.center, sectors: sectors, matrix: g.base.transform,
-                                       from: g.from, spread: g.base.spread))
+                                       from: g.from, spread: g.base.spread, rasterSectors: rasterSectors))
         }
     }
 

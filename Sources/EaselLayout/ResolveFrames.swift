@@ -30,6 +30,7 @@ public enum LayoutEngine {
         var laid = LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background, nodes: nodes,
                                 paints: context.paints, maxScale: options.maxScale, reducedSeries: context.reducedSeries)
         laid.work = context.work
+        laid.dither = scene.dither
         return laid
     }
 }

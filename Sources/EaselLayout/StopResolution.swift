@@ -5,12 +5,25 @@ import EaselModel
 /// wants premultiplied interpolation, optionally in linear sRGB or OKLab. So
 /// each segment is split until straight interpolation between the inserted
 /// stops is within half a step of 8-bit colour everywhere, with as few
-/// stops as that allows.
+/// stops as that allows. Dithered PNG output shows a gradient's value to a
+/// few hundredths of a step, so it gets stops within `rasterTolerance`
+/// (`rasterStops`); PDF and SVG keep the fewer stops.
 public enum StopResolution {
     /// Largest allowed difference per channel (premultiplied), in 0…1.
     public static let tolerance = 0.5 / 255
+    /// The same for dithered raster output.
+    public static let rasterTolerance = 0.02 / 255
 
-    public static func shadingStops(_ stops: [GradientStop], interpolation: ColorInterpolation) -> [ShadingStop] {
+    /// Stops within `rasterTolerance`, or nil when they are the same as
+    /// `shadingStops` (straight sRGB between opaque stops needs none added).
+    public static func rasterStops(_ stops: [GradientStop], interpolation: ColorInterpolation,
+                                   coarse: [ShadingStop]) -> [ShadingStop]? {
+        let fine = shadingStops(stops, interpolation: interpolation, tolerance: rasterTolerance)
+        return fine == coarse ? nil : fine
+    }
+
+    public static func shadingStops(_ stops: [GradientStop], interpolation: ColorInterpolation,
+                                    tolerance: Double = tolerance) -> [ShadingStop] {
         let offsets = GradientMath.resolvedOffsets(stops.map(\.offset))
         if stops.count == 1 { return [ShadingStop(offset: offsets[0], color: stops[0].color)] }
         var out: [ShadingStop] = []
@@ -31,7 +44,7 @@ public enum StopResolution {
             // so that Cairo's straight interpolation shows no grey band.
             append(ShadingStop(offset: a.offset, color: exact(a, b, 0, interpolation)))
             var inner: [ShadingStop] = []
-            subdivide(a, b, 0, 1, interpolation, depth: 0, into: &inner)
+            subdivide(a, b, 0, 1, interpolation, tolerance, depth: 0, into: &inner)
             inner.forEach(append)
             append(ShadingStop(offset: b.offset, color: exact(a, b, 1, interpolation)))
         }
@@ -55,7 +68,7 @@ public enum StopResolution {
     }
 
     private static func subdivide(_ a: ShadingStop, _ b: ShadingStop, _ t0: Double, _ t1: Double,
-                                  _ space: ColorInterpolation, depth: Int, into out: inout [ShadingStop]) {
+                                  _ space: ColorInterpolation, _ tolerance: Double, depth: Int, into out: inout [ShadingStop]) {
         let c0 = exact(a, b, t0, space), c1 = exact(a, b, t1, space)
         var worst = 0.0
         for k in 1..<8 {
@@ -65,8 +78,8 @@ public enum StopResolution {
         }
         guard worst > tolerance, depth < 10 else { return }
         let tm = (t0 + t1) / 2
-        subdivide(a, b, t0, tm, space, depth: depth + 1, into: &out)
+        subdivide(a, b, t0, tm, space, tolerance, depth: depth + 1, into: &out)
         out.append(ShadingStop(offset: a.offset + (b.offset - a.offset) * tm, color: exact(a, b, tm, space)))
-        subdivide(a, b, tm, t1, space, depth: depth + 1, into: &out)
+        subdivide(a, b, tm, t1, space, tolerance, depth: depth + 1, into: &out)
     }
 }

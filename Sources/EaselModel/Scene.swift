@@ -51,6 +51,8 @@ public struct Scene: Hashable, Sendable {
     public var height: Double
     public var scale: Double = 1
     public var background: Color = .transparent
+    /// Gradients in raster output are dithered (`dither`, on by default).
+    public var dither = true
     public var version: Int = 1
     public var duration: Double?
     public var definitions = Definitions()

@@ -74,6 +74,7 @@ final class SceneBuilder {
         sceneLang = language(root) ?? localeLanguage
         scene.lang = sceneLang
         scene.systemFonts = bool(root, "system-fonts")
+        if let d = bool(root, "dither") { scene.dither = d }
         if let asset = keyword(root, "asset", SceneAsset.self) {
             scene.asset = asset
             // Every platform's icon is a square; a scene that is not would

@@ -13,7 +13,7 @@ public enum Vocabulary {
                                            "font-variation"]
 
     public static let attributes: [String: [String]] = [
-        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir", "asset"],
+        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir", "asset", "dither"],
         "defs": [],
         "color": ["name", "value", "dark", "tinted", "export"],
         "param": ["name", "type", "default"],

@@ -57,29 +57,40 @@ enum ConicMesh {
     static let svgResolution = 4.0
     static let svgMaxSide = 2048.0
 
-    /// An image of the sweep over `area` (user space) whose pixel (i, j)
-    /// covers the square at (x0+i, y0+j) under `userToPixel`.
-    static func raster(_ g: ConicShading, covering area: Rect, userToPixel: AffineTransform,
-                       opacity: Double, exactPixels: Bool) -> OpaquePointer? {
-        guard let toGradient = g.matrix.inverted, let toUser = userToPixel.inverted else { return nil }
-        let corners = [Point(area.minX, area.minY), Point(area.maxX, area.minY),
-                       Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { userToPixel.apply($0) }
-        let x0 = corners.map(\.x).min()!.rounded(.down), y0 = corners.map(\.y).min()!.rounded(.down)
-        let x1 = corners.map(\.x).max()!.rounded(.up), y1 = corners.map(\.y).max()!.rounded(.up)
-        // The visible area is at most the target's size; anything else is an
-        // unpaintable degenerate transform.
-        guard (x1 - x0).isFinite, (y1 - y0).isFinite, x1 - x0 <= 32767, y1 - y0 <= 32767 else { return nil }
-        let w = Int(max(1, x1 - x0)), h = Int(max(1, y1 - y0))
-        guard w <= 32767, h <= 32767, let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else {
+    /// An image of the sweep over the pixels `box` of the grid
+    /// `userToPixel`; with `dither`, each pixel's value gets the threshold
+    /// of its device pixel (PNG output).
+    static func raster(_ g: ConicShading, box: PixelBox, userToPixel: AffineTransform,
+                       opacity: Double, exactPixels: Bool, dither: Bool = false) -> OpaquePointer? {
+        guard let toGradient = g.matrix.inverted, let toUser = userToPixel.inverted,
+              let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(box.width), Int32(box.height)) else {
             return nil
         }
         defer { cairo_surface_destroy(image) }
+        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else { return nil }
         cairo_surface_flush(image)
+        let (w, h) = (box.width, box.height)
+        let x0 = Double(box.x0), y0 = Double(box.y0)
         let stride = Int(cairo_image_surface_get_stride(image))
         let pixelToGradient = toGradient.concatenating(toUser)
+        // Dithered as pixman dithers linear and radial gradients
+        // (`DitheredGradient`): floor(255·v + d), d the threshold of the
+        // device pixel, so a value that is exactly a level stays it; flat
+        // sectors, or a sweep of one level, are set to the level a solid
+        // fill of their colour gets.
+        var g = g
+        if dither {
+            g.sectors = g.rasterSectors ?? g.sectors
+            let oneLevel = DitheredGradient.isOneLevel(g.sectors.flatMap { [$0.startColor, $0.endColor] }, opacity: opacity)
+            for i in g.sectors.indices where oneLevel || g.sectors[i].startColor == g.sectors[i].endColor {
+                let c = DitheredGradient.exactLevel(oneLevel ? g.sectors[0].startColor : g.sectors[i].startColor, opacity: opacity)
+                (g.sectors[i].startColor, g.sectors[i].endColor) = (c, c)
+            }
+        }
         if let data = cairo_image_surface_get_data(image) {
             func sample(_ x: Double, _ y: Double) -> Color { g.color(at: pixelToGradient.apply(Point(x0 + x, y0 + y))) }
-            func q(_ v: Double) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
+            var d = 0.5
+            func q(_ v: Double) -> UInt32 { UInt32(max(0, min(255, (v * 255 + d).rounded(.down)))) }
             // The sweep at pixel corners: where a pixel's corners disagree by
             // more than `edge`, a hard stop or the centre crosses it, and the
             // pixel gets the mean of 4×4 samples (premultiplied) instead of
@@ -91,6 +102,7 @@ enum ConicMesh {
                 let below = (0...w).map { sample(Double($0), Double(j + 1)) }
                 let row = UnsafeMutableRawPointer(data + j * stride)
                 for i in 0..<w {
+                    if dither { d = DitheredGradient.threshold(box.x0 + i, box.y0 + j) }
                     var r: Double, gr: Double, b: Double, a: Double
                     if Color.spread(above[i], above[i + 1], below[i], below[i + 1]) > edge {
                         (r, gr, b, a) = (0, 0, 0, 0)
@@ -112,13 +124,6 @@ enum ConicMesh {
             }
         }
         cairo_surface_mark_dirty(image)
-        guard let pattern = cairo_pattern_create_for_surface(image) else { return nil }
-        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-        // Pixel-aligned with the target: sample, never interpolate.
-        if exactPixels { cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST) }
-        let m = AffineTransform.translation(-x0, -y0).concatenating(userToPixel)
-        var cm = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
-        cairo_pattern_set_matrix(pattern, &cm)
-        return pattern
+        return PixelBox.pattern(for: image, at: box, userToPixel: userToPixel, exactPixels: exactPixels)
     }
 }

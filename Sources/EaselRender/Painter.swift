@@ -41,6 +41,9 @@ final class Painter {
     /// Animated SVG output: animated paints become SMIL animations on the
     /// gradients Cairo writes (`SVGAnimation`), in the order they were used.
     let smil: Bool
+    /// PNG output only: gradients are dithered (`DitheredGradient`); off
+    /// while the two layers of a cross-fade are drawn.
+    private var dither: Bool
     private(set) var svgAnimations: [SVGAnimation] = []
 
     private let images: DecodedImages
@@ -49,8 +52,9 @@ final class Painter {
     private let fontHold: CairoFontAccess.Hold
 
     init(context: OpaquePointer, format: OutputFormat, paints: PaintTable, time: Double, budget: PaintBudget, smil: Bool = false,
-         images: DecodedImages, fontHold: CairoFontAccess.Hold) {
+         dither: Bool = false, images: DecodedImages, fontHold: CairoFontAccess.Hold) {
         cr = context
+        self.dither = dither && format == .png
         self.fontHold = fontHold
         self.images = images
         self.smil = smil && format.animates
@@ -295,7 +299,9 @@ final class Painter {
             let fill = resolve(fillID)
             guard charge(group.box, weight: PaintCost.perPixel(.text) + weight(of: fill)) else { return }
             let members = group.runs.map { runs[$0] }
-            paint(with: fill, extents: { group.box }) {
+            // Glyph ink can reach past the box (overhangs, marks, overflow):
+            // a paint drawn as an image covers what the clip shows instead.
+            paint(with: fill, extents: { self.format == .png ? self.clipRect() : group.box }) {
                 for run in members where !run.isColor && !GlyphRunDrawing.draw(run, on: self.cr) { undrawn.append(run.font?.file ?? "") }
                 GlyphRunDrawing.drawMissingBoxes(members, on: self.cr)
                 GlyphRunDrawing.drawDecorations(members, on: self.cr)
@@ -431,7 +437,12 @@ final class Painter {
             operation()
             return
         case .crossFade(let a, let b, let p):
-            // (1−p)·A + p·B, coverage included, composited as one layer.
+            // (1−p)·A + p·B, coverage included, composited as one layer. Not
+            // dithered: two layers with one threshold each would add their
+            // truncations (an opaque mix could lose a level of alpha).
+            let dithering = dither
+            dither = false
+            defer { dither = dithering }
             cairo_push_group(cr)
             self.paint(with: ResolvedPaint(kind: a.kind, opacity: a.opacity * (1 - p) * paint.opacity), extents: extents, operation)
             cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
@@ -440,11 +451,21 @@ final class Painter {
             cairo_paint(cr)
             return
         case .linear(let g):
-            source = cairo_pattern_create_linear(g.start.x, g.start.y, g.end.x, g.end.y)
-            configure(source, stops: g.stops, spread: g.spread, matrix: g.matrix, opacity: paint.opacity)
+            if dither, let (grid, visible) = pixelsShowing(extents()),
+               let dithered = DitheredGradient.linear(g, visible: visible, userToPixel: grid, opacity: paint.opacity) {
+                source = dithered
+            } else {
+                source = cairo_pattern_create_linear(g.start.x, g.start.y, g.end.x, g.end.y)
+                configure(source, stops: g.stops, spread: g.spread, matrix: g.matrix, opacity: paint.opacity)
+            }
         case .radial(let g):
-            source = cairo_pattern_create_radial(g.focus.x, g.focus.y, 0, g.center.x, g.center.y, g.radius)
-            configure(source, stops: g.stops, spread: g.spread, matrix: g.matrix, opacity: paint.opacity)
+            if dither, let (grid, visible) = pixelsShowing(extents()),
+               let dithered = DitheredGradient.radial(g, visible: visible, userToPixel: grid, opacity: paint.opacity) {
+                source = dithered
+            } else {
+                source = cairo_pattern_create_radial(g.focus.x, g.focus.y, 0, g.center.x, g.center.y, g.radius)
+                configure(source, stops: g.stops, spread: g.spread, matrix: g.matrix, opacity: paint.opacity)
+            }
         case .conic(let g):
             source = conicPattern(g, covering: extents(), opacity: paint.opacity)
         case .pattern(let p):
@@ -497,22 +518,42 @@ final class Painter {
             return ConicMesh.mesh(g, covering: area, opacity: opacity)
         case .svg:
             let res = min(ConicMesh.svgResolution, ConicMesh.svgMaxSide / max(area.width, area.height, 1))
-            return ConicMesh.raster(g, covering: area, userToPixel: .scale(res, res), opacity: opacity, exactPixels: false)
+            guard let box = PixelBox.covering(area, userToPixel: .scale(res, res)) else { return nil }
+            return ConicMesh.raster(g, box: box, userToPixel: .scale(res, res), opacity: opacity, exactPixels: false)
         case .png:
-            // Only what can show: the area within the clip, on the target's
-            // pixel grid (the CTM and the surface's device scale).
-            var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
-            cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1)
-            let x0 = max(area.minX, cx0), y0 = max(area.minY, cy0)
-            let visible = Rect(x: x0, y: y0, width: max(0, min(area.maxX, cx1) - x0), height: max(0, min(area.maxY, cy1) - y0))
-            var ctm = cairo_matrix_t()
-            cairo_get_matrix(cr, &ctm)
-            var dsx = 1.0, dsy = 1.0
-            cairo_surface_get_device_scale(cairo_get_target(cr), &dsx, &dsy)
-            let userToPixel = AffineTransform.scale(dsx, dsy)
-                .concatenating(AffineTransform(a: ctm.xx, b: ctm.yx, c: ctm.xy, d: ctm.yy, tx: ctm.x0, ty: ctm.y0))
-            return ConicMesh.raster(g, covering: visible, userToPixel: userToPixel, opacity: opacity, exactPixels: true)
+            // Only what can show: the area within the clip, on the target's pixel grid.
+            guard let (grid, box) = pixelsShowing(area) else { return nil }
+            return ConicMesh.raster(g, box: box, userToPixel: grid, opacity: opacity, exactPixels: true, dither: dither)
         }
+    }
+
+    /// The target's pixel grid: user space to device pixels (the CTM and
+    /// the surface's device scale).
+    private func pixelGrid() -> AffineTransform {
+        var ctm = cairo_matrix_t()
+        cairo_get_matrix(cr, &ctm)
+        var dsx = 1.0, dsy = 1.0
+        cairo_surface_get_device_scale(cairo_get_target(cr), &dsx, &dsy)
+        return AffineTransform.scale(dsx, dsy)
+            .concatenating(AffineTransform(a: ctm.xx, b: ctm.yx, c: ctm.xy, d: ctm.yy, tx: ctm.x0, ty: ctm.y0))
+    }
+
+    /// Only what can show of `area` (user space): the part within the clip.
+    private func visibleArea(_ area: Rect) -> Rect {
+        var cx0 = 0.0, cy0 = 0.0, cx1 = 0.0, cy1 = 0.0
+        cairo_clip_extents(cr, &cx0, &cy0, &cx1, &cy1)
+        let x0 = max(area.minX, cx0), y0 = max(area.minY, cy0)
+        return Rect(x: x0, y: y0, width: max(0, min(area.maxX, cx1) - x0), height: max(0, min(area.maxY, cy1) - y0))
+    }
+
+    /// The pixel grid and the whole device pixels that `area` (user space)
+    /// can paint within the clip; nil when that is nothing or no image could
+    /// hold it.
+    private func pixelsShowing(_ area: Rect) -> (AffineTransform, PixelBox)? {
+        let visible = visibleArea(area)
+        let grid = pixelGrid()
+        guard visible.width > 0, visible.height > 0, let box = PixelBox.covering(visible, userToPixel: grid) else { return nil }
+        return (grid, box)
     }
 
     /// A `<pattern>` tile: a recording surface (a vector tiling pattern) for
@@ -548,7 +589,8 @@ final class Painter {
         guard let surface else { return nil }
         defer { cairo_surface_destroy(surface) }
         if let tileContext = cairo_create(surface) {
-            let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget, images: images,
+            let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget, dither: dither,
+                                  images: images,
                                   fontHold: fontHold)
             painter.paint(p.renderContent)
             failures += painter.failures

@@ -122,7 +122,8 @@ public enum SceneRenderer {
         // the examples and docs needs, and bounds memory to a few canvases.
         let canvasPixels = scene.size.width * scale * scene.size.height * scale
         let budget = PaintBudget(limit: limit, maxGroupPixels: max(4 * canvasPixels, 16_000_000))
-        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil, images: images,
+        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil,
+                              dither: scene.dither, images: images,
                               fontHold: fontHold)
         painter.paint(scene.renderTree.nodes)
         if budget.groupsTooDeep {

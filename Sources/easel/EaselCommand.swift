@@ -39,14 +39,20 @@ struct EaselCommand: ParsableCommand {
 
 extension PNGCompression: ExpressibleByArgument {}
 
+enum DitherChoice: String, ExpressibleByArgument, CaseIterable { case yes, no }
+
 struct PNGEncodingOptions: ParsableArguments {
     @Option(name: .customLong("png-compression"),
             help: "fast (about 3× faster to encode, files about 30% larger), default, or small (several times slower, about 20% smaller).")
     var pngCompression: PNGCompression = .default
 
+    @Option(help: "yes or no: dither gradients in PNG output so slow ones show no bands (default: the scene's dither attribute, itself yes).")
+    var dither: DitherChoice?
+
     func applied(to options: Easel.Options) -> Easel.Options {
         var options = options
         options.pngCompression = pngCompression
+        if let dither { options.dither = dither == .yes }
         return options
     }
 }
