@@ -11,6 +11,8 @@ public enum PaintCost {
     public enum Kind: Sendable, CaseIterable {
         case solid, linearGradient, radialGradient, conicGradient, patternTile, stripes
         case groupComposite, clipMask, image, text
+        /// Added to a linear or radial gradient in dithered PNG output.
+        case dither
     }
 
     /// Paint units per device pixel, rounded up from `bench/paint-costs.py`
@@ -33,6 +35,11 @@ public enum PaintCost {
         case .clipMask: return 2.5
         case .image: return 1
         case .text: return 1
+        // pixman's floating-point gradient path with its dither and the
+        // image drawn back: a 4096×4096 slow gradient took 515 ms more
+        // dithered than not, 31 ns a pixel, a little of it the larger
+        // PNG's compression (bench --only dither, 2026-11-25).
+        case .dither: return 30
         }
     }
 

@@ -131,8 +131,8 @@ final class Painter {
         switch paint.kind {
         case .solid: return PaintCost.perPixel(.solid)
         case .crossFade(let a, let b, _): return weight(of: a) + weight(of: b) + PaintCost.perPixel(.groupComposite)
-        case .linear: return PaintCost.perPixel(.linearGradient)
-        case .radial: return PaintCost.perPixel(.radialGradient)
+        case .linear: return PaintCost.perPixel(.linearGradient) + (dither ? PaintCost.perPixel(.dither) : 0)
+        case .radial: return PaintCost.perPixel(.radialGradient) + (dither ? PaintCost.perPixel(.dither) : 0)
         case .conic: return PaintCost.perPixel(.conicGradient)
         case .pattern:
             return PaintCost.perPixel(.patternTile) + (paint.opacity < 1 ? PaintCost.perPixel(.groupComposite) : 0)
