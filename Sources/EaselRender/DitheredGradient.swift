@@ -15,16 +15,13 @@ import EaselModel
 /// into an image on the target's pixel grid; Cairo then fills, strokes or
 /// shows glyphs with that image as the source, sampling it pixel for pixel.
 ///
-/// Measured against evaluating the gradient in Swift (as `ConicMesh` must,
+/// Chosen over evaluating the gradient in Swift (as `ConicMesh` must,
 /// pixman having no sweep with Easel's sectors): pixman's float path is
 /// native code in debug builds too, and it is exactly the gradient Cairo
 /// drew before, so only the dither moves a pixel. The pattern is pixman's
 /// 8×8 Bayer matrix: blue noise (64×64) gave larger files and a larger
 /// block error on the same renders (docs/benchmarks.md).
 enum DitheredGradient {
-    /// The dither pattern's period in device pixels, each way.
-    static let period = 8
-
     /// A pattern for `g` over `visible` (device pixels, the area painted and
     /// not clipped away); nil when Cairo's own undithered gradient serves:
     /// a degenerate gradient, or one whose geometry is past pixman's 16.16

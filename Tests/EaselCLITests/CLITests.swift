@@ -343,10 +343,11 @@ final class GraphDataCLITests: XCTestCase {
 final class InterruptedWriteTests: XCTestCase {
     func testSignalsMidWriteNeverTearTheOutput() throws {
         let dir = ExternalTool.temporaryDirectory()
-        // Large enough that encoding the PNG takes a while.
+        // Large enough that encoding the PNG takes a while (undithered: the
+        // size this was measured at).
         let scene = dir.appendingPathComponent("big.scene.xml")
         try Data("""
-        <scene width="2500" height="2500" scale="1">
+        <scene width="2500" height="2500" scale="1" dither="false">
           <defs><conicGradient id="g"><stop color="red"/><stop color="blue"/><stop color="red"/></conicGradient></defs>
           <rect width="2500" height="2500" fill="url(#g)"/>
         </scene>
