@@ -19,8 +19,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // RFC 4180 CSV for <lineGraph src>: a maintained reader, not string splitting.
-        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         // `swift package generate-documentation --target Easel` (the DocC catalog in Sources/Easel/Easel.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The live preview's HTTP server: small, async/await, no SwiftNIO (a
@@ -48,11 +46,20 @@ let package = Package(
             providers: [.apt(["libdeflate-dev"])]),
         // Dithered gradients in PNG output (DitheredGradient): the rasteriser
         // Cairo's image backend draws gradients with; it comes with Cairo.
+        // RFC 4180 CSV for <lineGraph src> and <table>: a maintained C reader,
+        // not string splitting (CSV.swift, used before, needs Foundation's ICU).
+        // Debian's libcsv-dev has no pkg-config file; the module map links it.
+        .systemLibrary(name: "CCSV", path: "Sources/CCSV", providers: [.apt(["libcsv-dev"])]),
+        // String tables in JSON and String Catalogs: json-glib names a syntax
+        // error's line and column (FoundationEssentials' JSONDecoder does not).
+        .systemLibrary(
+            name: "CJSONGLib", path: "Sources/CJSONGLib", pkgConfig: "json-glib-1.0",
+            providers: [.apt(["libjson-glib-dev"])]),
         .systemLibrary(
             name: "CPixman", path: "Sources/CPixman", pkgConfig: "pixman-1",
             providers: [.apt(["libpixman-1-dev"])]),
         .target(name: "EaselModel"),
-        .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2", "CGLib", .product(name: "CSV", package: "CSV.swift")]),
+        .target(name: "EaselParse", dependencies: ["EaselModel", "CLibXML2", "CGLib", "CCSV", "CJSONGLib"]),
         .target(name: "EaselLayout", dependencies: ["EaselModel"]),
         .target(name: "EaselRender", dependencies: ["EaselModel", "EaselLayout", "CCairo", "CPangoCairo", "CDeflate", "CPixman"]),
         .target(name: "Easel", dependencies: ["EaselModel", "EaselParse", "EaselLayout", "EaselRender"]),
@@ -85,6 +92,8 @@ let package = Package(
         .testTarget(name: "EaselLayoutTests", dependencies: ["EaselLayout", "EaselParse", "EaselTestSupport"]),
         .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselParse", "EaselTestSupport"]),
         .testTarget(name: "EaselCLITests", dependencies: ["Easel", "EaselTestSupport"]),
+        // The executable's own parsing (a testable executable target).
+        .testTarget(name: "EaselCommandTests", dependencies: ["easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "EaselPreviewTests", dependencies: ["Easel", "EaselTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

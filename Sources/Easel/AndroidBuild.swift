@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `easel build --android RES`: the files of each scene in an Android
 /// resource folder (`AndroidResources` has the platform's rules).

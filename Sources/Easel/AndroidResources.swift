@@ -107,7 +107,7 @@ extension Diagnostic.Message {
         .init(.resourceNameCollision, "'\(first)' and '\(second)' are both app icons, and an Android resource folder has one launcher icon (mipmap-*/ic_launcher); build them into different folders")
     }
     static func outsideSafeZone(_ dp: Double) -> Self {
-        .init(.outsideSafeZone, "the adaptive icon's foreground draws up to \(String(format: "%.1f", dp)) dp outside the safe circle (66 dp across, in the middle of 108): launchers' masks may cut it off")
+        .init(.outsideSafeZone, "the adaptive icon's foreground draws up to \(CFormat.string("%.1f", dp)) dp outside the safe circle (66 dp across, in the middle of 108): launchers' masks may cut it off")
     }
     static func incompleteAdaptiveIcon(has: [String]) -> Self {
         .init(.incompleteAdaptiveIcon, "the app icon has a '\(has.joined(separator: "' and '"))' group but an adaptive icon needs both 'background' and 'foreground' (top-level elements with those ids): only the 48 dp launcher icon is made")

@@ -33,8 +33,8 @@ enum AppIconSet {
     }
 
     static func contents(_ entries: [Entry]) -> [UInt8] {
-        let images: [[String: Any]] = entries.map { e in
-            var out: [String: Any] = ["filename": e.filename, "size": "\(e.size)x\(e.size)"]
+        let images: [JSONValue] = entries.map { e in
+            var out: [String: JSONValue] = ["filename": .string(e.filename), "size": .string("\(e.size)x\(e.size)")]
             switch e.platform {
             case .ios:
                 out["idiom"] = "universal"
@@ -42,11 +42,11 @@ enum AppIconSet {
             case .macos:
                 out["idiom"] = "mac"
             }
-            if let s = e.scale { out["scale"] = "\(s)x" }
+            if let s = e.scale { out["scale"] = .string("\(s)x") }
             if let a = e.appearance { out["appearances"] = AssetCatalog.appearances(a) }
-            return out
+            return .object(out)
         }
-        return AssetCatalog.json(["images": images, "info": AssetCatalog.info])
+        return AssetCatalog.json(["images": .array(images), "info": AssetCatalog.info])
     }
 }
 

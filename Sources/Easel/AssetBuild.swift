@@ -1,5 +1,5 @@
 import EaselParse
-import Foundation
+import FoundationEssentials
 
 /// `easel build` (docs/cli.md, "easel build"): every
 /// `*.scene.xml` under a folder, rendered into a mirrored tree at several
@@ -50,7 +50,7 @@ public enum AssetBuild {
 
         /// A scene's path as messages name it (under the source folder as the user typed it).
         func shownPath(_ scene: String) -> String {
-            sourceName.map { ($0 as NSString).appendingPathComponent(scene) } ?? source.appendingPathComponent(scene).path
+            sourceName.map { $0.appendingPathComponent(scene) } ?? source.appendingPathComponent(scene).path
         }
     }
 
@@ -393,7 +393,7 @@ public enum AssetBuild {
     /// Bytes are nil for a file kept from the last build.
     static func files(for scene: String, _ renderings: [Rendering], _ options: Options,
                       warnings: inout [Diagnostic]) throws -> [(String, [UInt8]?)] {
-        let folder = (scene as NSString).deletingLastPathComponent
+        let folder = scene.deletingLastPathComponent
         let name = OutputName.base(ofScene: scene)
         func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
         var out: [(String, [UInt8]?)] = []
@@ -450,12 +450,8 @@ public enum AssetBuild {
 
     /// Every `*.scene.xml` under `folder`, relative, sorted.
     static func sceneFiles(under folder: URL) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return [] }
-        var found: [String] = []
-        while let item = walker.nextObject() as? String {
-            if item.hasSuffix(".scene.xml") { found.append(item) }
-        }
-        return found.sorted()
+        let items = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+        return items.filter { $0.hasSuffix(".scene.xml") }.sorted()
     }
 
     static func removeEmptyFolders(from folder: URL, upTo root: URL) {
@@ -475,8 +471,8 @@ public enum AssetBuild {
     static func writeCatalogFolders(_ root: URL, scenes: [String]) {
         var folders: Set<String> = [""]
         for scene in scenes {
-            var f = (scene as NSString).deletingLastPathComponent
-            while !f.isEmpty { folders.insert(f); f = (f as NSString).deletingLastPathComponent }
+            var f = scene.deletingLastPathComponent
+            while !f.isEmpty { folders.insert(f); f = f.deletingLastPathComponent }
         }
         for f in folders {
             let dir = f.isEmpty ? root : root.appendingPathComponent(f)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `Contents.json` files of an Xcode asset catalog, with the keys Apple's
 /// "Asset Catalog Format Reference" gives: `info` (`author`, `version` 1)
@@ -20,48 +20,51 @@ enum AssetCatalog {
     }
 
     /// An `appearances` entry: Xcode's luminosity trait.
-    static func appearances(_ a: Appearance) -> [[String: Any]] {
-        [["appearance": "luminosity", "value": a.rawValue]]
+    static func appearances(_ a: Appearance) -> JSONValue {
+        [["appearance": "luminosity", "value": .string(a.rawValue)]]
     }
 
-    static var info: [String: Any] { ["author": "easel", "version": 1] }
+    static var info: JSONValue { ["author": "easel", "version": 1] }
 
     static func folder() -> [UInt8] { json(["info": info]) }
 
     static func imageSet(_ images: [Image], vector: Bool) -> [UInt8] {
-        var list: [[String: Any]] = []
+        var list: [JSONValue] = []
         for image in images {
-            var entry: [String: Any] = ["filename": image.filename, "idiom": "universal"]
-            if let s = image.scale { entry["scale"] = s == s.rounded() ? "\(Int(s))x" : "\(s)x" }
+            var entry: [String: JSONValue] = ["filename": .string(image.filename), "idiom": "universal"]
+            if let s = image.scale { entry["scale"] = .string(s == s.rounded() ? "\(Int(s))x" : "\(s)x") }
             if let a = image.appearance { entry["appearances"] = appearances(a) }
-            if let l = image.locale { entry["locale"] = l }
-            list.append(entry)
+            if let l = image.locale { entry["locale"] = .string(l) }
+            list.append(.object(entry))
         }
-        var root: [String: Any] = ["images": list, "info": info]
-        var properties: [String: Any] = [:]
+        var root: [String: JSONValue] = ["images": .array(list), "info": info]
+        var properties: [String: JSONValue] = [:]
         if vector { properties["preserves-vector-representation"] = true }
         // As Xcode marks a set localized in its Attributes inspector.
         if images.contains(where: { $0.locale != nil }) { properties["localizable"] = true }
-        if !properties.isEmpty { root["properties"] = properties }
-        return json(root)
+        if !properties.isEmpty { root["properties"] = .object(properties) }
+        return json(.object(root))
     }
 
     /// The light value for any appearance, and the dark value (if the
     /// palette gives one) for the dark appearance.
     static func colorSet(_ palette: PaletteColor) -> [UInt8] {
-        func component(_ v: Double) -> String { String(format: "%.3f", max(0, min(1, v))) }
-        func color(_ c: Color) -> [String: Any] {
+        func component(_ v: Double) -> String { CFormat.string("%.3f", max(0, min(1, v))) }
+        func color(_ c: Color) -> JSONValue {
             ["color-space": "srgb",
-             "components": ["red": component(c.red), "green": component(c.green), "blue": component(c.blue), "alpha": component(c.alpha)]]
+             "components": ["red": .string(component(c.red)), "green": .string(component(c.green)),
+                            "blue": .string(component(c.blue)), "alpha": .string(component(c.alpha))]]
         }
-        var colors: [[String: Any]] = [["idiom": "universal", "color": color(palette.light)]]
+        var colors: [JSONValue] = [["idiom": "universal", "color": color(palette.light)]]
         if let dark = palette.dark { colors.append(["idiom": "universal", "color": color(dark), "appearances": appearances(.dark)]) }
-        return json(["colors": colors, "info": info])
+        return json(["colors": .array(colors), "info": info])
     }
 
-    static func json(_ object: [String: Any]) -> [UInt8] {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
-        return Array(data) + [0x0A]
+    /// Pretty-printed with sorted keys, as Xcode's files are compared in review.
+    static func json(_ object: JSONValue) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return Array((try? encoder.encode(object)) ?? Data()) + [0x0A]
     }
 }
 
@@ -79,8 +82,8 @@ public enum Depfile {
             return String(path.dropFirst(base.count))
         }
         func escape(_ path: String) -> String {
-            path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: " ", with: "\\ ")
-                .replacingOccurrences(of: "#", with: "\\#").replacingOccurrences(of: "$", with: "$$")
+            path.replacing("\\", with: "\\\\").replacing(" ", with: "\\ ")
+                .replacing("#", with: "\\#").replacing("$", with: "$$")
         }
         return rules.filter { !$0.outputs.isEmpty }.map { rule in
             rule.outputs.map { escape(relative($0)) }.joined(separator: " ") + ": "

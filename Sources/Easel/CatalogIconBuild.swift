@@ -1,5 +1,5 @@
 import EaselParse
-import Foundation
+import FoundationEssentials
 
 /// The parts of an asset-catalog build that are not imagesets: app icon
 /// sets, and the colour sets every scene's palette shares.

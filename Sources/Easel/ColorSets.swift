@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The colour sets of an asset-catalog build. Xcode names a colour by its
 /// set's name alone, whatever group holds it, so a name is one colour for
@@ -47,7 +47,7 @@ enum ColorSets {
             for color in colors {
                 guard let earlier = first[color.name] else {
                     first[color.name] = (scene, color)
-                    let folder = (scene as NSString).deletingLastPathComponent
+                    let folder = scene.deletingLastPathComponent
                     let set = (folder.isEmpty ? "" : folder + "/") + color.name + ".colorset/Contents.json"
                     files.append((set, AssetCatalog.colorSet(color.paletteColor), scene))
                     continue

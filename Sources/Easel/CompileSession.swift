@@ -1,5 +1,5 @@
 import EaselParse
-import Foundation
+import FoundationEssentials
 
 extension Diagnostic.Message {
     /// A failure that is not a located diagnostic (a system error while

@@ -2,7 +2,7 @@
 @_exported import EaselModel
 @_exported import EaselRender
 import EaselParse
-import Foundation
+import FoundationEssentials
 
 /// Compile scenes in-process: parse a file or a string, lay it out once,
 /// then render it at any scale, format and time, or write files atomically.
@@ -234,26 +234,28 @@ public enum MissingGlyphs: String, Sendable, CaseIterable {
 
 /// A compile's font set, made the first time layout shapes text.
 final class FontSetLoader: @unchecked Sendable {
-    private let lock = NSLock()
     private let make: @Sendable () -> Result<FontSet, Diagnostic>
-    private var made_: Result<FontSet, Diagnostic>?
+    private let made_: Locked<Result<FontSet, Diagnostic>?>
 
-    init(_ make: @escaping @Sendable () -> Result<FontSet, Diagnostic>) { self.make = make }
+    init(_ make: @escaping @Sendable () -> Result<FontSet, Diagnostic>) {
+        self.make = make
+        made_ = Locked(nil)
+    }
 
     /// A loader of fonts already made (or of none, for a scene without text).
     init(made: FontSet?) {
         make = { .failure(Diagnostic(.error, .noFontsMade, at: nil)) }
-        made_ = made.map { .success($0) }
+        made_ = Locked(made.map { .success($0) })
     }
 
     /// nil until layout asked for fonts.
-    var result: Result<FontSet, Diagnostic>? { lock.withLock { made_ } }
+    var result: Result<FontSet, Diagnostic>? { made_.withLock { $0 } }
     var made: FontSet? { try? result?.get() }
 
     func fonts() -> FontSet? {
-        lock.withLock {
-            if made_ == nil { made_ = make() }
-            return try? made_?.get()
+        made_.withLock { made in
+            if made == nil { made = make() }
+            return try? made?.get()
         }
     }
 }

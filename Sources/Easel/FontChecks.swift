@@ -1,5 +1,5 @@
 import EaselParse
-import Foundation
+import FoundationEssentials
 
 extension Diagnostic.Message {
     static func unknownFontFamily(_ name: String, suggestion: String?) -> Self {
@@ -123,7 +123,7 @@ enum FontChecks {
         guard let description = font.description else { return [] }
         return PangoDescriptionFamilies.names(description).compactMap { family in
             guard case .named(let name) = family else { return nil }
-            return (name, description.range(of: name).map { description.utf8.distance(from: description.startIndex, to: $0.lowerBound) })
+            return (name, description.firstRange(of: name).map { description.utf8.distance(from: description.startIndex, to: $0.lowerBound) })
         }
     }
 

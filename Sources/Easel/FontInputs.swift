@@ -1,5 +1,6 @@
 import EaselParse
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Diagnostic.Message {
     static func fontFolderUnreadable(_ path: String) -> Self { .init(.unusableFont, "cannot read the font folder '\(path)'") }
@@ -59,12 +60,12 @@ enum FontInputs {
     /// The paths of the font files under `folder` and its subfolders, sorted; nil if it is not a folder.
     private static func fontFiles(in folder: URL) -> [String]? {
         let root = folder.standardizedFileURL.resolvingSymlinksInPath()
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder.boolValue,
-              let walker = FileManager.default.enumerator(atPath: root.path) else { return nil }
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder,
+              let items = try? FileManager.default.subpathsOfDirectory(atPath: root.path) else { return nil }
         var paths: [String] = []
-        while let item = walker.nextObject() as? String {
-            if extensions.contains((item as NSString).pathExtension.lowercased()) { paths.append(root.appendingPathComponent(item).path) }
+        for item in items where extensions.contains(item.pathExtension.lowercased()) {
+            paths.append(root.appendingPathComponent(item).path)
         }
         return paths.sorted()
     }

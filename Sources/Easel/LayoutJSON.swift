@@ -1,5 +1,5 @@
 import EaselLayout
-import Foundation
+import FoundationEssentials
 
 /// The JSON shape of `easel layout`, with keys sorted so output is stable.
 enum LayoutJSON {

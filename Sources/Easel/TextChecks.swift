@@ -1,8 +1,8 @@
-import Foundation
+import FoundationEssentials
 
 extension Diagnostic.Message {
     static func textOverflows(_ overflow: TextOverflow, text: String, fontSize: Double, context: String) -> Self {
-        func points(_ v: Double) -> String { String(format: "%.1f", v) }
+        func points(_ v: Double) -> String { CFormat.string("%.1f", v) }
         var parts: [String] = []
         if let word = overflow.brokenWord { parts.append("the word '\(word)' is wider than the text's width and breaks across lines") }
         if let lines = overflow.excessLines, let max = overflow.maxLines {

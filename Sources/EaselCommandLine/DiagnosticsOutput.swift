@@ -1,6 +1,7 @@
 import ArgumentParser
 import Easel
-import Foundation
+import EaselModel
+import FoundationEssentials
 
 /// How a run prints its diagnostics (`--diagnostics-format`).
 public enum DiagnosticsFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
@@ -29,8 +30,7 @@ public struct DiagnosticsOptions: ParsableArguments, Sendable {
 /// as they are reported; SARIF collects them into one log at `finish`.
 public final class DiagnosticsOutput: @unchecked Sendable {
     public let format: DiagnosticsFormat
-    private var collected: [(diagnostic: Diagnostic, file: String)] = []
-    private let lock = NSLock()
+    private let collected = Locked<[(diagnostic: Diagnostic, file: String)]>([])
 
     public init(format: DiagnosticsFormat) { self.format = format }
 
@@ -38,17 +38,18 @@ public final class DiagnosticsOutput: @unchecked Sendable {
     /// (a write failure belongs to the scene that was being written).
     public func report(_ diagnostics: [Diagnostic], input: String) {
         guard !diagnostics.isEmpty else { return }
-        lock.lock()
-        defer { lock.unlock() }
+        // Under the lock: one report's lines stay together.
+        collected.withLock { collected in
         switch format {
         case .text:
             let lines = diagnostics.map { d in d.location == nil ? "\(input): \(d) [\(d.code)]\n" : "\(d) [\(d.code)]\n" }
-            FileHandle.standardError.write(Data(lines.joined().utf8))
+            StandardStreams.error(lines.joined())
         case .json:
             let lines = diagnostics.map { DiagnosticJSON.line($0, file: $0.location?.file ?? input) + "\n" }
-            FileHandle.standardError.write(Data(lines.joined().utf8))
+            StandardStreams.error(lines.joined())
         case .sarif:
             collected += diagnostics.map { ($0, $0.location?.file ?? input) }
+        }
         }
     }
 
@@ -61,10 +62,10 @@ public final class DiagnosticsOutput: @unchecked Sendable {
     /// Prints the SARIF log (text and JSON were printed as they came).
     public func finish() {
         guard format == .sarif else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        FileHandle.standardError.write(Data((SARIFLog.text(collected, version: Easel.version) + "\n").utf8))
-        collected = []
+        collected.withLock { collected in
+            StandardStreams.error(SARIFLog.text(collected, version: Easel.version) + "\n")
+            collected = []
+        }
     }
 }
 

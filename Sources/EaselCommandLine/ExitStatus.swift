@@ -1,6 +1,6 @@
 import ArgumentParser
 import Easel
-import Foundation
+import FoundationEssentials
 
 extension ParsableCommand {
     /// The contract's exit status for what parsing or running threw: an
@@ -14,7 +14,7 @@ extension ParsableCommand {
             if !message.isEmpty { print(message) }
             return 0
         }
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardStreams.error((message + "\n"))
         return 2
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import EaselModel
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,8 +13,7 @@ import Glibc
 /// be added from any thread while another waits for changes.
 public final class FolderWatcher: @unchecked Sendable {
     private let fd: Int32
-    private let lock = NSLock()
-    private var watches: [Int32: String] = [:]
+    private let watches = Locked<[Int32: String]>([:])
     /// How long the files must stay unchanged before the changes are reported.
     public var quiet: TimeInterval
 
@@ -35,16 +35,16 @@ public final class FolderWatcher: @unchecked Sendable {
         var any = false
         for folder in Set(folders) {
             var all = [folder]
-            if recursive, let walker = FileManager.default.enumerator(atPath: folder) {
-                while let item = walker.nextObject() as? String {
-                    var isDir: ObjCBool = false
+            if recursive, let items = try? FileManager.default.subpathsOfDirectory(atPath: folder) {
+                for item in items {
+                    var isDir = false
                     let path = folder + "/" + item
-                    if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { all.append(path) }
+                    if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir { all.append(path) }
                 }
             }
             for path in all {
                 let wd = inotify_add_watch(fd, path, mask)
-                if wd >= 0 { lock.withLock { watches[wd] = path }; any = true }
+                if wd >= 0 { watches.withLock { $0[wd] = path }; any = true }
             }
         }
         return any
@@ -70,7 +70,7 @@ public final class FolderWatcher: @unchecked Sendable {
     private func collect(_ buffer: [UInt8], count: Int, into changed: inout Set<String>) {
         var offset = 0
         let header = MemoryLayout<inotify_event>.size
-        let watches = lock.withLock { self.watches }
+        let watches = self.watches.withLock { $0 }
         buffer.withUnsafeBytes { raw in
             while offset + header <= count {
                 let wd = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Easel
-import Foundation
+import FoundationEssentials
 
 extension MissingGlyphs: ExpressibleByArgument {}
 
@@ -23,8 +23,8 @@ public struct FontOptions: ParsableArguments, Sendable {
 
     public func validate() throws {
         for dir in fontDirectories {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isFolder), isFolder.boolValue else {
+            var isFolder = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isFolder), isFolder else {
                 throw ValidationError("--font-dir '\(dir)' is not a folder")
             }
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Easel
-import Foundation
+import FoundationEssentials
 
 /// What `render` and `build` write, spelled and checked once: scales,
 /// formats, parallel jobs and the depfile. (Where the files go differs:
@@ -25,13 +25,13 @@ public struct OutputOptions: ParsableArguments, Sendable {
 
     /// `--scales` parsed; empty without it.
     public var scaleList: [Double] {
-        (scales ?? "").split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        (scales ?? "").split(separator: ",").compactMap { Double($0.trimmingSpaces) }
     }
 
     /// `--formats` as written, one name each; empty without it.
     public var formatNames: [String] {
         guard let formats else { return [] }
-        return formats.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        return formats.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
     }
 
     /// Names render takes besides `OutputFormat`s: animated PNGs and icon files.

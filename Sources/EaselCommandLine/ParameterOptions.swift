@@ -1,6 +1,6 @@
 import ArgumentParser
 import Easel
-import Foundation
+import FoundationEssentials
 
 extension Appearance: ExpressibleByArgument {}
 
@@ -32,16 +32,12 @@ public struct ParameterOptions: ParsableArguments, Sendable {
         guard let data = FileManager.default.contents(atPath: settingsFile) else {
             throw ValidationError("cannot read the parameter file '\(settingsFile)'")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object else {
             throw ValidationError("'\(settingsFile)' must hold one JSON object of parameter values, {\"name\": \"value\", …}")
         }
         var out: [String: ParameterSetting] = [:]
         for (name, value) in object {
-            let text: String
-            switch value {
-            case let s as String: text = s
-            case let n as NSNumber: text = n.stringValue
-            default:
+            guard let text = value.scalarText else {
                 throw ValidationError("'\(settingsFile)': the value of '\(name)' must be a string or a number")
             }
             out[name] = ParameterSetting(text, from: .file(settingsFile))

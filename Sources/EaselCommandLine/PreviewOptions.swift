@@ -1,6 +1,6 @@
 import ArgumentParser
 import Easel
-import Foundation
+import FoundationEssentials
 
 /// What `easel preview` takes; `easel-preview` parses the same arguments.
 public struct PreviewOptions: ParsableArguments, Sendable {

@@ -1,5 +1,5 @@
 import Easel
-import Foundation
+import FoundationEssentials
 
 /// A run's diagnostics as one SARIF 2.1.0 log (OASIS, "Static Analysis
 /// Results Interchange Format"), the form GitHub code scanning, editors
@@ -72,9 +72,19 @@ enum SARIFLog {
     /// A path as a relative URI reference (RFC 3986: spaces and the like
     /// percent-encoded, slashes kept); an absolute path as a file URI.
     static func uri(_ path: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: ":")   // a first segment with ':' would read as a scheme
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        // RFC 3986's path characters (pchar and "/") less ':', with which a
+        // first segment would read as a scheme; every other UTF-8 byte as %XX.
+        let allowed = Set("!$&'()*+,-./=@_~".utf8)
+        var encoded = ""
+        for byte in path.utf8 {
+            let isAlphanumeric = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            if isAlphanumeric || allowed.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                encoded += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            }
+        }
         return path.hasPrefix("/") ? "file://" + encoded : encoded
     }
 

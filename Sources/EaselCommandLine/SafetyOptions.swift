@@ -1,6 +1,6 @@
 import ArgumentParser
 import Easel
-import Foundation
+import FoundationEssentials
 
 /// Limits and file access, shared by every subcommand.
 public struct SafetyOptions: ParsableArguments, Sendable {

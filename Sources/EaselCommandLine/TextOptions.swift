@@ -1,6 +1,6 @@
 import ArgumentParser
 import Easel
-import Foundation
+import FoundationEssentials
 
 extension TextOverflowPolicy: ExpressibleByArgument {}
 
@@ -27,7 +27,7 @@ public struct TextOptions: ParsableArguments, Sendable {
 
     /// A BCP 47 tag (`_` taken for `-`, as Apple's locale names write it), or a pseudo-locale.
     public static func isLocale(_ text: String) -> Bool {
-        PseudoLocale(rawValue: text) != nil || Easel.isLanguageTag(text.replacingOccurrences(of: "_", with: "-"))
+        PseudoLocale(rawValue: text) != nil || Easel.isLanguageTag(text.replacing("_", with: "-"))
     }
 
     /// The string tables, each file's errors printed located; nil if there are none.
@@ -36,7 +36,7 @@ public struct TextOptions: ParsableArguments, Sendable {
         switch Easel.readStrings(stringFiles) {
         case .success(let all): return all
         case .failure(let error):
-            for d in error.diagnostics { FileHandle.standardError.write(Data((d.description + "\n").utf8)) }
+            for d in error.diagnostics { StandardStreams.error((d.description + "\n")) }
             throw ExitCode(1)
         }
     }
@@ -51,7 +51,7 @@ public struct TextOptions: ParsableArguments, Sendable {
         var options = options
         options.textOverflow = textOverflow
         options.strings = try readStrings()
-        options.locale = locale.map { PseudoLocale(rawValue: $0) != nil ? $0 : $0.replacingOccurrences(of: "_", with: "-") }
+        options.locale = locale.map { PseudoLocale(rawValue: $0) != nil ? $0 : $0.replacing("_", with: "-") }
         return options
     }
 }

@@ -1,5 +1,6 @@
 import EaselModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Colour interpolation as the contract defines it: premultiplied, in sRGB
 /// (default), linear sRGB or OKLab (CSS Color 4 §12.3 and §9.2).

@@ -1,5 +1,6 @@
 import EaselModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Splits a full turn into sectors over which a conic gradient's colour is
 /// linear in the angle, so each can become one mesh patch with exact

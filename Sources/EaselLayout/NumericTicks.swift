@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import EaselModel
+import Glibc
 
 /// A numeric axis's tick values and labels as d3 makes them, so that a
 /// chart drawn by Easel agrees with one drawn by d3 or Vega-Lite:
@@ -118,7 +120,7 @@ public enum NumericTicks {
     /// d3-format `,.{precision}f`: fixed decimals, the integer part grouped
     /// by commas, U+2212 for a minus, no sign on a value that rounds to zero.
     static func fixed(_ value: Double, precision: Int) -> String {
-        var text = String(format: "%.\(precision)f", abs(value))
+        var text = CFormat.string("%.\(precision)f", abs(value))
         let negative = (value < 0 || (value == 0 && value.sign == .minus)) && text.contains(where: { $0 != "0" && $0 != "." })
         let dot = text.firstIndex(of: ".") ?? text.endIndex
         var whole = String(text[..<dot])

@@ -1,5 +1,5 @@
 import EaselModel
-import Foundation
+import FoundationEssentials
 
 /// Shapes reduced to paths in their own space.
 enum ShapeGeometry {

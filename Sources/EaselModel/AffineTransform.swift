@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A 2-D affine map `(x, y) ↦ (a·x + c·y + tx, b·x + d·y + ty)`, the layout of
 /// SVG's `matrix(a b c d e f)` and Cairo's `cairo_matrix_t`.

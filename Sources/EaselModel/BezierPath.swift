@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Outline geometry in absolute coordinates: every shape (rects, ellipses,
 /// polygons, SVG path data) is reduced to these four elements before painting,

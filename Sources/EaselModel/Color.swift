@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An sRGB colour with straight (unpremultiplied) alpha, each channel 0…1.
 public struct Color: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One problem found in a scene, printed as `file:line:col: error: message`
 /// so that Xcode, SwiftPM plugins and editors can jump to it.
@@ -49,7 +49,7 @@ extension Double {
     public var wholeNumberText: String {
         guard isFinite else { return "\(self)" }
         let r = rounded()
-        return abs(r) < 1e15 ? String(Int(r)) : String(format: "%.3g", r)
+        return abs(r) < 1e15 ? String(Int(r)) : CFormat.string("%.3g", r)
     }
 }
 

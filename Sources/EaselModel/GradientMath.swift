@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The contract's gradient rules that do not depend on the renderer.
 public enum GradientMath {

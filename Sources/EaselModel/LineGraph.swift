@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `<lineGraph>`: a series of values drawn in a plot box (docs/format.md,
 /// "Line graphs"), with layers painted in document order.
@@ -169,7 +169,7 @@ public enum GraphStatistics {
     /// %[flags][width][.precision] f, e or g), that; else the shortest form.
     public static func format(_ v: Double, _ format: String?) -> String {
         guard let format else { return shortest(v) }
-        return String(format: format, v)
+        return CFormat.string(format, v)
     }
 
     /// The shortest form that round-trips: `4.571428571428571`, `8`.

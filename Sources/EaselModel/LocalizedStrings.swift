@@ -49,7 +49,7 @@ public struct LocalizedStrings: Hashable, Sendable {
         return tables.keys.sorted().first { LocalizedStrings.normalized($0) == wanted }.flatMap { tables[$0] }
     }
 
-    static func normalized(_ locale: String) -> String { locale.lowercased().replacingOccurrences(of: "_", with: "-") }
+    static func normalized(_ locale: String) -> String { locale.lowercased().replacing("_", with: "-") }
 
     /// Another file's tables over these (its values win).
     public mutating func merge(_ other: LocalizedStrings) {

@@ -1,4 +1,3 @@
-import CSV
 import EaselModel
 
 /// Several named columns of an RFC 4180 CSV file with a header row, with
@@ -63,17 +62,17 @@ struct CSVTable {
         return problems.count < 20
     }
 
-    /// CSV.swift for text with quotes (fields may hold commas and line breaks).
+    /// libcsv for text with quotes (fields may hold commas and line breaks).
     private mutating func readWithParser(_ names: [String], text: String) {
-        guard let reader = try? CSVReader(string: text, hasHeaderRow: true, trimFields: false),
-              let header = reader.headerRow?.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
+        guard var reader = CSVRecords(text),
+              case let header = reader.header.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
             problems = [.init(message: .csvNoHeader, row: nil)]
             return
         }
         guard let indexes = start(names, header: header) else { return }
         for n in names { strings[n] = [] }
         var line = 1
-        while let fields = reader.next() {
+        while let fields = reader.nextRow() {
             line += 1
             if fields.count == 1, fields[0].allSatisfy(\.isWhitespace) { continue }   // a blank line
             guard fields.count == header.count else {

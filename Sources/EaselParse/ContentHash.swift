@@ -1,6 +1,6 @@
 import CGLib
 
-import Foundation
+import FoundationEssentials
 
 /// SHA-256 through GLib's `GChecksum` (GLib is already loaded for Pango):
 /// what file records hold, and what a build compares them with.

@@ -1,5 +1,5 @@
 import EaselModel
-import Foundation
+import FoundationEssentials
 
 extension Diagnostic.Message {
     public static func notAFont(_ path: String) -> Self {

@@ -1,6 +1,5 @@
-import CSV
 import EaselModel
-import Foundation
+import FoundationEssentials
 
 /// Reading a graph's numbers: lists, CSV files, and the text placeholders.
 enum GraphData {
@@ -65,15 +64,15 @@ enum GraphData {
     static func column(_ name: String, labels labelName: String?, csv: String)
         -> (values: [Double], labels: [String], problems: [CSVProblem], missing: [String]) {
         var problems: [CSVProblem] = []
-        guard let reader = try? CSVReader(string: csv, hasHeaderRow: true, trimFields: false),
-              let header = reader.headerRow?.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
+        guard var reader = CSVRecords(csv),
+              case let header = reader.header.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
             return ([], [], [CSVProblem(message: .csvNoHeader, row: nil)], [])
         }
         let (index, labelIndex, missing) = columns(name, labels: labelName, in: header)
         guard let index, missing.isEmpty else { return ([], [], [], missing) }
         var values: [Double] = [], labels: [String] = []
         var row = 1
-        while let fields = reader.next() {
+        while let fields = reader.nextRow() {
             row += 1
             if fields.count == 1, fields[0].allSatisfy(\.isWhitespace) { continue }   // a blank line
             guard fields.count == header.count else {
@@ -136,8 +135,9 @@ enum GraphData {
     /// What `column` gives, for CSV text with no quote character, no lone
     /// carriage return and no byte-order mark — text whose RFC 4180 fields
     /// are simply what lies between commas and line ends — read from the
-    /// bytes of the columns needed. CSV.swift makes a String of every field
-    /// (about 9·10⁹ instructions for a million rows); this makes none. nil:
+    /// bytes of the columns needed. A general reader makes a String of
+    /// every field (CSV.swift, used before libcsv: about 9·10⁹ instructions
+    /// for a million rows); this makes none. nil:
     /// the text needs the full parser. `CSVFastPathTests` checks both agree.
     static func unquotedColumn(_ name: String, labels labelName: String?, bytes: [UInt8])
         -> (values: [Double], labels: [String], problems: [CSVProblem], missing: [String])? {
@@ -198,7 +198,7 @@ enum GraphData {
     /// `%` conversions Easel accepts in `format`: one of f, e, g with
     /// optional flags, width and precision — nothing that reads memory.
     static func isSafeFormat(_ f: String) -> Bool {
-        f.range(of: "^%[-+ 0#]{0,4}[0-9]{0,3}(\\.[0-9]{1,3})?[fFeEgG]$", options: .regularExpression) != nil
+        f.wholeMatch(of: #/%[-+ 0#]{0,4}[0-9]{0,3}(\.[0-9]{1,3})?[fFeEgG]/#) != nil
     }
 
     /// `{max}` and friends replaced by the data's values; unknown names are
@@ -234,6 +234,6 @@ enum GraphData {
 extension GraphData {
     /// The header names of a CSV text, for suggestions.
     static func header(of csv: String) -> [String] {
-        ((try? CSVReader(string: csv, hasHeaderRow: true))?.headerRow ?? []).map { $0.trimmingSpaces }
+        (CSVRecords(csv)?.header ?? []).map { $0.trimmingSpaces }
     }
 }

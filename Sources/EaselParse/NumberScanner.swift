@@ -124,15 +124,3 @@ public enum ValueParser {
         return v
     }
 }
-
-extension String {
-    var trimmingSpaces: String {
-        // Most values start and end with a printable ASCII character: no
-        // Unicode property lookups for them.
-        if let f = utf8.first, let l = utf8.last, f > 0x20, f < 0x7F, l > 0x20, l < 0x7F { return self }
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-}

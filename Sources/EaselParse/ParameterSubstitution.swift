@@ -258,7 +258,7 @@ extension SceneBuilder {
                     uses.append(ParameterUse(name: name, setting: entry.setting))
                     state.used.insert(name)
                     var value = entry.setting.value
-                    if graphText { value = value.replacingOccurrences(of: "{", with: "{{").replacingOccurrences(of: "}", with: "}}") }
+                    if graphText { value = value.replacing("{", with: "{{").replacing("}", with: "}}") }
                     // Checked before writing: one attribute of 64 MB of
                     // references could otherwise grow without bound first.
                     guard state.added + value.utf8.count <= limits.maxFileSize else {
@@ -374,7 +374,7 @@ struct ParameterTypeCheck {
     /// a value is never expanded.
     static func unescapingBraces(_ s: String) -> String {
         guard s.contains("{{") || s.contains("}}") else { return s }
-        return s.replacingOccurrences(of: "{{", with: "{").replacingOccurrences(of: "}}", with: "}")
+        return s.replacing("{{", with: "{").replacing("}}", with: "}")
     }
 
     /// A letter or `_`, then letters, digits, `_`, `-` and `.` (ASCII).

@@ -25,7 +25,7 @@ extension Diagnostic.Message {
     /// `200px`, `12pt`, `1.5em`: a number with a unit, which the format never takes.
     static func unitNote(_ text: String) -> String {
         let number = text.prefix { $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }
-        let unit = text.dropFirst(number.count).trimmingCharacters(in: .whitespaces)
+        let unit = text.dropFirst(number.count).trimmingSpaces
         guard !number.isEmpty, Double(number) != nil, !unit.isEmpty, unit.count <= 3, unit.allSatisfy(\.isLetter) else { return "" }
         return " (lengths are points, written without a unit: '\(number)')"
     }

@@ -1,5 +1,6 @@
 import EaselModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A path-data error and the byte offset in `d` where it was found.
 public struct PathDataError: Error, Hashable {

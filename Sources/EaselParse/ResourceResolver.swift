@@ -1,5 +1,5 @@
 import EaselModel
-import Foundation
+import FoundationEssentials
 
 extension Diagnostic.Message {
     static func fileOutsideScene(_ path: String) -> Self {

@@ -1,5 +1,5 @@
 import EaselModel
-import Foundation
+import FoundationEssentials
 
 public struct ParseOptions: Sendable {
     /// `--locale pseudo`/`pseudo-rtl`, if the locale is one.

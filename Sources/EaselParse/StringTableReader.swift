@@ -1,5 +1,5 @@
 import EaselModel
-import Foundation
+import FoundationEssentials
 
 extension Diagnostic.Message {
     static func unreadableStrings(_ path: String) -> Self { .init(.unreadableStrings, "cannot read the strings file '\(path)'") }
@@ -24,9 +24,10 @@ public enum StringTableReader {
         func fail(_ message: Diagnostic.Message, line: Int = 1, column: Int = 1) -> Result<LocalizedStrings, Diagnostic> {
             .failure(Diagnostic(.error, message, at: SourceLocation(file: path, line: line, column: column)))
         }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              (attributes[.size] as? Int ?? 0) <= limit,
-              let data = FileManager.default.contents(atPath: path) else { return fail(.unreadableStrings(path)) }
+        // Read with the size limit (FileManager's size attribute is a UInt
+        // in FoundationEssentials: a cast to Int would skip the check).
+        guard case .success(let bytes) = FileBytes.read(path, limit: limit) else { return fail(.unreadableStrings(path)) }
+        let data = Data(bytes)
         var result: Result<LocalizedStrings, Diagnostic>
         switch url.pathExtension.lowercased() {
         case "xcstrings": result = catalog(data, path: path)
@@ -51,19 +52,10 @@ public enum StringTableReader {
         }
     }
 
-    /// JSON with a parse error located at the character JSONSerialization names.
-    private static func json(_ data: Data, path: String) -> Result<Any, Diagnostic> {
-        do {
-            return .success(try JSONSerialization.jsonObject(with: data))
-        } catch let error as NSError {
-            var line = 1, column = 1
-            if let index = error.userInfo["NSJSONSerializationErrorIndex"] as? Int {
-                for c in String(decoding: data, as: UTF8.self).unicodeScalars.prefix(index) {
-                    if c == "\n" { line += 1; column = 1 } else { column += 1 }
-                }
-            }
-            let detail = (error.userInfo[NSDebugDescriptionErrorKey] as? String) ?? error.localizedDescription
-            return .failure(Diagnostic(.error, .badStringsJSON(detail), at: SourceLocation(file: path, line: line, column: column)))
+    /// JSON with a syntax error located where json-glib found it.
+    private static func json(_ data: Data, path: String) -> Result<JSONValue, Diagnostic> {
+        JSONDocument.parse(Array(data)).mapError { error in
+            Diagnostic(.error, .badStringsJSON(error.message), at: SourceLocation(file: path, line: error.line, column: error.column))
         }
     }
 
@@ -71,17 +63,17 @@ public enum StringTableReader {
     static func jsonTable(_ data: Data, path: String) -> Result<LocalizedStrings, Diagnostic> {
         json(data, path: path).flatMap { object in
             let at = SourceLocation(file: path, line: 1, column: 1)
-            guard let locales = object as? [String: Any] else {
+            guard let locales = object.object else {
                 return .failure(Diagnostic(.error, .badStringTable("a JSON strings table is one object of locales: {\"de\": {\"title\": \"Titel\"}}"), at: at))
             }
             var strings = LocalizedStrings()
             for (locale, value) in locales {
-                guard let table = value as? [String: Any] else {
+                guard let table = value.object else {
                     return .failure(Diagnostic(.error, .badStringTable("the value of locale '\(locale)' must be an object of keys and strings"), at: at))
                 }
                 var out: [String: String] = [:]
                 for (key, v) in table {
-                    guard let text = v as? String else {
+                    guard let text = v.string else {
                         return .failure(Diagnostic(.error, .badStringTable("'\(locale)'/'\(key)' must be a string"), at: at))
                     }
                     out[key] = text
@@ -98,14 +90,14 @@ public enum StringTableReader {
     static func catalog(_ data: Data, path: String) -> Result<LocalizedStrings, Diagnostic> {
         json(data, path: path).flatMap { object in
             let at = SourceLocation(file: path, line: 1, column: 1)
-            guard let root = object as? [String: Any], let entries = root["strings"] as? [String: Any] else {
+            guard let root = object.object, let entries = root["strings"]?.object else {
                 return .failure(Diagnostic(.error, .badStringTable("a String Catalog is an object with \"sourceLanguage\" and \"strings\""), at: at))
             }
             var strings = LocalizedStrings()
-            let source = root["sourceLanguage"] as? String
+            let source = root["sourceLanguage"]?.string
             strings.sourceLanguage = source
             for (key, entry) in entries {
-                let localizations = ((entry as? [String: Any])?["localizations"] as? [String: Any]) ?? [:]
+                let localizations = entry["localizations"]?.object ?? [:]
                 for (locale, localization) in localizations {
                     if let value = unitValue(localization) { strings.tables[locale, default: [:]][key] = value }
                 }
@@ -118,15 +110,14 @@ public enum StringTableReader {
     }
 
     /// `{"stringUnit": {"value": …}}`, or `{"variations": {"plural": {"other": …}}}`.
-    private static func unitValue(_ localization: Any) -> String? {
-        guard let l = localization as? [String: Any] else { return nil }
-        if let unit = l["stringUnit"] as? [String: Any], let value = unit["value"] as? String {
+    private static func unitValue(_ localization: JSONValue) -> String? {
+        if let unit = localization["stringUnit"], let value = unit["value"]?.string {
             // An empty value not yet translated (`"state": "new"`) is no translation, as in Xcode.
-            return value.isEmpty && unit["state"] as? String != "translated" ? nil : value
+            return value.isEmpty && unit["state"]?.string != "translated" ? nil : value
         }
-        if let variations = l["variations"] as? [String: Any] {
+        if let variations = localization["variations"] {
             for kind in ["plural", "device"] {
-                if let forms = variations[kind] as? [String: Any], let other = forms["other"] { return unitValue(other) }
+                if let other = variations[kind]?["other"] { return unitValue(other) }
             }
         }
         return nil

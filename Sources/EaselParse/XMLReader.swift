@@ -1,5 +1,5 @@
 import CLibXML2
-import Foundation
+import FoundationEssentials
 import EaselModel
 
 extension Diagnostic.Message {
@@ -252,7 +252,7 @@ private final class ReaderState {
         // After a refused DOCTYPE, stopping the parser raises its own error.
         if diagnostics.all.contains(where: { $0.message.code == .doctypeRefused }) { return }
         var message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
-        message = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        message = message.trimmingSpaces
         if let first = message.first { message = first.lowercased() + message.dropFirst() }
         let line = max(1, Int(error.line))
         let column = max(1, Int(error.int2))

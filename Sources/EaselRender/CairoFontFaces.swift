@@ -137,8 +137,8 @@ enum CairoFontFaces {
         var coords = axes.map(\.def)
         for setting in variations.split(separator: ",") {
             let parts = setting.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, let value = Double(parts[1].trimmingCharacters(in: .whitespaces)) else { continue }
-            let tag = parts[0].trimmingCharacters(in: .whitespaces).utf8.reduce(FT_ULong(0)) { $0 << 8 | FT_ULong($1) }
+            guard parts.count == 2, let value = Double(parts[1].trimmingSpaces) else { continue }
+            let tag = parts[0].trimmingSpaces.utf8.reduce(FT_ULong(0)) { $0 << 8 | FT_ULong($1) }
             if let i = axes.firstIndex(where: { $0.tag == tag }) { coords[i] = FT_Fixed((value * 65536).rounded()) }
         }
         return (coords, zip(coords, axes).contains { $0 != $1.def })

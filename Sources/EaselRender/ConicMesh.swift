@@ -1,7 +1,8 @@
 import CCairo
 import EaselLayout
 import EaselModel
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Cairo 1.16 has no sweep gradient, so conic gradients are built two ways.
 ///

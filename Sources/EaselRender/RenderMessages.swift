@@ -4,7 +4,7 @@ import EaselModel
 /// (the node being painted, or the scene) that the CLI formats.
 extension Diagnostic.Message {
     static func paintBudgetExceeded(_ limit: Double) -> Self {
-        .init(.workTooLarge, "painting this scene would cost more than \(limit.wholeNumberText) paint units (about \(String(format: "%.1f", limit / 1e9)) s; raise the limit with --max-paint)")
+        .init(.workTooLarge, "painting this scene would cost more than \(limit.wholeNumberText) paint units (about \(CFormat.string("%.1f", limit / 1e9)) s; raise the limit with --max-paint)")
     }
     static func groupsTooDeep(_ pixels: Double) -> Self {
         .init(.workTooLarge, "translucent groups and clip masks nested here would hold more than \(pixels.wholeNumberText) pixels at once (flatten the nesting, or lower the scale)")

@@ -1,6 +1,6 @@
 import EaselLayout
 import EaselModel
-import Foundation
+import FoundationEssentials
 
 /// Animated SVG output (docs/format.md, "Animation"): SMIL `<animate>`
 /// elements on a gradient's stops and geometry, with `keyTimes` and
@@ -75,9 +75,10 @@ struct SVGAnimation {
             // The marker stop as Cairo writes it.
             let c = marker(index)
             let needle = "stop-color:rgb(\(percent(c.red)),\(percent(c.green)),\(percent(c.blue)));stop-opacity:\(cairoNumber(c.alpha));"
-            guard let hit = text.range(of: needle), let start = elementStart(in: text, before: hit.lowerBound),
-                  let headEnd = text.range(of: ">", range: start..<hit.lowerBound) else { continue }
-            let closes = ["</linearGradient>", "</radialGradient>"].compactMap { text.range(of: $0, range: hit.upperBound..<text.endIndex) }
+            // Ranges found in a slice are ranges of `text` (a substring shares its indices).
+            guard let hit = text.firstRange(of: needle), let start = elementStart(in: text, before: hit.lowerBound),
+                  let headEnd = text[start..<hit.lowerBound].firstRange(of: ">") else { continue }
+            let closes = ["</linearGradient>", "</radialGradient>"].compactMap { text[hit.upperBound...].firstRange(of: $0) }
             guard let close = closes.min(by: { $0.lowerBound < $1.lowerBound }) else { continue }
             text.replaceSubrange(headEnd.upperBound..<close.lowerBound, with: "\n" + animation.children())
         }
@@ -86,8 +87,8 @@ struct SVGAnimation {
 
     /// Where the `<linearGradient`/`<radialGradient` holding `index` starts.
     static func elementStart(in text: String, before index: String.Index) -> String.Index? {
-        let linear = text.range(of: "<linearGradient", options: .backwards, range: text.startIndex..<index)?.lowerBound
-        let radial = text.range(of: "<radialGradient", options: .backwards, range: text.startIndex..<index)?.lowerBound
+        let linear = text[..<index].ranges(of: "<linearGradient").last?.lowerBound
+        let radial = text[..<index].ranges(of: "<radialGradient").last?.lowerBound
         return [linear, radial].compactMap { $0 }.max()
     }
 
@@ -147,12 +148,12 @@ struct SVGAnimation {
     static func percent(_ v: Double) -> String { cairoNumber(v * 100) + "%" }
 
     static func cairoNumber(_ v: Double) -> String {
-        var s = String(format: "%f", v)
+        var s = CFormat.string("%f", v)
         if s.contains(".") {
             while s.hasSuffix("0") { s.removeLast() }
             if s.hasSuffix(".") { s.removeLast() }
         }
         return s
     }
-    static func fixed(_ v: Double) -> String { String(format: "%g", (v * 1e6).rounded() / 1e6) }
+    static func fixed(_ v: Double) -> String { CFormat.string("%g", (v * 1e6).rounded() / 1e6) }
 }

@@ -372,7 +372,7 @@ public enum PangoDescriptionFamilies {
         guard let d = pango_font_description_from_string(description) else { return [] }
         defer { pango_font_description_free(d) }
         guard let family = pango_font_description_get_family(d) else { return [] }
-        return String(cString: family).split(separator: ",").map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+        return String(cString: family).split(separator: ",").map { $0.trimmingSpaces }.filter { !$0.isEmpty }
             .map { GenericFontFamily(keyword: $0).map(FontFamilyName.generic) ?? .named($0) }
     }
 }
@@ -380,15 +380,6 @@ public enum PangoDescriptionFamilies {
 extension String {
     func trimmingTrailingWhitespace() -> String {
         var s = Substring(self)
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-}
-
-extension Substring {
-    func trimmingCharacters() -> String {
-        var s = self
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }
         return String(s)
     }

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Easel
 import EaselCommandLine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One line to standard output, unbuffered, so that a pipe (a build log, a
 /// watching test) sees it as it happens.
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    StandardStreams.output((line + "\n"))
 }
 
 struct Build: ParsableCommand {
@@ -46,7 +47,7 @@ struct Build: ParsableCommand {
     var android: String?
 
     var platformList: [IconPlatform] {
-        (platforms ?? "ios").split(separator: ",").compactMap { IconPlatform(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+        (platforms ?? "ios").split(separator: ",").compactMap { IconPlatform(rawValue: $0.trimmingSpaces) }
     }
 
 
@@ -69,7 +70,7 @@ struct Build: ParsableCommand {
     var scaleList: [Double] { outputs.scaleList }
     var localeList: [String] {
         // `pt_BR` as Apple writes it is `pt-BR`: one folder name, and a `lang`.
-        (locales ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-") }
+        (locales ?? "").split(separator: ",").map { $0.trimmingSpaces.replacing("_", with: "-") }
             .filter { !$0.isEmpty }
     }
     /// `--formats`, png without it.
@@ -107,8 +108,8 @@ struct Build: ParsableCommand {
             if outputs.scales != nil && output == nil { throw ValidationError("--scales is for --out-dir; an Android resource folder has its five densities") }
         }
         if xcassets && output == nil { throw ValidationError("--xcassets needs the catalog's folder: --out-dir NAME.xcassets") }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue else {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder else {
             throw ValidationError("'\(source)' is not a folder")
         }
     }
@@ -123,11 +124,11 @@ struct Build: ParsableCommand {
         // Ctrl-C ends a watch with 130 like every command (outputs are
         // written atomically, the manifest last: nothing is left half-done).
         guard let watcher = FolderWatcher(quiet: 0.1) else {
-            FileHandle.standardError.write(Data("easel: error: cannot watch '\(source)' for changes\n".utf8))
+            StandardStreams.error("easel: error: cannot watch '\(source)' for changes\n")
             throw ExitCode(1)
         }
         // The parameter and string files' folders too: their values are inputs.
-        let watched = [source] + (parameters.inputFiles + text.inputFiles).map { ($0 as NSString).deletingLastPathComponent }
+        let watched = [source] + (parameters.inputFiles + text.inputFiles).map { $0.deletingLastPathComponent }
         // Watching from before the first build: an edit made during it is queued.
         watcher.watch(watched)
         while true {
@@ -135,7 +136,7 @@ struct Build: ParsableCommand {
             watcher.watch((try? buildOnce()).map { watched + $0 } ?? watched)
             say("easel build: watching \(source) for changes (Ctrl-C stops)")
             guard watcher.waitForChanges() != nil else {
-                FileHandle.standardError.write(Data("easel: error: cannot watch '\(source)' for changes\n".utf8))
+                StandardStreams.error("easel: error: cannot watch '\(source)' for changes\n")
                 throw ExitCode(1)
             }
         }
@@ -177,7 +178,7 @@ struct Build: ParsableCommand {
                 if terminal {
                     // The time left at the pace so far.
                     let left = Date().timeIntervalSince(begun) / Double(done) * Double(total - done)
-                    FileHandle.standardOutput.write(Data("\r\u{1B}[K[\(done)/\(total)] \(scene)\(label), about \(Int(left.rounded())) s left".utf8))
+                    StandardStreams.output("\r\u{1B}[K[\(done)/\(total)] \(scene)\(label), about \(Int(left.rounded())) s left")
                 } else {
                     say("\(ok ? verb : "failed") \(scene)\(label)")
                 }
@@ -187,11 +188,11 @@ struct Build: ParsableCommand {
             report(result.warnings, input: folder)
             for (scene, diagnostics) in result.diagnostics {
                 // A scene's own errors and warnings are said once, whichever output found them.
-                report(diagnostics.filter { said.insert($0.description).inserted }, input: (source as NSString).appendingPathComponent(scene))
+                report(diagnostics.filter { said.insert($0.description).inserted }, input: source.appendingPathComponent(scene))
             }
-            if terminal && !result.rendered.isEmpty { FileHandle.standardOutput.write(Data("\r\u{1B}[K".utf8)) }
+            if terminal && !result.rendered.isEmpty { StandardStreams.output("\r\u{1B}[K") }
             if dryRun { for scene in result.rendered { say("\(verb) \(scene)\(label)") } }
-            for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(targets.count > 1 ? (folder as NSString).appendingPathComponent(file) : file)") }
+            for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(targets.count > 1 ? folder.appendingPathComponent(file) : file)") }
             rendered.formUnion(result.rendered)
             failed.formUnion(result.failed)
             removed += result.removed
@@ -211,7 +212,7 @@ struct Build: ParsableCommand {
                 report([Diagnostic(.warning, .unusedSetting(name), at: nil)], input: source)
             }
         }
-        let seconds = String(format: "%.2f", Date().timeIntervalSince(start))
+        let seconds = CFormat.string("%.2f", Date().timeIntervalSince(start))
         let upToDate = scenes.subtracting(rendered).subtracting(failed).count
         if rendered.isEmpty && removed.isEmpty && failed.isEmpty {
             say("easel build: nothing to do, \(upToDate) up to date (\(seconds) s)")
@@ -220,7 +221,7 @@ struct Build: ParsableCommand {
                   + "\(failed.count) failed, \(removed.count) removed (\(seconds) s)")
         }
         let sourcePath = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath().path
-        let outside = Set(dependencies.flatMap(\.inputs).map { ($0 as NSString).deletingLastPathComponent }
+        let outside = Set(dependencies.flatMap(\.inputs).map { $0.deletingLastPathComponent }
             .filter { !$0.hasPrefix(sourcePath) })
         if (!failed.isEmpty || !depfileWritten) && !watch { throw ExitCode(1) }
         return outside.sorted()

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Easel
 import EaselCommandLine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Exit status: 0 success, 1 a scene or its inputs had errors, 2 the
 /// command line was wrong (the contract's rule, not ArgumentParser's 64).
@@ -27,13 +28,27 @@ struct EaselCommand: ParsableCommand {
         FontSystem.prepareProgram()
         let code: Int32
         do {
-            var command = try parseAsRoot()
+            var command = try parseRenderDirectly(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
             try command.run()
             code = 0
         } catch {
             code = exitStatus(for: error)
         }
-        Foundation.exit(code)
+        Glibc.exit(code)
+    }
+}
+
+extension EaselCommand {
+    /// `easel render …` parsed by `Render` alone, or nil to take the whole
+    /// command tree. Parsing from the root first builds every argument of
+    /// the subcommand it meets to ask whether it takes all the remaining
+    /// input, then builds them again to parse: for the command build tools
+    /// run once per scene that was half the process's instructions. Any
+    /// error, help, version or completion request gives nil, and the root's
+    /// parse then reports it as it always has.
+    static func parseRenderDirectly(_ arguments: [String]) -> Render? {
+        guard arguments.first == Render.configuration.commandName else { return nil }
+        return (try? Render.parseAsRoot(Array(arguments.dropFirst()))) as? Render
     }
 }
 
@@ -82,7 +97,7 @@ func createFolder(_ path: String) throws {
     do {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
-        diagnosticsOutput.report(.cannotWrite(path, "cannot create the folder: \(error.localizedDescription)"), path: path)
+        diagnosticsOutput.report(.cannotWrite(path, "cannot create the folder: \(error)"), path: path)
         throw ExitCode(1)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EaselCommandLine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `easel preview` replaces this process with `easel-preview`, installed
 /// beside `easel`: the HTTP server is linked only into that program, so
@@ -22,12 +23,12 @@ struct Preview: ParsableCommand {
         let tail = arguments.firstIndex(of: "preview").map { Array(arguments[($0 + 1)...]) } ?? []
         let program = Self.previewProgram()
         guard FileManager.default.isExecutableFile(atPath: program) else {
-            FileHandle.standardError.write(Data("easel: error: '\(program)' is missing; easel-preview is installed beside easel (swift build --product easel-preview)\n".utf8))
+            StandardStreams.error("easel: error: '\(program)' is missing; easel-preview is installed beside easel (swift build --product easel-preview)\n")
             throw ExitCode(1)
         }
         let argv = ([program] + tail).map { strdup($0) } + [nil]
         execv(program, argv)
-        FileHandle.standardError.write(Data("easel: error: cannot run '\(program)': \(String(cString: strerror(errno)))\n".utf8))
+        StandardStreams.error("easel: error: cannot run '\(program)': \(String(cString: strerror(errno)))\n")
         throw ExitCode(1)
     }
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Easel
 import EaselCommandLine
-import Foundation
+import FoundationEssentials
 
 struct Render: ParsableCommand {
     // Named here: ArgumentParser would otherwise derive the name from the

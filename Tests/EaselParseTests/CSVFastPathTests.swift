@@ -2,7 +2,7 @@
 import XCTest
 
 /// The byte-level reader for CSV without quotes (`GraphData.unquotedColumn`)
-/// must give exactly what CSV.swift, the maintained RFC 4180 parser, gives:
+/// must give exactly what libcsv, the RFC 4180 reader, gives:
 /// the same values, labels, and problems on the same rows.
 final class CSVFastPathTests: XCTestCase {
     typealias Result = (values: [Double], labels: [String], problems: [GraphData.CSVProblem], missing: [String])

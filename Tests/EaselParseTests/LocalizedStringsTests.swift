@@ -189,6 +189,15 @@ final class LocalizedStringsTests: XCTestCase {
         let json = try write("{\"de\": {\"a\": 1}}", "bad.json")
         guard case .failure(let j) = StringTableReader.read(path: json) else { return XCTFail("accepted") }
         XCTAssertTrue(j.message.text.contains("must be a string"), j.message.text)
+        // A syntax error at its line and column (json-glib's), in JSON and in a String Catalog.
+        let broken = try write("{\"de\": {\"title\": \"Titel\",\n  \"x\": }\n}", "broken.json")
+        guard case .failure(let b) = StringTableReader.read(path: broken) else { return XCTFail("accepted") }
+        XCTAssertEqual(b.location?.line, 2)
+        XCTAssertEqual(b.location?.column, 8)
+        XCTAssertTrue(b.message.text.contains("not valid JSON"), b.message.text)
+        let catalog = try write("{\"sourceLanguage\": \"en\",\n\"strings\": {\n  \"a\": {,}\n}}", "Broken.xcstrings")
+        guard case .failure(let c) = StringTableReader.read(path: catalog) else { return XCTFail("accepted") }
+        XCTAssertEqual(c.location?.line, 3, c.message.text)
         let loose = try write("\"a\" = \"b\";", "Loose.strings")
         guard case .failure(let l) = StringTableReader.read(path: loose) else { return XCTFail("accepted") }
         XCTAssertTrue(l.message.text.contains(".lproj"), l.message.text)

@@ -107,6 +107,28 @@ final class GradientDitherTests: XCTestCase {
         }
     }
 
+    /// A gradient constant down the columns (or along the rows) is drawn
+    /// for one period of the dither and copied: the same pixels as a
+    /// gradient a hair off that direction, which pixman draws whole.
+    func testCopiedRowsAndColumnsAreThePixelsDrawnWhole() throws {
+        func render(_ end: String) throws -> RasterImage {
+            try compileScene("""
+            <scene width="300" height="200" scale="2">
+              <defs><linearGradient id="g" units="userSpace" start="10 10" end="\(end)">
+                <stop color="#202838"/><stop color="#382820"/></linearGradient></defs>
+              <rect x="3" y="5" width="290" height="190" fill="url(#g)"/>
+            </scene>
+            """).renderImage()
+        }
+        for (aligned, skewed, across) in [("290 10", "290 10.0000001", true), ("10 190", "10.0000001 190", false)] {
+            let a = try render(aligned), b = try render(skewed)
+            XCTAssertTrue(a.rgba == b.rgba, "\(aligned): pixels differ from the gradient drawn whole")
+            // Along the gradient: many colours (a gradient, not a flat fill or one period copied over).
+            let along = across ? (0..<a.width).map { a.pixel($0, 100) } : (0..<a.height).map { a.pixel(100, $0) }
+            XCTAssertGreaterThan(Set(along).count, 10, aligned)
+        }
+    }
+
     /// Inside a `<pattern>` tile, painted by a painter of its own.
     func testAGradientInAPatternTileIsDitheredToo() throws {
         func tiled(dither: Bool) -> String {

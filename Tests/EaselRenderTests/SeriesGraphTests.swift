@@ -77,7 +77,7 @@ final class SeriesGraphTests: XCTestCase {
     }
 
     func testQuotedAndPlainCSVReadTheSame() throws {
-        // The plain text is split by bytes; quotes send it through CSV.swift.
+        // The plain text is split by bytes; quotes send it through libcsv.
         try csv("plain.csv", "day,v,w\n2026-11-03, 4 ,1\n2026-11-01,,2\n2026-11-02,6,3\n")
         try csv("quoted.csv", "\"day\",v,\"w\"\n\"2026-11-03\", 4 ,1\n2026-11-01,,\"2\"\n2026-11-02,\"6\",3\n")
         func points(_ file: String) throws -> [String] {

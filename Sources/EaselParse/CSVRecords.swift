@@ -1,0 +1,65 @@
+import CCSV
+
+/// The records of an RFC 4180 CSV text, read by libcsv: quoted fields may
+/// hold commas, quotes ("") and line breaks; lines end in LF, CR LF or CR.
+/// The first record is the header. A blank line is a record of one empty
+/// field (so that rows keep their numbers, as the messages give them).
+struct CSVRecords {
+    private(set) var header: [String]
+    private var rows: [[String]]
+    private var next = 0
+
+    /// nil if the text has no header record.
+    init?(_ text: String) {
+        var collector = Collector()
+        var parser = csv_parser()
+        // REPALL_NL: blank lines are reported (rows keep their numbers);
+        // not strict: a stray quote is kept as text, as most readers do.
+        guard csv_init(&parser, UInt8(CSV_REPALL_NL)) == 0 else { return nil }
+        defer { csv_free(&parser) }
+        var bytes = Array(text.utf8)
+        // A byte-order mark is not part of the first header name.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        withUnsafeMutablePointer(to: &collector) { data in
+            _ = bytes.withUnsafeBytes { csv_parse(&parser, $0.baseAddress, $0.count, Collector.field, Collector.rowEnd, data) }
+            _ = csv_fini(&parser, Collector.field, Collector.rowEnd, data)
+        }
+        guard let first = collector.rows.first else { return nil }
+        header = first
+        rows = Array(collector.rows.dropFirst())
+    }
+
+    /// The next record after the header, or nil at the end.
+    mutating func nextRow() -> [String]? {
+        guard next < rows.count else { return nil }
+        defer { next += 1 }
+        return rows[next]
+    }
+
+    /// Fields and records as libcsv's callbacks hand them over.
+    private struct Collector {
+        var rows: [[String]] = []
+        var fields: [String] = []
+        var lastEnd: Int32 = -1
+
+        static let field: @convention(c) (UnsafeMutableRawPointer?, Int, UnsafeMutableRawPointer?) -> Void = { bytes, count, data in
+            let collector = data!.assumingMemoryBound(to: Collector.self)
+            let text = bytes.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self) } ?? ""
+            collector.pointee.fields.append(text)
+        }
+
+        static let rowEnd: @convention(c) (Int32, UnsafeMutableRawPointer?) -> Void = { end, data in
+            let collector = data!.assumingMemoryBound(to: Collector.self)
+            defer { collector.pointee.lastEnd = end }
+            if collector.pointee.fields.isEmpty {
+                // The LF of a CR LF pair is reported on its own: not a line.
+                if end == 0x0A && collector.pointee.lastEnd == 0x0D { return }
+                // A blank line: one empty field, as the header's readers expect.
+                collector.pointee.rows.append([""])
+                return
+            }
+            collector.pointee.rows.append(collector.pointee.fields)
+            collector.pointee.fields = []
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+@testable import easel
+import XCTest
+
+/// `easel render …` is parsed by `Render` alone (start-up: the command
+/// tree's parse builds every argument twice). It must read every command
+/// line as the tree would, and leave everything else to the tree.
+final class RenderDirectParseTests: XCTestCase {
+    func testEveryOptionReadsAsTheCommandTreeReadsIt() throws {
+        let lines: [[String]] = [
+            ["render", "card.scene.xml", "-o", "card.png"],
+            ["render", "-o", "card.pdf", "card.scene.xml"],
+            ["render", "a.scene.xml", "b.scene.xml", "--out-dir", "out", "--scales", "1,2,3", "-j", "2", "--formats", "png,svg"],
+            ["render", "a.scene.xml", "-o", "a.png", "--scale", "2", "--depfile", "a.d", "--png-compression", "fast",
+             "--dither", "no", "--set", "accent=#ff0000", "--set", "radius=4", "--system-fonts", "no",
+             "--missing-glyphs", "error", "--locale", "de", "--text-overflow", "error",
+             "--diagnostics-format", "json", "--appearance", "dark", "--max-pixels", "100", "--allow-read", "../data",
+             "--error-limit", "0", "--variant", "dark", "--time", "0.5"],
+            ["render", "a.scene.xml", "-o", "a.png", "--fps", "24"],
+            ["render", "icon.scene.xml", "-o", "icon.icns"],
+        ]
+        for line in lines {
+            let direct = try XCTUnwrap(EaselCommand.parseRenderDirectly(line), "\(line)")
+            let tree = try XCTUnwrap(EaselCommand.parseAsRoot(line) as? Render, "\(line)")
+            XCTAssertEqual(String(reflecting: direct), String(reflecting: tree), "\(line)")
+        }
+    }
+
+    func testHelpVersionCompletionsAndErrorsAreLeftToTheTree() {
+        let lines: [[String]] = [
+            ["render", "--help"], ["render", "-h"], ["render", "--version"],
+            ["render", "--generate-completion-script", "bash"],
+            ["render"], ["render", "a.scene.xml"], ["render", "a.scene.xml", "-o", "a.png", "--bogus"],
+            ["render", "a.scene.xml", "-o", "a.png", "--scale", "0"], ["render", "a.scene.xml", "-o", "a.txt"],
+            ["render", "help"], ["help", "render"], ["render", "--", "-odd.scene.xml", "-o", "odd.png"],
+            ["render", "a.scene.xml", "-o", "a.png", "--font-dir", "no-such-folder"], ["build", "scenes", "--out-dir", "out"], ["--version"], [],
+        ]
+        for line in lines {
+            XCTAssertNil(EaselCommand.parseRenderDirectly(line), "\(line)")
+        }
+    }
+}
