@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The pipeline, one module per stage (A ← B: B depends on A):
-//   EaselModel ← EaselParse                   XML → Scene (libxml2, CSV.swift)
+//   EaselModel ← EaselParse                   XML → Scene (libxml2, libcsv, json-glib)
 //   EaselModel ← EaselLayout ← EaselRender    Scene → laid-out tree → render tree → Cairo/Pango
 //   EaselParse, EaselRender ← Easel           the library: compile, render, build
 //   Easel ← EaselCommandLine ← easel          the CLI; EaselPreview (the HTTP server) ← easel-preview

@@ -450,7 +450,7 @@ public enum AssetBuild {
 
     /// Every `*.scene.xml` under `folder`, relative, sorted.
     static func sceneFiles(under folder: URL) -> [String] {
-        let items = (try? FileManager.default.subpathsOfDirectory(atPath: folder.path)) ?? []
+        let items = FolderWalk.relativePaths(under: folder.path) ?? []
         return items.filter { $0.hasSuffix(".scene.xml") }.sorted()
     }
 

@@ -62,7 +62,7 @@ enum FontInputs {
         let root = folder.standardizedFileURL.resolvingSymlinksInPath()
         var isFolder = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder,
-              let items = try? FileManager.default.subpathsOfDirectory(atPath: root.path) else { return nil }
+              let items = FolderWalk.relativePaths(under: root.path) else { return nil }
         var paths: [String] = []
         for item in items where extensions.contains(item.pathExtension.lowercased()) {
             paths.append(root.appendingPathComponent(item).path)

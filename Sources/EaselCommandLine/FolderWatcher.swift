@@ -1,3 +1,4 @@
+import Easel
 import EaselModel
 import FoundationEssentials
 #if canImport(Glibc)
@@ -35,7 +36,7 @@ public final class FolderWatcher: @unchecked Sendable {
         var any = false
         for folder in Set(folders) {
             var all = [folder]
-            if recursive, let items = try? FileManager.default.subpathsOfDirectory(atPath: folder) {
+            if recursive, let items = FolderWalk.relativePaths(under: folder) {
                 for item in items {
                     var isDir = false
                     let path = folder + "/" + item

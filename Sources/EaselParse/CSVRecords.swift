@@ -17,6 +17,11 @@ struct CSVRecords {
         // not strict: a stray quote is kept as text, as most readers do.
         guard csv_init(&parser, UInt8(CSV_REPALL_NL)) == 0 else { return nil }
         defer { csv_free(&parser) }
+        // No character is a space to libcsv: it would drop spaces before a
+        // field, so that a blank line of spaces after a lone CR looked like
+        // the LF of a CR LF pair (a row number lost) and ` "a,b"` became one
+        // quoted field. Spaces stay in the fields; Easel trims what it reads.
+        csv_set_space_func(&parser) { _ in 0 }
         var bytes = Array(text.utf8)
         // A byte-order mark is not part of the first header name.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }

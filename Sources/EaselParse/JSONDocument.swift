@@ -11,22 +11,50 @@ public enum JSONDocument {
         public let column: Int
     }
 
+    /// Deeper nesting is refused before parsing: json-glib (1.6) and the
+    /// conversion below recurse once a level, and a file of a few hundred
+    /// kilobytes of `[` would otherwise exhaust the stack.
+    public static let maxDepth = 512
+
     public static func parse(_ bytes: [UInt8]) -> Result<JSONValue, SyntaxError> {
+        if let (line, column) = tooDeep(bytes) {
+            return .failure(SyntaxError(message: "nested deeper than \(maxDepth) levels", line: line, column: column))
+        }
+        guard !bytes.isEmpty else { return .failure(SyntaxError(message: "the file is empty", line: 1, column: 1)) }
         guard let parser = json_parser_new() else { return .failure(SyntaxError(message: "cannot read JSON", line: 1, column: 1)) }
         defer { g_object_unref(parser) }
         var error: UnsafeMutablePointer<GError>?
-        let loaded = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: max(buffer.count, 1)) {
-                json_parser_load_from_data(parser, $0, gssize(buffer.count), &error)
-            }
+        let loaded = bytes.withUnsafeBytes { buffer in
+            json_parser_load_from_data(parser, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), gssize(buffer.count), &error)
         }
-        // An empty buffer has no base address to rebind: json-glib reads it as no document.
         guard loaded != 0, let root = json_parser_get_root(parser) else {
             let text = error.map { String(cString: $0.pointee.message) } ?? "empty document"
             if let error { g_error_free(error) }
             return .failure(syntaxError(text))
         }
         return .success(value(root))
+    }
+
+    /// Where `[` and `{` outside strings first nest past `maxDepth`.
+    static func tooDeep(_ bytes: [UInt8]) -> (line: Int, column: Int)? {
+        var depth = 0, line = 1, column = 0
+        var inString = false, escaped = false
+        for byte in bytes {
+            if byte == 0x0A { line += 1; column = 0 } else { column += 1 }
+            if inString {
+                if escaped { escaped = false } else if byte == 0x5C { escaped = true } else if byte == 0x22 { inString = false }
+                continue
+            }
+            switch byte {
+            case 0x22: inString = true
+            case 0x5B, 0x7B:
+                depth += 1
+                if depth > maxDepth { return (line, column) }
+            case 0x5D, 0x7D: depth -= 1
+            default: break
+            }
+        }
+        return nil
     }
 
     /// json-glib's "<data>:2:8: Parse error: unexpected character…" as a

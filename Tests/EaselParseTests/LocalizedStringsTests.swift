@@ -198,6 +198,11 @@ final class LocalizedStringsTests: XCTestCase {
         let catalog = try write("{\"sourceLanguage\": \"en\",\n\"strings\": {\n  \"a\": {,}\n}}", "Broken.xcstrings")
         guard case .failure(let c) = StringTableReader.read(path: catalog) else { return XCTFail("accepted") }
         XCTAssertEqual(c.location?.line, 3, c.message.text)
+        // Nesting past 512 levels is refused where it passes, before the recursive parser sees it.
+        let deep = try write("{\"de\": " + String(repeating: "[", count: 200_000), "deep.json")
+        guard case .failure(let n) = StringTableReader.read(path: deep) else { return XCTFail("accepted") }
+        XCTAssertEqual(n.location?.column, 8 + 511, n.message.text)
+        XCTAssertTrue(n.message.text.contains("deeper than 512"), n.message.text)
         let loose = try write("\"a\" = \"b\";", "Loose.strings")
         guard case .failure(let l) = StringTableReader.read(path: loose) else { return XCTFail("accepted") }
         XCTAssertTrue(l.message.text.contains(".lproj"), l.message.text)
