@@ -28,8 +28,13 @@ struct EaselCommand: ParsableCommand {
         FontSystem.prepareProgram()
         let code: Int32
         do {
-            var command = try parseRenderDirectly(Array(CommandLine.arguments.dropFirst())) ?? parseAsRoot()
-            try command.run()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let job = RenderJob(plainArguments: arguments) {
+                try job.run()
+            } else {
+                var command = try parseRenderDirectly(arguments) ?? parseAsRoot()
+                try command.run()
+            }
             code = 0
         } catch {
             code = exitStatus(for: error)

@@ -39,4 +39,44 @@ final class RenderDirectParseTests: XCTestCase {
             XCTAssertNil(EaselCommand.parseRenderDirectly(line), "\(line)")
         }
     }
+
+    /// The form build tools run, read without ArgumentParser: the same job,
+    /// the same compile options, as the command tree makes of the line.
+    func testPlainRenderLinesReadAsTheCommandTreeReadsThem() throws {
+        let lines: [[String]] = [
+            ["render", "card.scene.xml", "-o", "card.png"],
+            ["render", "-o", "card.pdf", "card.scene.xml"],
+            ["render", "card.scene.xml", "--output", "out/card.svg", "--scale", "2", "--depfile", "card.d"],
+            ["render", "--depfile", "card.d", "--scale", "0.5", "card.scene.xml", "-o", "CARD.PNG"],
+        ]
+        for line in lines {
+            let plain = try XCTUnwrap(RenderJob(plainArguments: line), "\(line)")
+            let tree = try XCTUnwrap(EaselCommand.parseAsRoot(line) as? Render, "\(line)").job
+            XCTAssertEqual(String(reflecting: plain), String(reflecting: tree), "\(line)")
+            for scale in [nil, 3.0] {
+                XCTAssertEqual(String(reflecting: try plain.compileOptions(scale: scale)),
+                               String(reflecting: try tree.compileOptions(scale: scale)), "\(line)")
+            }
+        }
+    }
+
+    /// Anything else goes to ArgumentParser, whose errors, help and
+    /// completions are the only ones.
+    func testEveryOtherLineIsLeftToArgumentParser() {
+        let lines: [[String]] = [
+            ["render", "a.scene.xml"], ["render", "-o", "a.png"], ["render", "a.scene.xml", "b.scene.xml", "-o", "a.png"],
+            ["render", "a.scene.xml", "-o", "a.png", "-o", "b.png"], ["render", "a.scene.xml", "--output=a.png"],
+            ["render", "a.scene.xml", "-o"], ["render", "a.scene.xml", "-o", "-a.png"],
+            ["render", "a.scene.xml", "-o", "a.png", "--scale"], ["render", "a.scene.xml", "-o", "a.png", "--scale", "0"],
+            ["render", "a.scene.xml", "-o", "a.png", "--scale", "two"], ["render", "a.scene.xml", "-o", "a.png", "--scale", "1e9"],
+            ["render", "a.scene.xml", "-o", "a.apng"], ["render", "a.scene.xml", "-o", "a.icns"], ["render", "a.scene.xml", "-o", "a.txt"],
+            ["render", "a.scene.xml", "-o", "a"], ["render", "a.scene.xml", "-o", "a.png", "--time", "1"],
+            ["render", "a.scene.xml", "-o", "a.png", "--help"], ["render", "help", "-o", "a.png"],
+            ["render", "-", "-o", "a.png"], ["render", "--", "a.scene.xml", "-o", "a.png"],
+            ["build", "a.scene.xml", "-o", "a.png"], ["a.scene.xml", "-o", "a.png"], [],
+        ]
+        for line in lines {
+            XCTAssertNil(RenderJob(plainArguments: line), "\(line)")
+        }
+    }
 }
