@@ -229,17 +229,18 @@ def main():
 
 
 def binary_figures(easel):
-    """What scripts/install installs (stripped) and what starting it costs:
+    """What scripts/install installs (stripped, lazy-linked) and what starting it costs:
     size, Swift conformance records (each first dynamic cast scans them
     all), shared libraries the loader binds."""
     stripped = os.path.join(OUT, "easel-stripped")
     subprocess.run(["strip", "-o", stripped, easel], check=True)
+    subprocess.run([os.path.join(ROOT, "scripts", "lazy-link"), stripped], check=True)
     sections = subprocess.run(["readelf", "-SW", easel], capture_output=True, text=True).stdout
     records = 0
     for line in sections.splitlines():
         if "swift5_protocol_conformances" in line:
             records = int(line.split("swift5_protocol_conformances")[1].split()[3], 16) // 4
-    libraries = subprocess.run(["ldd", easel], capture_output=True, text=True).stdout.count("=>")
+    libraries = subprocess.run(["ldd", stripped], capture_output=True, text=True).stdout.count("=>")
     print(f"\ninstalled easel (stripped): {os.path.getsize(stripped) / 1e6:.1f} MB; {records} conformance records; "
           f"{libraries} shared libraries; empty scene: see the last row\n")
     return stripped
