@@ -1,21 +1,20 @@
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "LazyLibrary.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* Indexed like easel_lazy_libraries; written under the lock. */
 static void *handles[16];
-static atomic_int loaded;
 
-static void fail(const char *what, const char *name) {
-    /* stderr is unbuffered; the message is the run's last. */
-    fprintf(stderr, "easel: error: cannot load %s (%s): easel needs it for text and string tables; "
-                    "install it (scripts/install-deps) [library-missing]\n", name, what);
+/* An installation fault, not a scene's: nothing can be rendered without
+   the library, so the run ends here (stderr is unbuffered). */
+static void fail(const char *library, const char *problem) {
+    fprintf(stderr, "easel: error: %s: %s; install Easel's dependencies (scripts/install-deps)\n", library, problem);
     _exit(1);
 }
 
@@ -23,19 +22,24 @@ void *easel_lazy_symbol(int library, void *_Atomic *slot, const char *name) {
     void *function = atomic_load_explicit(slot, memory_order_acquire);
     if (function) return function;
     pthread_mutex_lock(&lock);
+    const char *soname = easel_lazy_libraries[library];
     if (!handles[library]) {
-        /* RTLD_NOW: a library that cannot bind fails here, not mid-render. */
-        handles[library] = dlopen(easel_lazy_libraries[library], RTLD_NOW | RTLD_GLOBAL);
-        if (!handles[library]) fail(dlerror(), easel_lazy_libraries[library]);
-        atomic_fetch_add(&loaded, 1);
+        /* RTLD_NOW: a library that cannot bind fails here, not mid-render.
+           RTLD_GLOBAL: its symbols join the process's, as if linked. */
+        handles[library] = dlopen(soname, RTLD_NOW | RTLD_GLOBAL);
+        if (!handles[library]) fail(soname, dlerror());
     }
-    /* From this library and what it depends on: never the stub itself,
+    /* Looked up as the loader would have bound it at start (a library
+       preloaded with LD_PRELOAD still comes first); never the stub itself,
        which is hidden in the executable. */
-    function = dlsym(handles[library], name);
-    if (!function) fail("a function is missing", name);
+    function = dlsym(RTLD_DEFAULT, name);
+    if (!function) function = dlsym(handles[library], name);
+    if (!function) {
+        char problem[256];
+        snprintf(problem, sizeof problem, "has no %s (older than the version Easel was built with)", name);
+        fail(soname, problem);
+    }
     pthread_mutex_unlock(&lock);
     atomic_store_explicit(slot, function, memory_order_release);
     return function;
 }
-
-int easel_lazy_libraries_loaded(void) { return atomic_load(&loaded); }

@@ -43,7 +43,7 @@ struct Render: ParsableCommand {
     @Option(help: "Frames a second, at most 240: an animated PNG with -o (or -o NAME.apng, --format apng; 30 when not given), numbered frames NAME-0000.png… with --out-dir.")
     var fps: Double?
 
-    private var wantsAPNG: Bool { job.wantsAPNG }
+    private var wantsAPNG: Bool { RenderJob.wantsAPNG(formatNames: formatNames, output: output) }
 
 
     @Option(help: "Render the scene as its <variant> NAME (with --out-dir: NAME~VARIANT.png).")
@@ -52,7 +52,7 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Render only the scene's top-level element with this id (an adaptive icon's background, foreground or monochrome layer); the scene's background goes with the background layer.", valueName: "id"))
     var layer: String?
 
-    private var iconKind: IconFileKind? { job.iconKind }
+    private var iconKind: IconFileKind? { RenderJob.iconKind(formatNames: formatNames, output: output) }
 
     @OptionGroup var safety: SafetyOptions
     @OptionGroup var encoding: PNGEncodingOptions

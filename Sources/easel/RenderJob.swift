@@ -37,12 +37,16 @@ struct RenderJob: Sendable {
     }
 
     /// An animated PNG was asked for by name or format.
-    var wantsAPNG: Bool {
+    var wantsAPNG: Bool { Self.wantsAPNG(formatNames: formatNames, output: output) }
+
+    static func wantsAPNG(formatNames: [String], output: String?) -> Bool {
         formatNames.contains("apng") || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "apng" } == true
     }
 
     /// An icon file was asked for, by name or format.
-    var iconKind: IconFileKind? {
+    var iconKind: IconFileKind? { Self.iconKind(formatNames: formatNames, output: output) }
+
+    static func iconKind(formatNames: [String], output: String?) -> IconFileKind? {
         if let named = formatNames.lazy.compactMap(IconFileKind.init(rawValue:)).first { return named }
         return output.flatMap { IconFileKind(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
     }

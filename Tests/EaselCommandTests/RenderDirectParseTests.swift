@@ -71,6 +71,8 @@ final class RenderDirectParseTests: XCTestCase {
             ["render", "a.scene.xml", "-o", "a.png", "--scale", "two"], ["render", "a.scene.xml", "-o", "a.png", "--scale", "1e9"],
             ["render", "a.scene.xml", "-o", "a.apng"], ["render", "a.scene.xml", "-o", "a.icns"], ["render", "a.scene.xml", "-o", "a.txt"],
             ["render", "a.scene.xml", "-o", "a"], ["render", "a.scene.xml", "-o", "a.png", "--time", "1"],
+            ["render", "a.scene.xml", "-o", "a.png", "--scale", "nan"], ["render", "a.scene.xml", "-o", "a.png", "--scale", "inf"],
+            ["render", "a.scene.xml", "-o", "a.png", "--output", "b.png"], ["render", "a.scene.xml", "-o", "a.APNG"],
             ["render", "a.scene.xml", "-o", "a.png", "--help"], ["render", "help", "-o", "a.png"],
             ["render", "-", "-o", "a.png"], ["render", "--", "a.scene.xml", "-o", "a.png"],
             ["build", "a.scene.xml", "-o", "a.png"], ["a.scene.xml", "-o", "a.png"], [],
