@@ -5,9 +5,11 @@ extension Diagnostic.Message {
         let also = inGraphText ? " nor one of a graph's {max}, {min}, {average}, {sum}, {count}, {last}" : ""
         return .init(.undeclaredParameter, "{\(name)} is not a declared parameter\(also) (declare it with <param name=\"\(name)\" type=… default=…/> in <defs>; {{ and }} write braces)\(didYouMean(suggestion.map { "{\($0)}" }))", suggestion: suggestion.map { "{\($0)}" })
     }
-    static func unknownParameterSetting(_ name: String, declared: [String], suggestion: String?) -> Self {
+    static func unknownParameterSetting(_ name: String, from origin: ParameterSetting.Origin, declared: [String], suggestion: String?) -> Self {
         let which = declared.isEmpty ? "it declares none" : "it declares \(declared.map { "'\($0)'" }.joined(separator: ", "))"
-        return .init(.unknownSetting, "--set \(name)=…: the scene has no parameter '\(name)' (\(which))\(didYouMean(suggestion))", suggestion: suggestion)
+        // Named as the user gave it: a file's key is not a --set.
+        let given = if case .file(let path) = origin { "--set-file \(path): '\(name)'" } else { "--set \(name)=…" }
+        return .init(.unknownSetting, "\(given): the scene has no parameter '\(name)' (\(which))\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static func unknownVariant(_ name: String, declared: [String], suggestion: String?) -> Self {
         let which = declared.isEmpty ? "it declares none" : "it declares \(declared.map { "'\($0)'" }.joined(separator: ", "))"
@@ -79,7 +81,7 @@ extension SceneBuilder {
         for (name, setting) in options.parameters.sorted(by: { $0.key < $1.key }) {
             guard declared[name] != nil else {
                 if !options.ignoresUndeclaredParameters {
-                    diagnostics.error(.unknownParameterSetting(name, declared: parameters.map(\.name),
+                    diagnostics.error(.unknownParameterSetting(name, from: setting.origin, declared: parameters.map(\.name),
                                                                           suggestion: Suggestion.nearest(to: name, in: Array(declared.keys))),
                                                  at: root.location)
                 }

@@ -26,7 +26,7 @@ struct Render: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: "Output folder (any number of inputs); created if missing.")
     var outDir: String?
 
-    @Option(help: "Pixels per point for PNG output (overrides the scene's scale).")
+    @Option(help: "Pixels per point for PNG output, greater than 0 and at most \(Limits().maxScale.wholeNumberText) (overrides the scene's scale).")
     var scale: Double?
 
     @OptionGroup var outputs: OutputOptions
@@ -96,7 +96,7 @@ struct Render: ParsableCommand {
             return
         }
         if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
-            throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg")
+            throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg|apng|icns|ico")
         }
         if let scale, !ScaleOption.isValid(scale) { throw ValidationError(ScaleOption.rangeMessage("--scale")) }
         if let output, let format, let implied = OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension),

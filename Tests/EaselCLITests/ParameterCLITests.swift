@@ -76,6 +76,11 @@ final class ParameterCLITests: XCTestCase {
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("card.scene.xml:1:1: error: --set acent=…: the scene has no parameter 'acent'"), r.stderr)
         XCTAssertTrue(r.stderr.contains("did you mean 'accent'?"), r.stderr)
+        // The same key from a parameter file is named as the file's.
+        let values = try write("values.json", ##"{"acent": "#fff"}"##)
+        r = try easel(["render", input, "-o", out, "--set-file", values])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("card.scene.xml:1:1: error: --set-file \(values): 'acent': the scene has no parameter 'acent'"), r.stderr)
         // Wrong type: the scene's error, located at the attribute, naming the parameter.
         r = try easel(["render", input, "-o", out, "--set", "accent=bleu"])
         XCTAssertEqual(r.status, 1, r.stderr)
