@@ -44,7 +44,9 @@ final class LazyTextLibraryTests: XCTestCase {
     }
 
     func testTextLoadsPangoAndHarfBuzzWhenItIsShaped() throws {
-        let loaded = try librariesInitialised(#"<scene width="80" height="30"><text font-size="20">Hi</text></scene>"#)
+        // The test's own font, not the machine's.
+        let loaded = try librariesInitialised(#"<scene width="80" height="30"><text font-family="Inter" font-size="20">Hi</text></scene>"#,
+                                              ["--font-dir", TestFonts.folder.path, "--system-fonts", "no"])
         XCTAssert(loaded.isSuperset(of: text + ["libglib-2.0.so.0"]), "\(loaded.sorted())")
     }
 
