@@ -48,10 +48,12 @@ public enum AtomicFile {
                 guard let linked else { throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, reason), at: nil)]) }
                 try replace(url.path, with: linked)
             }
+            TestPause.at(.written, url.path)
             return
         }
         // No O_TMPFILE here: a named temporary file, for its whole life.
         try committing(url.path) { try writeNamed(bytes, to: url, hidden: hidden) }
+        TestPause.at(.written, url.path)
     }
 
     private static func writeNamed(_ bytes: [UInt8], to url: URL, hidden: String) throws {
@@ -77,14 +79,22 @@ public enum AtomicFile {
     /// Writes every byte and flushes it to disk; the caller closes `fd`.
     private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws {
         var written = 0
+        // In two halves, so that a test can hold the write in the middle.
+        let half = bytes.count / 2
+        var pausedHalfway = false
         let failure: String? = bytes.withUnsafeBytes { buf -> String? in
             while written < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + written, buf.count - written)
+                let end = written < half ? half : buf.count
+                let n = Glibc.write(fd, buf.baseAddress! + written, end - written)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return String(cString: strerror(errno))
                 }
                 written += n
+                if written >= half && !pausedHalfway {
+                    pausedHalfway = true
+                    TestPause.at(.writing, path)
+                }
             }
             return fsync(fd) == 0 ? nil : String(cString: strerror(errno))
         }
@@ -130,6 +140,7 @@ extension AtomicFile {
         guard pendingSignal.load(ordering: .sequentiallyConsistent) == 0 else {
             throw DiagnosticsError([Diagnostic(.error, .cannotWrite(path, "interrupted"), at: nil)])
         }
+        TestPause.at(.committing, path)
         try body()
     }
 }

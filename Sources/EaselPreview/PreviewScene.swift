@@ -139,6 +139,7 @@ final class PreviewScene: @unchecked Sendable {
     }
 
     private func render(with settings: PreviewSettings) -> Outcome {
+        TestPause.at(.render, path)
         var options = self.options
         options.scale = settings.scale
         options.appearance = Appearance(rawValue: settings.appearance) ?? .light

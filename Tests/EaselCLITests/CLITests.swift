@@ -341,42 +341,57 @@ final class GraphDataCLITests: XCTestCase {
 /// A run killed while it writes leaves the old file or the new one, never a
 /// torn one; SIGINT and SIGTERM also leave no temporary file.
 final class InterruptedWriteTests: XCTestCase {
+    /// A render held at each point of its write (TestPause: half the bytes
+    /// in the unnamed file; about to be named; named) and sent SIGINT,
+    /// SIGTERM or SIGKILL there. Where the signal lands is an event the
+    /// test waits for, not a delay, so each outcome is the one expected:
+    /// before the commit the previous file stays and the process exits at
+    /// once; a commit under way finishes (Ctrl-C waits for it) unless the
+    /// process is killed; after it the new file stays. Never a torn file,
+    /// never a temporary file left.
     func testSignalsMidWriteNeverTearTheOutput() throws {
         let dir = ExternalTool.temporaryDirectory()
-        // Large enough that encoding the PNG takes a while (undithered: the
-        // size this was measured at).
         let scene = dir.appendingPathComponent("big.scene.xml")
         try Data("""
-        <scene width="2500" height="2500" scale="1" dither="false">
+        <scene width="300" height="300" scale="1">
           <defs><conicGradient id="g"><stop color="red"/><stop color="blue"/><stop color="red"/></conicGradient></defs>
-          <rect width="2500" height="2500" fill="url(#g)"/>
+          <rect width="300" height="300" fill="url(#g)"/>
         </scene>
         """.utf8).write(to: scene)
         let target = dir.appendingPathComponent("out.png"), complete = dir.appendingPathComponent("complete.png")
-        let easel = ExternalTool.easelExecutable
-        XCTAssertEqual(try ExternalTool.run(easel, ["render", scene.path, "-o", complete.path]).status, 0)
+        XCTAssertEqual(try ExternalTool.run(ExternalTool.easelExecutable, ["render", scene.path, "-o", complete.path]).status, 0)
         let newBytes = try Data(contentsOf: complete)
         let oldBytes = Data("the previous output".utf8)
-        var interruptedMidway = 0
-        for (round, sig) in [SIGINT, SIGTERM, SIGKILL].flatMap({ s in (0..<6).map { _ in s } }).enumerated() {
-            try oldBytes.write(to: target)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: easel)
-            p.arguments = ["render", scene.path, "-o", target.path]
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            usleep(UInt32(50_000 + round * 40_000))   // from early in the run to past its end
-            kill(p.processIdentifier, sig)
-            p.waitUntilExit()
-            let now = try Data(contentsOf: target)
-            XCTAssertTrue(now == oldBytes || now == newBytes, "signal \(sig), round \(round): a torn file of \(now.count) bytes")
-            if now == oldBytes && p.terminationReason == .uncaughtSignal || p.terminationStatus == 128 + sig { interruptedMidway += 1 }
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".out.png.easel-") }
-            // The output is written to an unnamed O_TMPFILE until complete:
-            // not even SIGKILL leaves a temporary file behind.
-            XCTAssertEqual(leftovers, [], "signal \(sig) left a temporary file")
-            for l in leftovers { try? FileManager.default.removeItem(at: dir.appendingPathComponent(l)) }
+        for phase in ["writing", "committing", "written"] {
+            for sig in [SIGINT, SIGTERM, SIGKILL] {
+                let round = "signal \(sig) at \(phase)"
+                try oldBytes.write(to: target)
+                let held = try HeldProcess(["render", scene.path, "-o", target.path], pauseAt: "\(phase):out.png")
+                XCTAssertTrue(held.channel.waitForPause(phase, target.path), "\(round): never held")
+                kill(held.process.processIdentifier, sig)
+                // A commit under way is the one place a Ctrl-C waits: let it go on.
+                let waits = phase == "committing" && sig != SIGKILL
+                if waits { held.channel.releaseAll() }
+                XCTAssertTrue(held.waitForExit(), "\(round): still running, held")
+                held.channel.releaseAll()
+                held.process.waitUntilExit()
+                let now = try Data(contentsOf: target)
+                let expectsNew = phase == "written" || waits
+                XCTAssertTrue(now == (expectsNew ? newBytes : oldBytes),
+                              "\(round): \(now == oldBytes ? "the previous file" : now == newBytes ? "the new file" : "a torn file of \(now.count) bytes")")
+                if sig == SIGKILL {
+                    XCTAssertEqual(held.process.terminationReason, .uncaughtSignal, round)
+                } else {
+                    // Exited by the signal (128 + it), or finished just before the handler ran.
+                    XCTAssertTrue([128 + sig, waits ? 0 : 128 + sig].contains(held.process.terminationStatus),
+                                  "\(round): status \(held.process.terminationStatus)")
+                }
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".out.png.easel-") }
+                // The output is written to an unnamed O_TMPFILE until complete:
+                // not even SIGKILL leaves a temporary file behind.
+                XCTAssertEqual(leftovers, [], "\(round) left a temporary file")
+                for l in leftovers { try? FileManager.default.removeItem(at: dir.appendingPathComponent(l)) }
+            }
         }
-        XCTAssertGreaterThan(interruptedMidway, 3, "some runs were interrupted before finishing")
     }
 }

@@ -11,22 +11,37 @@ final class LazyTextLibraryTests: XCTestCase {
     var dir: URL!
     override func setUp() { dir = ExternalTool.temporaryDirectory(name) }
 
-    /// The libraries a render initialised, by file name (`libpango-1.0.so.0`).
-    func librariesInitialised(_ scene: String, _ extra: [String] = []) throws -> Set<String> {
-        // The binary scripts/test and .ci/run lazy-link; a plain `swift build`
-        // links the libraries at start (SwiftPM gives the linker no way to
-        // leave them out), so there is nothing to check without it.
+    /// The binary scripts/test lazy-links. Its absence is a failure, not a
+    /// skip: a run that cannot check the start-up list has not checked it.
+    func lazyBinary() throws -> String {
         guard let easel = ProcessInfo.processInfo.environment["EASEL_RELEASE_BINARY"] else {
-            throw XCTSkip("needs the lazy-linked release binary in EASEL_RELEASE_BINARY (scripts/test sets it)")
+            XCTFail("needs the lazy-linked release binary in EASEL_RELEASE_BINARY (scripts/test sets it)")
+            throw CocoaError(.executableNotLoadable)
         }
+        return easel
+    }
+
+    /// The libraries a render initialised, by file name
+    /// (`libpango-1.0.so.0`): those the loader started with the program
+    /// and those loaded after it had control (on first use).
+    func librariesInitialised(_ scene: String, _ extra: [String] = [], binary: String)
+        throws -> (atStart: Set<String>, later: Set<String>) {
         let path = dir.appendingPathComponent("scene.scene.xml")
         try Data(scene.utf8).write(to: path)
-        let r = try ExternalTool.run("env", ["LD_DEBUG=libs", easel, "render", path.path,
+        let r = try ExternalTool.run("env", ["LD_DEBUG=libs", binary, "render", path.path,
                                              "-o", dir.appendingPathComponent("out.png").path] + extra)
         XCTAssertEqual(r.status, 0, r.stderr)
-        let lines = r.stderr.split(separator: "\n").filter { $0.contains("calling init:") }
-        XCTAssertFalse(lines.isEmpty, "LD_DEBUG printed nothing: \(r.stderr.prefix(500))")
-        return Set(lines.compactMap { $0.split(separator: "/").last.map(String.init) })
+        let lines = r.stderr.split(separator: "\n")
+        guard let started = lines.firstIndex(where: { $0.contains("transferring control:") }) else {
+            XCTFail("LD_DEBUG printed no start: \(r.stderr.prefix(500))")
+            return ([], [])
+        }
+        func names(_ part: ArraySlice<Substring>) -> Set<String> {
+            Set(part.filter { $0.contains("calling init:") }.compactMap { $0.split(separator: "/").last.map(String.init) })
+        }
+        let atStart = names(lines[..<started]), later = names(lines[started...])
+        XCTAssertFalse(atStart.isEmpty, "LD_DEBUG printed no library: \(r.stderr.prefix(500))")
+        return (atStart, later)
     }
 
     let text = ["libpango-1.0.so.0", "libpangocairo-1.0.so.0", "libpangoft2-1.0.so.0", "libharfbuzz.so.0"]
@@ -34,20 +49,34 @@ final class LazyTextLibraryTests: XCTestCase {
     /// (SHA-256, ContentHash), for about half a million instructions.
     let objectsAndJSON = ["libgobject-2.0.so.0", "libjson-glib-1.0.so.0", "libgio-2.0.so.0"]
 
+    let textFree = """
+        <scene width="40" height="20"><defs><linearGradient id="g" angle="30"><stop color="#ff0000"/><stop color="#0000ff"/></linearGradient></defs>
+        <rect width="40" height="20" fill="url(#g)"/></scene>
+        """
+
     func testASceneWithoutTextLoadsNoTextLibrary() throws {
-        let loaded = try librariesInitialised("""
-            <scene width="40" height="20"><defs><linearGradient id="g" angle="30"><stop color="#ff0000"/><stop color="#0000ff"/></linearGradient></defs>
-            <rect width="40" height="20" fill="url(#g)"/></scene>
-            """)
-        XCTAssert(loaded.contains("libcairo.so.2"), "\(loaded.sorted())")
-        XCTAssertEqual(loaded.intersection(text + objectsAndJSON), [], "\(loaded.sorted())")
+        let loaded = try librariesInitialised(textFree, binary: try lazyBinary())
+        XCTAssert(loaded.atStart.contains("libcairo.so.2"), "\(loaded.atStart.sorted())")
+        XCTAssertEqual(loaded.atStart.union(loaded.later).intersection(text + objectsAndJSON), [],
+                       "\(loaded.atStart.sorted()) then \(loaded.later.sorted())")
+    }
+
+    /// The other direction, so that the check above can fail: the debug
+    /// build, linked as SwiftPM links it (not processed by
+    /// scripts/lazy-link), starts Pango and HarfBuzz for the same scene.
+    func testAnUnprocessedBinaryStartsWithTheTextLibraries() throws {
+        let loaded = try librariesInitialised(textFree, binary: ExternalTool.easelExecutable)
+        XCTAssert(loaded.atStart.isSuperset(of: text), "\(loaded.atStart.sorted())")
     }
 
     func testTextLoadsPangoAndHarfBuzzWhenItIsShaped() throws {
         // The test's own font, not the machine's.
         let loaded = try librariesInitialised(#"<scene width="80" height="30"><text font-family="Inter" font-size="20">Hi</text></scene>"#,
-                                              ["--font-dir", TestFonts.folder.path, "--system-fonts", "no"])
-        XCTAssert(loaded.isSuperset(of: text + ["libglib-2.0.so.0"]), "\(loaded.sorted())")
+                                              ["--font-dir", TestFonts.folder.path, "--system-fonts", "no"], binary: try lazyBinary())
+        // On first use, after the program had control — not at start, as
+        // a binary that was never lazily linked would have them.
+        XCTAssertEqual(loaded.atStart.intersection(text), [], "\(loaded.atStart.sorted())")
+        XCTAssert(loaded.later.isSuperset(of: text), "\(loaded.later.sorted())")
     }
 
     /// A JSON string table needs json-glib (and GLib under it), not Pango.
@@ -55,8 +84,8 @@ final class LazyTextLibraryTests: XCTestCase {
         let strings = dir.appendingPathComponent("strings.json")
         try Data(#"{"de": {"title": "Titel"}}"#.utf8).write(to: strings)
         let loaded = try librariesInitialised(##"<scene width="40" height="20"><rect width="40" height="20" fill="#123456"/></scene>"##,
-                                              ["--strings", strings.path, "--locale", "de"])
-        XCTAssert(loaded.contains("libjson-glib-1.0.so.0"), "\(loaded.sorted())")
-        XCTAssertEqual(loaded.intersection(text), [], "\(loaded.sorted())")
+                                              ["--strings", strings.path, "--locale", "de"], binary: try lazyBinary())
+        XCTAssert(loaded.later.contains("libjson-glib-1.0.so.0"), "\(loaded.later.sorted())")
+        XCTAssertEqual(loaded.atStart.union(loaded.later).intersection(text), [], "\(loaded.atStart.sorted()) then \(loaded.later.sorted())")
     }
 }

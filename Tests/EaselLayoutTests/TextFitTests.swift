@@ -47,13 +47,18 @@ final class CountingMeasurer: TextMeasuring, @unchecked Sendable {
     }
 }
 
+struct LayoutMissing: Error, CustomStringConvertible { var description: String }
+
 final class TextFitTests: XCTestCase {
     func fitted(_ text: String, attributes: String) throws -> (TextDrawing, CountingMeasurer) {
         let source = "<scene width=\"1000\" height=\"1000\"><text \(attributes) fit=\"shrink\">\(text)</text></scene>"
         let parsed = try XCTUnwrap(SceneParser.parse(source: source, baseDirectory: URL(fileURLWithPath: "/tmp")).scene)
         let measurer = CountingMeasurer()
         let laid = LayoutEngine.resolveFrames(parsed, text: measurer)
-        guard case .text(let t)? = laid.nodes.first?.drawing else { throw XCTSkip("no text") }
+        // A text that lays out to no text drawing is the regression itself: a failure, never a skip.
+        guard case .text(let t)? = laid.nodes.first?.drawing else {
+            throw LayoutMissing(description: "no text drawing for <text \(attributes)>: \(String(describing: laid.nodes.first?.drawing))")
+        }
         return (t, measurer)
     }
 

@@ -14,9 +14,10 @@ final class RenderTreeTests: XCTestCase {
 
     func testOneCompilePaintedAtThreeScalesMatchesThreeCompiles() throws {
         XCTAssertGreaterThanOrEqual(Self.examples.count, 8)
+        let scales = TestSizes.scales
         for url in Self.examples {
-            let once = try Easel.compile(fileAt: url, options: Easel.Options(scales: [1, 2, 3])).get()
-            for scale in [1.0, 2, 3] {
+            let once = try Easel.compile(fileAt: url, options: Easel.Options(scales: scales)).get()
+            for scale in scales {
                 let separate = try Easel.compile(fileAt: url, options: Easel.Options(scale: scale)).get()
                 XCTAssertEqual(try once.render(format: .png, scale: scale), try separate.render(format: .png),
                                "\(url.lastPathComponent) at \(scale)x")
@@ -24,34 +25,61 @@ final class RenderTreeTests: XCTestCase {
         }
     }
 
+    /// A render's bytes, or what went wrong: a failed render is a failure,
+    /// never an empty result that equals another empty result.
+    enum Rendered: Equatable, Sendable {
+        case bytes([UInt8])
+        case failed(String)
+
+        init(_ body: () throws -> [UInt8]) {
+            do { self = .bytes(try body()) } catch { self = .failed(String(describing: error)) }
+        }
+
+        /// For messages: a size, not megabytes of numbers.
+        var summary: String {
+            switch self {
+            case .bytes(let b): return "\(b.count) bytes"
+            case .failed(let why): return "failed: \(why)"
+            }
+        }
+    }
+
     /// The examples at several scales and in every format, 40 renders and
-    /// more, on 4 threads and on 1: the same bytes. (CI runs this class
-    /// under ThreadSanitizer too.)
-    func testParallelRendersAreByteIdenticalToSerialOnes() throws {
+    /// more, on 4 threads and on 1: the same bytes. (CI runs this under
+    /// ThreadSanitizer too: "Threads" in a test's name puts it there.)
+    func testRendersOnFourThreadsAreByteIdenticalToSerialOnes() throws {
         struct Job: Sendable { var url: URL; var scale: Double; var format: OutputFormat }
         let formats: [OutputFormat] = [.png, .pdf, .svg]
         var jobs: [Job] = []
         for url in Self.examples {
-            for scale in [1.0, 2, 3] { jobs.append(Job(url: url, scale: scale, format: .png)) }
+            for scale in TestSizes.scales { jobs.append(Job(url: url, scale: scale, format: .png)) }
             for format in formats.dropFirst() { jobs.append(Job(url: url, scale: 1, format: format)) }
         }
         XCTAssertGreaterThanOrEqual(jobs.count, 40)
-        let render: @Sendable (Job) -> [UInt8] = { job in
+        let render: @Sendable (Job) -> Rendered = { job in
             // Each job compiles in its own session, as `easel render -j` does.
-            guard let scene = try? Easel.compile(fileAt: job.url).get(),
-                  let bytes = try? scene.render(format: job.format, scale: job.scale) else { return [] }
-            return bytes
+            Rendered { try Easel.compile(fileAt: job.url).get().render(format: job.format, scale: job.scale) }
         }
         let serial = ParallelJobs.map(jobs, jobs: 1, render)
         let parallel = ParallelJobs.map(jobs, jobs: 4, render)
         for (i, job) in jobs.enumerated() {
-            XCTAssertFalse(serial[i].isEmpty, "\(job.url.lastPathComponent) \(job.format)")
-            XCTAssertEqual(serial[i], parallel[i], "\(job.url.lastPathComponent) \(job.format) at \(job.scale)x")
+            guard case .bytes(let bytes) = serial[i], !bytes.isEmpty else {
+                XCTFail("\(job.url.lastPathComponent) \(job.format) at \(job.scale)x: \(serial[i].summary)")
+                continue
+            }
+            XCTAssert(serial[i] == parallel[i], "\(job.url.lastPathComponent) \(job.format) at \(job.scale)x: \(parallel[i].summary)")
         }
-        // One compiled scene shared by several threads at once.
+        // One compiled scene shared by several threads at once: each copy is
+        // the bytes of the same render made alone.
         let shared = try Easel.compile(fileAt: Self.examples[0]).get()
-        let copies = ParallelJobs.map(Array(repeating: 2.0, count: 8), jobs: 4) { (try? shared.render(format: .png, scale: $0)) ?? [] }
-        XCTAssertEqual(Set(copies).count, 1)
+        let alone = try shared.render(format: .png, scale: 2)
+        XCTAssertFalse(alone.isEmpty)
+        let copies = ParallelJobs.map(Array(repeating: 2.0, count: 8), jobs: 4) { scale in
+            Rendered { try shared.render(format: .png, scale: scale) }
+        }
+        for (i, copy) in copies.enumerated() {
+            XCTAssert(copy == .bytes(alone), "copy \(i): \(copy.summary), alone \(alone.count) bytes")
+        }
     }
 
     /// A line reduced for scale 1 and painted at 3 is laid out again for 3:

@@ -5,16 +5,23 @@ public final class PreviewProcess {
     public let process = Process()
     public let port: Int
     public let url: String
-    private let errors = Pipe()
+    /// Its stdin and stderr: where a server run with `EASEL_TEST_PAUSE` says it is held, and is let go.
+    public let channel = PauseChannel()
 
-    /// Starts `easel preview ARGUMENTS --port PORT` (0: a free one) and waits for the URL it prints.
-    public init(_ arguments: [String], port requested: Int = 0, in directory: URL? = nil, timeout: TimeInterval = 20) throws {
+    /// Starts `easel preview ARGUMENTS --port PORT` (0: a free one) and waits
+    /// for the URL it prints. `environment` is added to the test's own.
+    public init(_ arguments: [String], port requested: Int = 0, in directory: URL? = nil,
+                environment: [String: String] = [:], timeout: TimeInterval = EventWait.timeout) throws {
         process.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
         if let directory { process.currentDirectoryURL = directory }
         process.arguments = ["preview"] + arguments + ["--port", String(requested)]
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = errors
+        process.standardError = channel.errors
+        process.standardInput = channel.input
         try process.run()
         // The first line of stdout: "easel preview: http://127.0.0.1:PORT/ (…)".
         var line = [UInt8]()
@@ -40,13 +47,12 @@ public final class PreviewProcess {
     }
 
     /// Sends Ctrl-C (SIGINT) and returns the exit status and what went to stderr.
-    public func interrupt(timeout: TimeInterval = 10) -> (status: Int32?, stderr: String) {
+    public func interrupt(timeout: TimeInterval = EventWait.timeout) -> (status: Int32?, stderr: String) {
         kill(process.processIdentifier, SIGINT)
         let deadline = Date(timeIntervalSinceNow: timeout)
         while process.isRunning, deadline.timeIntervalSinceNow > 0 { usleep(20_000) }
         if process.isRunning { process.terminate(); return (nil, "") }
-        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, err)
+        return (process.terminationStatus, channel.stderr())
     }
 
     /// Resident memory of the server, from /proc (kB).

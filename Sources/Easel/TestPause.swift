@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Points where a test can hold a debug build of a command, so that tests of
+/// interruption and concurrency wait on events instead of on how fast the
+/// machine renders.
+///
+/// `EASEL_TEST_PAUSE=PHASE[:SUBJECT],…` names the points: when a thread
+/// reaches PHASE with a subject that contains SUBJECT (any, if none is
+/// given), it writes `easel-test: paused at PHASE SUBJECT` as one line to
+/// standard error and blocks until it reads a byte (or end of file) on
+/// standard input. The test sees the line, does what it tests — sends a
+/// signal, asks the server for another scene — and writes a byte to let one
+/// paused thread go on.
+///
+/// Release builds compile every call to nothing: no environment variable can
+/// stop an installed `easel`.
+public enum TestPause {
+    /// The points this package reaches.
+    public enum Phase: String, Sendable {
+        /// A render is about to start (the live preview's, per scene).
+        case render
+        /// Half of an output's bytes are in its unnamed temporary file.
+        case writing
+        /// The finished file is about to get a name in the output folder
+        /// (the window a Ctrl-C waits for).
+        case committing
+        /// An output has its own name.
+        case written
+    }
+
+    #if DEBUG
+    private static let points: [(phase: String, subject: Substring)] = {
+        guard let value = getenv("EASEL_TEST_PAUSE") else { return [] }
+        return String(cString: value).split(separator: ",").map { point in
+            let parts = point.split(separator: ":", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? parts[1] : "")
+        }
+    }()
+
+    public static func at(_ phase: Phase, _ subject: String) {
+        guard points.contains(where: { $0.phase == phase.rawValue && ($0.subject.isEmpty || subject.contains($0.subject)) })
+        else { return }
+        let line = Array("easel-test: paused at \(phase.rawValue) \(subject)\n".utf8)
+        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        var byte: UInt8 = 0
+        while read(0, &byte, 1) < 0 && errno == EINTR {}
+    }
+    #else
+    @inline(__always) public static func at(_ phase: Phase, _ subject: String) {}
+    #endif
+}
