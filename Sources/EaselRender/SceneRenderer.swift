@@ -21,6 +21,7 @@ public enum SceneRenderer {
     public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double, time: Double = 0,
                               maxPaintCost: Double = .infinity, animateSVG: Bool = false,
                               png: PNGSettings = PNGSettings(), images: DecodedImages = DecodedImages()) throws -> [UInt8] {
+        TestLeak.leakIfAsked()
         switch format {
         case .png:
             let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images)

@@ -178,7 +178,7 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual((json?["properties"] as? [String: Any])?["preserves-vector-representation"] as? Bool, true)
     }
 
-    func testParallelBuildsMatchAndFailuresAreIsolated() throws {
+    func testBuildsOnThreadsMatchAndFailuresAreIsolated() throws {
         try makeTree()
         try put("broken.scene.xml", "<scene width=\"8\" height=\"8\"><rect fill=\"blu\"/></scene>")
         var trees: [[String: Data]] = []
@@ -216,7 +216,7 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(try String(contentsOf: depfile, encoding: .utf8).contains("water.csv"))
     }
 
-    func testWatchRebuildsAnEditWithinASecondAndCtrlCStops() throws {
+    func testWatchThreadRebuildsAnEditAndCtrlCStops() throws {
         try makeTree()
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
@@ -249,7 +249,7 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 130, "Ctrl-C ends a watch as it ends every command")
     }
 
-    func testInterruptedBuildLeavesAConsistentTree() throws {
+    func testBuildInterruptedOnTwoThreadsLeavesAConsistentTree() throws {
         // Eight scenes at three scales, built on two threads; each thread is
         // held after its first PNG (TestPause), and Ctrl-C arrives then: the
         // build stops with at most one file a thread, whatever the machine's speed.

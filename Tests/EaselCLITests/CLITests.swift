@@ -164,7 +164,7 @@ final class CLITests: XCTestCase, CommandLineTesting {
         XCTAssertEqual(try easel(["render", input, "-o", "x.png", "--scales", "1,2"]).status, 2, "--scales needs --out-dir")
     }
 
-    func testParallelJobsWriteTheSameBytesAndReportInInputOrder() throws {
+    func testRendersOnFourThreadsWriteTheSameBytesAndReportInInputOrder() throws {
         let examples = ExternalTool.repositoryRoot.appendingPathComponent("examples")
         let inputs = try FileManager.default.contentsOfDirectory(atPath: examples.path)
             .filter { $0.hasSuffix(".scene.xml") }.sorted().map { examples.appendingPathComponent($0).path }
@@ -349,7 +349,7 @@ final class InterruptedWriteTests: XCTestCase {
     /// once; a commit under way finishes (Ctrl-C waits for it) unless the
     /// process is killed; after it the new file stays. Never a torn file,
     /// never a temporary file left.
-    func testSignalsMidWriteNeverTearTheOutput() throws {
+    func testSignalsMidWriteNeverTearTheOutputWhicheverThreadTheyReach() throws {
         let dir = ExternalTool.temporaryDirectory()
         let scene = dir.appendingPathComponent("big.scene.xml")
         try Data("""

@@ -30,7 +30,7 @@ final class DitherCLITests: XCTestCase, CommandLineTesting {
 
     func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-    func testTheSameScenesGiveTheSameBytesWhateverTheJobs() throws {
+    func testTheSameScenesGiveTheSameBytesWhateverTheThreads() throws {
         let scenes = try (0..<6).map { try scene("s\($0)") }
         for (jobs, out) in [("1", "one"), ("4", "four"), ("4", "again")] {
             let r = try easel(["render"] + scenes + ["--out-dir", dir.appendingPathComponent(out).path, "-j", jobs])

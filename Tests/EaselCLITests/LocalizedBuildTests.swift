@@ -124,10 +124,10 @@ final class LocalizedBuildTests: XCTestCase {
     /// The example builds for its four locales with a build's defaults
     /// (a character no font has is an error), its title shrunk in German and
     /// its hstack mirrored in Arabic (the icon's orange at the right).
-    func testLocalizedExampleBuilds() throws {
+    func testLocalizedExampleBuildsItsLocalesOnThreads() throws {
         let example = ExternalTool.repositoryRoot.appendingPathComponent("examples/localized")
         let r = try ExternalTool.run(ExternalTool.easelExecutable, [
-            "build", example.path, "-o", out.path, "--scales", "1", "--locales", "en,de,ja,ar",
+            "build", example.path, "-o", out.path, "--scales", "1", "--locales", "en,de,ja,ar", "-j", "4",
             "--strings", example.appendingPathComponent("Localizable.xcstrings").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertFalse(r.stderr.contains("warning"), r.stderr)

@@ -14,7 +14,7 @@ final class PreviewLoadTests: XCTestCase {
         var all: [Int] { lock.withLock { versions } }
     }
 
-    func testFiftyClientsTwentyEdits() throws {
+    func testFiftyClientThreadsTwentyEdits() throws {
         let folder = ExternalTool.temporaryDirectory()
         let sceneFile = folder.appendingPathComponent("load.scene.xml")
         try PreviewServerTests.scene(fill: "#000000").write(to: sceneFile, atomically: true, encoding: .utf8)

@@ -196,7 +196,7 @@ final class PreviewServerTests: XCTestCase {
     /// server built for tests stops there, see TestPause) until the quick
     /// scene has been answered: the overlap is an event the test waits on,
     /// not a render that happens to take long.
-    func testSlowSceneDoesNotBlockTheServer() throws {
+    func testAHeldRenderThreadDoesNotBlockTheServer() throws {
         let slow = folder.appendingPathComponent("slow.scene.xml")
         func slowScene(_ angle: Int) -> String {
             """
