@@ -174,7 +174,8 @@ final class CLITests: XCTestCase, CommandLineTesting {
         var stderrs: [String] = []
         for jobs in ["1", "4"] {
             let out = dir.appendingPathComponent("j\(jobs)")
-            let r = try easel(["render"] + [broken[0]] + inputs + [broken[1], "--scales", "1,2,3", "--out-dir", out.path, "-j", jobs])
+            let scales = TestSizes.scales.map { String(Int($0)) }.joined(separator: ",")
+            let r = try easel(["render"] + [broken[0]] + inputs + [broken[1], "--scales", scales, "--out-dir", out.path, "-j", jobs])
             XCTAssertEqual(r.status, 1, "two scenes are broken")
             stderrs.append(r.stderr)
             var files: [String: Data] = [:]
@@ -183,7 +184,7 @@ final class CLITests: XCTestCase, CommandLineTesting {
             }
             outputs.append(files)
         }
-        XCTAssertEqual(outputs[0].count, inputs.count * 3, "every good scene at three scales")
+        XCTAssertEqual(outputs[0].count, inputs.count * TestSizes.scales.count, "every good scene at every scale")
         XCTAssertEqual(outputs[0], outputs[1], "-j 4 writes the same bytes as -j 1")
         XCTAssertEqual(stderrs[0], stderrs[1], "diagnostics in input order whatever finished first")
         let lines = stderrs[0].split(separator: "\n")

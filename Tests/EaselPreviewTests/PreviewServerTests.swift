@@ -52,7 +52,7 @@ final class PreviewServerTests: XCTestCase {
         return try RasterImage(png: response.body)
     }
 
-    func testPageEventsUpdatesAndErrors() throws {
+    func testPageEventsUpdatesAndErrorsFromTheWatcherThread() throws {
         let page = try HTTPTestClient.request(port: preview.port, "/")
         XCTAssertEqual(page.status, 200)
         XCTAssertEqual(page.headers["content-type"], "text/html; charset=utf-8")

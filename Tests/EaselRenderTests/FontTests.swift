@@ -407,8 +407,12 @@ final class FontTests: XCTestCase {
     /// A reviewed picture of the example card (Tests/Fixtures/golden): its
     /// fonts are declared and the machine's off, so the bytes depend on no
     /// machine's fonts — only on Easel, Cairo and FreeType, whose changes
-    /// this catches. A regression guard, not a proof of correctness (the
-    /// tests above are that). `EASEL_RECORD=1` records it again (and fails).
+    /// this catches. A regression guard, not a proof of correctness: the
+    /// reviewed picture is Easel's own output. The oracles beside it are the
+    /// tests above (fontTools' glyph ids, cmaps and instanced outlines
+    /// for the same fonts) and DocsScenesTests, which compares this
+    /// card's PNG with poppler's page of its PDF and librsvg's picture of its
+    /// SVG. `EASEL_RECORD=1` records it again (and fails).
     func testTheExampleCardMatchesItsReviewedPicture() throws {
         let url = ExternalTool.repositoryRoot.appendingPathComponent("examples/hello-world.scene.xml")
         let png = try Easel.compile(fileAt: url).get().render(format: .png, scale: 1)

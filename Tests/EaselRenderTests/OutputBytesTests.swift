@@ -4,13 +4,18 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// Every docs scene and example renders to the same bytes as the release
-/// before the layout cache and the render tree (0.2.0 at 8a4f8db): PNG at
-/// 1× and 2×, SVG, PDF, `easel layout`'s JSON, and the frames of animated
-/// scenes. The hashes were computed from that release's output and are
-/// committed; a refactoring of layout or painting must not move a byte.
-/// A deliberate change of output re-records them with `EASEL_RECORD=1`
-/// (and says why in its commit).
+/// A regression guard, not an oracle: every docs scene and example renders
+/// to the same bytes as the release before the layout cache and the render
+/// tree (0.2.0 at 8a4f8db): PNG at 1× and 2×, SVG, PDF, `easel layout`'s
+/// JSON, and the frames of animated scenes. The hashes are Easel's own
+/// earlier output, so they prove only that nothing moved, never that it was
+/// right: the same scenes' correctness is checked against renderers Easel
+/// did not write beside this (DocsScenesTests: poppler's page of the PDF
+/// and librsvg's picture of the SVG against the PNG; CrossRendererTests and
+/// SVGRendererAgreementTests: rsvg-convert and resvg), and the features
+/// against the contract's formulas at pixels (docs/testing.md). A
+/// deliberate change of output re-records them with `EASEL_RECORD=1` (and
+/// says why in its commit).
 final class OutputBytesTests: XCTestCase {
     static let fixture = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/output-hashes.json")
 
