@@ -239,10 +239,10 @@ final class BuildTests: XCTestCase {
             }
             return false
         }
-        XCTAssertTrue(wait(for: "watching", after: 0, seconds: 20), log.withLock { $0 })
+        XCTAssertTrue(wait(for: "watching", after: 0, seconds: EventWait.timeout), log.withLock { $0 })
         let mark = log.withLock { $0.count }
         try put("graphs/water.csv", "v\n9\n3\n5\n")
-        XCTAssertTrue(wait(for: "rendered graphs/water.scene.xml", after: mark, seconds: 30), log.withLock { $0 })
+        XCTAssertTrue(wait(for: "rendered graphs/water.scene.xml", after: mark, seconds: EventWait.timeout), log.withLock { $0 })
         XCTAssertFalse(log.withLock { String($0.dropFirst(mark)) }.contains("card.scene.xml"), "only the scene that read the CSV")
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()

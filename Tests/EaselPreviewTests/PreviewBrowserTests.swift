@@ -20,12 +20,12 @@ final class PreviewBrowserTests: XCTestCase {
         func shows(version: Int) -> String {
             "(() => { const i = \(image); return !!i && i.dataset.version === '\(version)' && i.complete && i.naturalWidth > 0 })()"
         }
-        XCTAssertTrue(try browser.waitUntil(shows(version: 1), timeout: 20), "the first picture never showed")
+        XCTAssertTrue(try browser.waitUntil(shows(version: 1)), "the first picture never showed")
         XCTAssertEqual(try browser.evaluate("document.getElementById('connection').textContent") as? String, "live")
 
         // Save a new colour; the page shows it without a reload.
         try PreviewServerTests.scene(fill: "#1f6feb").write(to: sceneFile, atomically: true, encoding: .utf8)
-        XCTAssertTrue(try browser.waitUntil(shows(version: 2), timeout: 30), "the page did not update after the save")
+        XCTAssertTrue(try browser.waitUntil(shows(version: 2)), "the page did not update after the save")
         let box = try XCTUnwrap(try browser.evaluate(
             "(() => { const r = \(image).getBoundingClientRect(); return [r.left, r.top, r.width, r.height] })()") as? [Double])
         XCTAssertEqual(box[2], 200, "the picture is shown at its size in points")
@@ -48,7 +48,7 @@ final class PreviewBrowserTests: XCTestCase {
         // A broken save: the located error shows over the last good picture.
         try PreviewServerTests.scene(fill: "#1f6fe").write(to: sceneFile, atomically: true, encoding: .utf8)
         let overlay = #"document.querySelector('[data-scene="0"] .diagnostics')"#
-        XCTAssertTrue(try browser.waitUntil("\(overlay).classList.contains('visible')", timeout: 30), "no error shown")
+        XCTAssertTrue(try browser.waitUntil("\(overlay).classList.contains('visible')"), "no error shown")
         let text = try XCTUnwrap(try browser.evaluate("\(overlay).textContent") as? String)
         XCTAssertTrue(text.contains("\(sceneFile.path):2:"), text)
         XCTAssertTrue(text.contains("error: '#1f6fe' is not a colour"), text)
@@ -58,7 +58,7 @@ final class PreviewBrowserTests: XCTestCase {
 
         // Fixed again: the error goes away.
         try PreviewServerTests.scene(fill: "#2a9d4b").write(to: sceneFile, atomically: true, encoding: .utf8)
-        XCTAssertTrue(try browser.waitUntil("!\(overlay).classList.contains('visible') && \(shows(version: 4))", timeout: 30))
+        XCTAssertTrue(try browser.waitUntil("!\(overlay).classList.contains('visible') && \(shows(version: 4))"))
     }
 
     /// The page reconnects to a restarted server by itself and shows the
@@ -71,15 +71,15 @@ final class PreviewBrowserTests: XCTestCase {
         let browser = try HeadlessChromium()
         try browser.open(first.url)
         let image = #"document.querySelector('[data-scene="0"] img')"#
-        XCTAssertTrue(try browser.waitUntil("!!\(image) && \(image).dataset.version === '1' && \(image).complete", timeout: 20))
+        XCTAssertTrue(try browser.waitUntil("!!\(image) && \(image).dataset.version === '1' && \(image).complete"))
         XCTAssertEqual(first.interrupt().status, 130)
-        XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'reconnecting…'", timeout: 30))
+        XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'reconnecting…'"))
         try PreviewServerTests.scene(fill: "#1f6feb").write(to: sceneFile, atomically: true, encoding: .utf8)
         let second = try PreviewProcess([sceneFile.path], port: first.port)
         defer { XCTAssertEqual(second.interrupt().status, 130) }
-        XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'live'", timeout: 10))
+        XCTAssertTrue(try browser.waitUntil("document.getElementById('connection').textContent === 'live'"))
         // Version 1 again, of another run: the page must still load it.
-        XCTAssertTrue(try browser.waitUntil("\(image).src.endsWith('/1') && \(image).complete && \(image).dataset.version === '1'", timeout: 10))
+        XCTAssertTrue(try browser.waitUntil("\(image).src.endsWith('/1') && \(image).complete && \(image).dataset.version === '1'"))
         let box = try XCTUnwrap(try browser.evaluate(
             "(() => { const r = \(image).getBoundingClientRect(); return [r.left, r.top] })()") as? [Double])
         let shot = try screenshot(browser, showing: ExpectedColor(hex: "#1f6feb"), at: Int(box[0] + 150), Int(box[1] + 60))
@@ -98,7 +98,7 @@ final class PreviewBrowserTests: XCTestCase {
         defer { XCTAssertEqual(preview.interrupt().status, 130) }
         let browser = try HeadlessChromium()
         try browser.open(preview.url)
-        XCTAssertTrue(try browser.waitUntil("document.querySelectorAll('.nodes li').length > 0", timeout: 20))
+        XCTAssertTrue(try browser.waitUntil("document.querySelectorAll('.nodes li').length > 0"))
         XCTAssertEqual(try browser.evaluate("document.querySelectorAll('.nodes li:not(.more)').length") as? Int, 2000)
         // The scene and its 3,000 shapes: 3,001 nodes, 1,001 of them counted.
         XCTAssertEqual(try browser.evaluate("document.querySelector('.nodes li.more').textContent") as? String,
@@ -117,7 +117,7 @@ final class PreviewBrowserTests: XCTestCase {
         try browser.open(preview.url)
         func panel(_ i: Int) -> String { #"document.querySelector('[data-scene="\#(i)"]')"# }
         func loaded(_ i: Int) -> String { "(() => { const i = \(panel(i))?.querySelector('img'); return !!i && i.complete && i.naturalWidth > 0 })()" }
-        XCTAssertTrue(try browser.waitUntil("\(loaded(0)) && \(loaded(1))", timeout: 30), "the examples did not show")
+        XCTAssertTrue(try browser.waitUntil("\(loaded(0)) && \(loaded(1))"), "the examples did not show")
 
         // The themed card: a field per <param>, and the light/dark switch (its palette has dark values).
         let fields = try browser.evaluate("[...\(panel(0)).querySelectorAll('.params input')].map(i => i.name + '=' + i.value).join(';')") as? String
@@ -134,15 +134,15 @@ final class PreviewBrowserTests: XCTestCase {
         let before = try XCTUnwrap(try browser.evaluate("\(panel(0)).querySelector('img').dataset.version") as? String)
         _ = try browser.evaluate("\(panel(0)).querySelector('[data-appearance=dark]').click()")
         XCTAssertTrue(try browser.waitUntil(
-            "\(panel(0)).querySelector('img').dataset.version !== '\(before)' && \(loaded(0))", timeout: 10))
+            "\(panel(0)).querySelector('img').dataset.version !== '\(before)' && \(loaded(0))"))
         let box = try XCTUnwrap(try browser.evaluate(
             "(() => { const r = \(panel(0)).querySelector('img').getBoundingClientRect(); return [r.left, r.top] })()") as? [Double])
         // A time on the slider: the frame at 1 s.
         _ = try browser.evaluate("""
             (() => { const s = \(panel(1)).querySelector('input[type=range]'); s.value = 1; s.dispatchEvent(new Event('input')); })()
             """)
-        XCTAssertTrue(try browser.waitUntil("\(panel(1)).querySelector('.time-label').textContent.startsWith('1.00 s')", timeout: 10))
-        XCTAssertTrue(try browser.waitUntil(loaded(1), timeout: 10))
+        XCTAssertTrue(try browser.waitUntil("\(panel(1)).querySelector('.time-label').textContent.startsWith('1.00 s')"))
+        XCTAssertTrue(try browser.waitUntil(loaded(1)))
         // Hovering the figure's node outlines its frame as `easel layout` gives it
         // (the picture is shown at its size in points, so CSS pixels are points).
         let layout = try ExternalTool.run(ExternalTool.easelExecutable, ["layout", root.appendingPathComponent("examples/themed/themed-card.scene.xml").path])
@@ -164,7 +164,7 @@ final class PreviewBrowserTests: XCTestCase {
         // Play: frames follow one another (each asked for once the last is on screen), then pause.
         _ = try browser.evaluate("\(panel(1)).querySelector('.play').click()")
         var times = Set<String>()
-        let playing = Date(timeIntervalSinceNow: 10)
+        let playing = Date(timeIntervalSinceNow: EventWait.timeout)
         while times.count < 4, playing.timeIntervalSinceNow > 0 {
             if let label = try browser.evaluate("\(panel(1)).querySelector('.time-label').textContent") as? String { times.insert(label) }
             usleep(30_000)
@@ -200,7 +200,7 @@ final class PreviewBrowserTests: XCTestCase {
         func shows(version: Int) -> String {
             "(() => { const i = \(panel).querySelector('img'); return !!i && Number(i.dataset.version) >= \(version) && i.complete })()"
         }
-        XCTAssertTrue(try browser.waitUntil(shows(version: 1), timeout: 20))
+        XCTAssertTrue(try browser.waitUntil(shows(version: 1)))
         let options = try browser.evaluate("[...\(panel).querySelectorAll('select[name=locale] option')].map(o => o.value).join(',')") as? String
         XCTAssertEqual(options, ",de,en,pseudo,pseudo-rtl")
         XCTAssertEqual(try browser.evaluate("\(panel).querySelectorAll('.overflow-frame').length") as? Int, 0, "English fits")
@@ -208,7 +208,7 @@ final class PreviewBrowserTests: XCTestCase {
         _ = try browser.evaluate("""
             (() => { const s = \(panel).querySelector('select[name=locale]'); s.value = 'de'; s.dispatchEvent(new Event('change')); })()
             """)
-        XCTAssertTrue(try browser.waitUntil("\(panel).querySelectorAll('.overflow-frame').length === 1", timeout: 10), "no overflow mark")
+        XCTAssertTrue(try browser.waitUntil("\(panel).querySelectorAll('.overflow-frame').length === 1"), "no overflow mark")
         let mark = try XCTUnwrap(try browser.evaluate("""
             (() => { const m = \(panel).querySelector('.overflow-frame'); return [m.style.left, m.style.top, m.style.width, m.style.height, m.title].join('|') })()
             """) as? String)
@@ -219,7 +219,7 @@ final class PreviewBrowserTests: XCTestCase {
 
         // A shorter translation saved: re-rendered, the mark gone.
         try #"{"en": {"title": "Progress"}, "de": {"title": "Fortschritt"}}"#.write(to: strings, atomically: true, encoding: .utf8)
-        XCTAssertTrue(try browser.waitUntil("\(panel).querySelectorAll('.overflow-frame').length === 0", timeout: 10),
+        XCTAssertTrue(try browser.waitUntil("\(panel).querySelectorAll('.overflow-frame').length === 0"),
                       "the edited string table was not read again")
     }
 
@@ -235,9 +235,9 @@ final class PreviewBrowserTests: XCTestCase {
 
     /// A screenshot once the page shows `colour` at (x, y): the browser
     /// paints a loaded image on a later frame, so the test waits for that
-    /// event (up to 10 s) instead of sleeping a guessed time.
+    /// event (EventWait.timeout at most) instead of sleeping a guessed time.
     func screenshot(_ browser: HeadlessChromium, showing colour: ExpectedColor, at x: Int, _ y: Int) throws -> RasterImage {
-        let deadline = Date(timeIntervalSinceNow: 10)
+        let deadline = Date(timeIntervalSinceNow: EventWait.timeout)
         var shot = try RasterImage(png: try browser.screenshot())
         while deadline.timeIntervalSinceNow > 0, x < shot.width, y < shot.height,
               shot.pixel(x, y).distance(to: colour.pixel) > 0.02 {

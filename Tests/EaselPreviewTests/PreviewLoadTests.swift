@@ -44,7 +44,7 @@ final class PreviewLoadTests: XCTestCase {
                 }
             }.start()
         }
-        XCTAssertEqual(connected.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(connected.wait(timeout: .now() + EventWait.timeout), .success)
 
         // Twenty saves back to back (however many renders they make, the
         // last must reach everyone).
@@ -54,7 +54,7 @@ final class PreviewLoadTests: XCTestCase {
         }
         // The server's final state: not rendering, the last colour served.
         var final: [String: Any] = [:]
-        let deadline = Date(timeIntervalSinceNow: 30)
+        let deadline = Date(timeIntervalSinceNow: EventWait.timeout)
         while deadline.timeIntervalSinceNow > 0 {
             let s = try JSONSerialization.jsonObject(
                 with: Data(try HTTPTestClient.request(port: preview.port, "/scenes/0/state.json").body)) as? [String: Any] ?? [:]
@@ -69,12 +69,12 @@ final class PreviewLoadTests: XCTestCase {
         let lastVersion = try XCTUnwrap(final["version"] as? Int)
         let withClients = preview.residentKilobytes ?? 0
         XCTAssertGreaterThanOrEqual(preview.openFiles, idleFiles + clients)
-        // Every page hears of the last version within a second.
-        let heard = Date(timeIntervalSinceNow: 5)
+        // Every page hears of the last version (waited for, not timed).
+        let heard = Date(timeIntervalSinceNow: EventWait.timeout)
         while seen.all.contains(where: { $0 < lastVersion }), heard.timeIntervalSinceNow > 0 { usleep(50_000) }
         let versions = seen.all
         stop.withLock { stopping = true }
-        XCTAssertEqual(finished.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(finished.wait(timeout: .now() + EventWait.timeout), .success)
         XCTAssertEqual(versions.filter { $0 == lastVersion }.count, clients, "versions seen: \(versions), last \(lastVersion)")
         let picture = try RasterImage(png: try HTTPTestClient.request(port: preview.port, "/scenes/0/image.png").body)
         assertPixel(picture, 300, 150, ExpectedColor(hex: colours.last!), tolerance: 0.01)
@@ -83,11 +83,21 @@ final class PreviewLoadTests: XCTestCase {
         // them twice (TCP takes the first write after the page closed; the
         // reset it provokes fails the second): two saves here, keep-alives
         // every 5 s otherwise.
+        // Each save is waited for until its render is done (and so broadcast),
+        // so that the two make two writes rather than merge into one render.
+        var version = lastVersion
         for grey in ["#808080", "#909090"] {
             try PreviewServerTests.scene(fill: grey).write(to: sceneFile, atomically: true, encoding: .utf8)
-            usleep(200_000)
+            let rendered = Date(timeIntervalSinceNow: EventWait.timeout)
+            while rendered.timeIntervalSinceNow > 0 {
+                let s = try JSONSerialization.jsonObject(
+                    with: Data(try HTTPTestClient.request(port: preview.port, "/scenes/0/state.json").body)) as? [String: Any] ?? [:]
+                if s["rendering"] as? Bool == false, let v = s["version"] as? Int, v > version { version = v; break }
+                usleep(20_000)
+            }
         }
-        let closing = Date(timeIntervalSinceNow: 5)
+        XCTAssertGreaterThanOrEqual(version, lastVersion + 2, "each save rendered on its own")
+        let closing = Date(timeIntervalSinceNow: EventWait.timeout)
         // (A few descriptors of slack: the test's own last requests may still be closing.)
         while preview.openFiles > idleFiles + 4, closing.timeIntervalSinceNow > 0 { usleep(50_000) }
         XCTAssertLessThanOrEqual(preview.openFiles, idleFiles + 4, "the \(clients) closed pages' connections are closed")

@@ -63,7 +63,7 @@ final class PreviewServerTests: XCTestCase {
         XCTAssertEqual(events.status, 200)
         XCTAssertEqual(events.headers["content-type"], "text/event-stream")
         // The first render: ok, 2× by default.
-        let first = Self.json(try events.next(timeout: 10, where: Self.rendered))
+        let first = Self.json(try events.next(timeout: EventWait.timeout, where: Self.rendered))
         XCTAssertEqual(first["ok"] as? Bool, true)
         let picture = try XCTUnwrap(first["picture"] as? [String: Any])
         XCTAssertEqual(picture["pixelWidth"] as? Int, 400)
@@ -72,7 +72,7 @@ final class PreviewServerTests: XCTestCase {
         // An edit in place (as editors that write the file itself do).
         let saved = Date()
         try Self.scene(fill: "#1f6feb").write(to: sceneFile, atomically: false, encoding: .utf8)
-        let updated = Self.json(try events.next(timeout: 30) {
+        let updated = Self.json(try events.next(timeout: EventWait.timeout) {
             let s = Self.json($0)
             return s["ok"] as? Bool == true && (s["version"] as? Int ?? 0) > (first["version"] as? Int ?? 0)
         })
@@ -84,7 +84,7 @@ final class PreviewServerTests: XCTestCase {
         // A broken edit, written by rename (as most editors save): the
         // located error arrives and the last good picture is still served.
         try Self.scene(fill: "#1f6fe").write(to: sceneFile, atomically: true, encoding: .utf8)
-        let broken = Self.json(try events.next(timeout: 30) { Self.json($0)["ok"] as? Bool == false })
+        let broken = Self.json(try events.next(timeout: EventWait.timeout) { Self.json($0)["ok"] as? Bool == false })
         let message = try XCTUnwrap((broken["diagnostics"] as? [[String: Any]])?.first)
         XCTAssertEqual(message["line"] as? Int, 2)
         XCTAssertEqual(message["severity"] as? String, "error")
@@ -122,10 +122,10 @@ final class PreviewServerTests: XCTestCase {
         let second = try PreviewProcess([framed.path])
         defer { XCTAssertEqual(second.interrupt().status, 130) }
         let events = try EventStreamClient(port: second.port)
-        let first = Self.json(try events.next(timeout: 10, where: Self.rendered))
+        let first = Self.json(try events.next(timeout: EventWait.timeout, where: Self.rendered))
         XCTAssertEqual(first["ok"] as? Bool, true, "\(first)")
         try writeTile("#7b2cbf")
-        _ = try events.next(timeout: 30) { Self.rendered($0) && (Self.json($0)["version"] as? Int ?? 0) > 1 }
+        _ = try events.next(timeout: EventWait.timeout) { Self.rendered($0) && (Self.json($0)["version"] as? Int ?? 0) > 1 }
         let image = try RasterImage(png: try HTTPTestClient.request(port: second.port, "/scenes/0/image.png").body)
         assertPixel(image, 180, 180, ExpectedColor(hex: "#7b2cbf"), tolerance: 0.01)
     }
@@ -170,7 +170,7 @@ final class PreviewServerTests: XCTestCase {
         let second = try PreviewProcess([themed.path])
         defer { XCTAssertEqual(second.interrupt().status, 130) }
         let events = try EventStreamClient(port: second.port)
-        let first = Self.json(try events.next(timeout: 10, where: Self.rendered))
+        let first = Self.json(try events.next(timeout: EventWait.timeout, where: Self.rendered))
         XCTAssertEqual(first["ok"] as? Bool, true)
         XCTAssertEqual(first["hasDark"] as? Bool, true)
         let parameters = try XCTUnwrap(first["parameters"] as? [[String: Any]])
@@ -180,7 +180,7 @@ final class PreviewServerTests: XCTestCase {
         let posted = try HTTPTestClient.request(port: second.port, "/scenes/0/settings", method: "POST",
                                                 headers: ["Content-Type": "application/json"], body: Array(settings.utf8))
         XCTAssertEqual(posted.status, 202)
-        let after = Self.json(try events.next(timeout: 30) {
+        let after = Self.json(try events.next(timeout: EventWait.timeout) {
             (Self.json($0)["picture"] as? [String: Any])?["pixelWidth"] as? Int == 300
         })
         XCTAssertEqual((after["settings"] as? [String: Any])?["appearance"] as? String, "dark")

@@ -72,7 +72,7 @@ public final class HeadlessChromium {
     }
 
     /// Evaluates `expression` until it is true; false after `timeout`.
-    public func waitUntil(_ expression: String, timeout: TimeInterval) throws -> Bool {
+    public func waitUntil(_ expression: String, timeout: TimeInterval = EventWait.timeout) throws -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while deadline.timeIntervalSinceNow > 0 {
             if try evaluate(expression) as? Bool == true { return true }
