@@ -79,22 +79,29 @@ public enum AtomicFile {
     /// Writes every byte and flushes it to disk; the caller closes `fd`.
     private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws {
         var written = 0
+        #if DEBUG
         // In two halves, so that a test can hold the write in the middle.
         let half = bytes.count / 2
         var pausedHalfway = false
+        #endif
         let failure: String? = bytes.withUnsafeBytes { buf -> String? in
             while written < buf.count {
-                let end = written < half ? half : buf.count
+                var end = buf.count
+                #if DEBUG
+                if written < half { end = half }
+                #endif
                 let n = Glibc.write(fd, buf.baseAddress! + written, end - written)
                 if n < 0 {
                     if errno == EINTR { continue }
                     return String(cString: strerror(errno))
                 }
                 written += n
+                #if DEBUG
                 if written >= half && !pausedHalfway {
                     pausedHalfway = true
                     TestPause.at(.writing, path)
                 }
+                #endif
             }
             return fsync(fd) == 0 ? nil : String(cString: strerror(errno))
         }
@@ -120,16 +127,31 @@ public enum AtomicFile {
 extension AtomicFile {
     private static let commitsInFlight = Atomic<Int>(0)
     private static let pendingSignal = Atomic<Int32>(0)
+    #if DEBUG
+    /// Set once a `TestPause` point has held a thread.
+    static let announcesDeferredSignals = Atomic<Bool>(false)
+    #endif
 
     /// For the command's signal handler.
     public static func exitOnSignal(_ signal: Int32) {
         pendingSignal.store(signal, ordering: .sequentiallyConsistent)
         if commitsInFlight.load(ordering: .sequentiallyConsistent) == 0 { _exit(128 + signal) }
+        #if DEBUG
+        // write(2) is safe in a signal handler; the line tells a test the signal waits.
+        if announcesDeferredSignals.load(ordering: .sequentiallyConsistent) {
+            let line: StaticString = "easel-test: signal noted\n"
+            _ = Glibc.write(2, line.utf8Start, line.utf8CodeUnitCount)
+        }
+        #endif
     }
 
     /// Runs `body` as a commit the signal handler waits for; after a signal
     /// no new commit starts (the write fails; the process is exiting).
     private static func committing(_ path: String, _ body: () throws -> Void) throws {
+        #if DEBUG
+        // Initialised here, not first in the signal handler.
+        _ = announcesDeferredSignals.load(ordering: .relaxed)
+        #endif
         commitsInFlight.add(1, ordering: .sequentiallyConsistent)
         defer {
             if commitsInFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 {

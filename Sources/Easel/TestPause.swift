@@ -9,16 +9,19 @@ import Glibc
 /// `EASEL_TEST_PAUSE=PHASE[:SUBJECT],…` names the points: when a thread
 /// reaches PHASE with a subject that contains SUBJECT (any, if none is
 /// given), it writes `easel-test: paused at PHASE SUBJECT` as one line to
-/// standard error and blocks until it reads a byte (or end of file) on
+/// standard error and blocks until it reads a byte or end of file on
 /// standard input. The test sees the line, does what it tests — sends a
-/// signal, asks the server for another scene — and writes a byte to let one
-/// paused thread go on.
+/// signal, asks the server for another scene — and closes the process's
+/// standard input to let it go on (no point holds it after that). While
+/// points are set, a Ctrl-C that waits for a commit under way says so on
+/// standard error (`easel-test: signal noted`), so that a test can release
+/// the commit knowing the signal is pending.
 ///
-/// Release builds compile every call to nothing: no environment variable can
-/// stop an installed `easel`.
-public enum TestPause {
+/// Package access only, and release builds compile every call to nothing:
+/// no environment variable can stop an installed `easel`.
+package enum TestPause {
     /// The points this package reaches.
-    public enum Phase: String, Sendable {
+    package enum Phase: String, Sendable {
         /// A render is about to start (the live preview's, per scene).
         case render
         /// Half of an output's bytes are in its unnamed temporary file.
@@ -39,15 +42,16 @@ public enum TestPause {
         }
     }()
 
-    public static func at(_ phase: Phase, _ subject: String) {
+    package static func at(_ phase: Phase, _ subject: String) {
         guard points.contains(where: { $0.phase == phase.rawValue && ($0.subject.isEmpty || subject.contains($0.subject)) })
         else { return }
+        AtomicFile.announcesDeferredSignals.store(true, ordering: .sequentiallyConsistent)
         let line = Array("easel-test: paused at \(phase.rawValue) \(subject)\n".utf8)
         _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
         var byte: UInt8 = 0
         while read(0, &byte, 1) < 0 && errno == EINTR {}
     }
     #else
-    @inline(__always) public static func at(_ phase: Phase, _ subject: String) {}
+    @inline(__always) package static func at(_ phase: Phase, _ subject: String) {}
     #endif
 }

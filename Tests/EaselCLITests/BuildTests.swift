@@ -263,8 +263,7 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(held.channel.waitForPause("written", ".png"), "no PNG written")
         kill(held.process.processIdentifier, SIGINT)
         XCTAssertTrue(held.waitForExit(), "Ctrl-C did not stop a build held after a write")
-        held.channel.releaseAll()
-        held.process.waitUntilExit()
+        held.finish()
         XCTAssertEqual(held.process.terminationStatus, 130, "interrupted mid-build: \(held.channel.stderr())")
         let pngs = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }
         XCTAssertTrue((1...2).contains(pngs.count), "one file a thread before Ctrl-C, not \(pngs.count) of 24")

@@ -56,8 +56,7 @@ final class PreviewLoadTests: XCTestCase {
         var final: [String: Any] = [:]
         let deadline = Date(timeIntervalSinceNow: EventWait.timeout)
         while deadline.timeIntervalSinceNow > 0 {
-            let s = try JSONSerialization.jsonObject(
-                with: Data(try HTTPTestClient.request(port: preview.port, "/scenes/0/state.json").body)) as? [String: Any] ?? [:]
+            let s = try PreviewServerTests.state(port: preview.port)
             if s["rendering"] as? Bool == false,
                let shown = try? RasterImage(png: try HTTPTestClient.request(port: preview.port, "/scenes/0/image.png").body),
                shown.pixel(300, 150).distance(to: ExpectedColor(hex: colours.last!).pixel) < 0.01 {
@@ -90,8 +89,7 @@ final class PreviewLoadTests: XCTestCase {
             try PreviewServerTests.scene(fill: grey).write(to: sceneFile, atomically: true, encoding: .utf8)
             let rendered = Date(timeIntervalSinceNow: EventWait.timeout)
             while rendered.timeIntervalSinceNow > 0 {
-                let s = try JSONSerialization.jsonObject(
-                    with: Data(try HTTPTestClient.request(port: preview.port, "/scenes/0/state.json").body)) as? [String: Any] ?? [:]
+                let s = try PreviewServerTests.state(port: preview.port)
                 if s["rendering"] as? Bool == false, let v = s["version"] as? Int, v > version { version = v; break }
                 usleep(20_000)
             }

@@ -18,25 +18,13 @@ public final class PreviewProcess {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = channel.errors
+        let output = PipeLines()
+        process.standardOutput = output.pipe
+        process.standardError = channel.errors.pipe
         process.standardInput = channel.input
         try process.run()
         // The first line of stdout: "easel preview: http://127.0.0.1:PORT/ (…)".
-        var line = [UInt8]()
-        let fd = output.fileHandleForReading.fileDescriptor
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while !line.contains(10) {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard deadline.timeIntervalSinceNow > 0, poll(&p, 1, 100) >= 0 else { break }
-            if p.revents != 0 {
-                var byte: UInt8 = 0
-                guard read(fd, &byte, 1) == 1 else { break }
-                line.append(byte)
-            }
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let text = output.waitForLine(timeout: timeout) { _ in true } ?? ""
         guard let start = text.range(of: "http://"), let end = text[start.upperBound...].firstIndex(of: " ") else {
             process.terminate()
             throw NSError(domain: "PreviewProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "no URL in '\(text)'"])
