@@ -64,6 +64,9 @@ public enum AssetBuild {
         /// Each scene's diagnostics, in scene order.
         public var diagnostics: [(scene: String, diagnostics: [Diagnostic])] = []
         public var warnings: [Diagnostic] = []
+        /// Errors of the build itself, not of a scene (a manifest or a stale
+        /// output that cannot be written or removed): the build fails.
+        public var errors: [Diagnostic] = []
         /// For a depfile: each scene's outputs and the files it read (absolute paths).
         public var dependencies: [(outputs: [String], inputs: [String])] = []
         /// Every parameter name declared by a scene this build compiled.
@@ -173,11 +176,8 @@ public enum AssetBuild {
         // the new name's ic_launcher is the old one's path).
         let owned = Set(manifest.scenes.filter { present.contains($0.key) }.values.flatMap(\.outputs))
         for output in removals where !owned.contains(output) {
-            report.removed.append(output)
-            guard !options.dryRun else { continue }
-            let url = options.output.appendingPathComponent(output)
-            try? fm.removeItem(at: url)
-            removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: options.output)
+            guard !options.dryRun else { report.removed.append(output); continue }
+            removeStale(output, &report, options)
         }
         // Colour sets by the scene that makes them (the first to export the name).
         var colorSets: [String: [String]] = [:]
@@ -189,7 +189,14 @@ public enum AssetBuild {
             }
             // Unchanged, it is not rewritten: a watched output folder stays quiet.
             let bytes = manifest.encoded()
-            if (try? FileBytes.read(manifestURL.path).get()) != Array(bytes) { try? AtomicFile.write(Array(bytes), to: manifestURL) }
+            // A manifest that cannot be written is an error: the next build would trust the old one.
+            if (try? FileBytes.read(manifestURL.path).get()) != Array(bytes) {
+                do { try AtomicFile.write(Array(bytes), to: manifestURL) } catch let error as DiagnosticsError {
+                    report.errors += error.diagnostics
+                } catch {
+                    report.errors.append(Diagnostic(.error, .cannotWrite(manifestURL.path, "\(error)"), at: nil))
+                }
+            }
         }
         for scene in scenes {
             guard let entry = manifest.scenes[scene] else { continue }
@@ -454,15 +461,18 @@ public enum AssetBuild {
         return items.filter { $0.hasSuffix(".scene.xml") }.sorted()
     }
 
-    static func removeEmptyFolders(from folder: URL, upTo root: URL) {
-        var current = folder.standardizedFileURL
-        let stop = root.standardizedFileURL.path
-        while current.path.hasPrefix(stop), current.path != stop {
-            let items = (try? FileManager.default.contentsOfDirectory(atPath: current.path)) ?? ["?"]
-            // An imageset whose images are gone keeps only what Easel wrote.
-            guard items.isEmpty else { return }
-            try? FileManager.default.removeItem(at: current)
-            current = current.deletingLastPathComponent()
+    /// Removes an output (relative to the output folder) that no scene
+    /// makes any more, and the folders it leaves empty; never through a
+    /// symbolic link (a warning), and a failure is the build's error.
+    static func removeStale(_ output: String, _ report: inout Report, _ options: Options) {
+        switch StaleOutputRemoval.remove(output, under: options.output) {
+        case .removed, .absent:
+            report.removed.append(output)
+            StaleOutputRemoval.removeEmptyFolders(output.deletingLastPathComponent, under: options.output)
+        case .throughLink(let link):
+            report.warnings.append(Diagnostic(.warning, .staleOutputThroughLink(output, link), at: nil))
+        case .failed(let reason):
+            report.errors.append(Diagnostic(.error, .cannotRemove(options.output.appendingPathComponent(output).path, reason), at: nil))
         }
     }
 

@@ -74,10 +74,7 @@ extension AssetBuild {
         }
         let written = files.map(\.path)
         for old in manifest.colorSets ?? [] where !written.contains(old) && BuildManifest.isInsideFolder(old) {
-            let url = options.output.appendingPathComponent(old)
-            try? FileManager.default.removeItem(at: url)
-            removeEmptyFolders(from: url.deletingLastPathComponent(), upTo: options.output)
-            report.removed.append(old)
+            removeStale(old, &report, options)
         }
         manifest.colorSets = written
         for (scene, diagnostic) in clashes {

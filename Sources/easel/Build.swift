@@ -163,6 +163,7 @@ struct Build: ParsableCommand {
         let terminal = isatty(1) == 1
         let verb = dryRun ? "would render" : "rendered"
         var rendered = Set<String>(), failed = Set<String>(), removed: [String] = [], scenes = Set<String>()
+        var buildFailed = false
         var dependencies: [(outputs: [String], inputs: [String])] = []
         var declared = Set<String>()
         var said = Set<String>()
@@ -185,7 +186,8 @@ struct Build: ParsableCommand {
             }
             if !dryRun { try createFolder(folder) }
             let result = AssetBuild.run(options)
-            report(result.warnings, input: folder)
+            report(result.warnings + result.errors, input: folder)
+            buildFailed = buildFailed || !result.errors.isEmpty
             for (scene, diagnostics) in result.diagnostics {
                 // A scene's own errors and warnings are said once, whichever output found them.
                 report(diagnostics.filter { said.insert($0.description).inserted }, input: source.appendingPathComponent(scene))
@@ -223,7 +225,7 @@ struct Build: ParsableCommand {
         let sourcePath = URL(fileURLWithPath: source).standardizedFileURL.resolvingSymlinksInPath().path
         let outside = Set(dependencies.flatMap(\.inputs).map { $0.deletingLastPathComponent }
             .filter { !$0.hasPrefix(sourcePath) })
-        if (!failed.isEmpty || !depfileWritten) && !watch { throw ExitCode(1) }
+        if (!failed.isEmpty || !depfileWritten || buildFailed) && !watch { throw ExitCode(1) }
         return outside.sorted()
     }
 }

@@ -64,6 +64,48 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(AssetBuild.manifestSceneCount(Array(try Data(contentsOf: manifest))), 3, "rewritten, valid")
     }
 
+    /// A manifest naming a stale output behind a symbolic link in the output
+    /// folder (`x → elsewhere`) removes nothing there: a warning names the
+    /// link, and the file outside and its folder stay.
+    func testStaleOutputsAreNeverRemovedThroughALink() throws {
+        try makeTree()
+        XCTAssertEqual(try build().status, 0)
+        let elsewhere = dir.appendingPathComponent("elsewhere")
+        let victim = elsewhere.appendingPathComponent("keep/config")
+        try FileManager.default.createDirectory(at: victim.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("x"), withDestinationURL: elsewhere)
+        let manifest = out.appendingPathComponent(".easel-build.json")
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        var scenes = try XCTUnwrap(json["scenes"] as? [String: Any])
+        scenes["gone.scene.xml"] = ["inputs": [], "outputs": ["x/keep/config"]]
+        json["scenes"] = scenes
+        try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+        let r = try build()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("warning: not removing 'x/keep/config'") && r.stderr.contains("'x' is a symbolic link"), r.stderr)
+        XCTAssertFalse(r.stdout.contains("removed x/keep/config"), r.stdout)
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "keep me")
+        // A stale output inside, reached through real folders, still goes.
+        try FileManager.default.removeItem(at: src.appendingPathComponent("icons/dot.scene.xml"))
+        let again = try build()
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("removed icons/dot.png"), again.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("icons/dot.png").path))
+    }
+
+    /// A manifest that cannot be written (a folder stands at its path) fails
+    /// the build with a message naming it: the next build must not trust an
+    /// old one.
+    func testAManifestThatCannotBeWrittenFailsTheBuild() throws {
+        try makeTree()
+        let manifest = out.appendingPathComponent(".easel-build.json")
+        try FileManager.default.createDirectory(at: manifest, withIntermediateDirectories: true)
+        let r = try build()
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: cannot") && r.stderr.contains(".easel-build.json"), r.stderr)
+    }
+
     func testIncrementalByContentRemovalsAndOptions() throws {
         try makeTree()
         var r = try build()
