@@ -15,8 +15,8 @@ extension SceneBuilder {
                         // Checked (and reported) in buildDefinitions.
                         let exported = el.attribute("export").flatMap { ValueParser.bool($0.value) } ?? true
                         let color = PaletteColor(name: name, light: c, dark: dark, tinted: tinted, exported: exported, location: el.location)
-                        palette[name] = color.value(in: appearance)
-                        if !paletteColors.contains(where: { $0.name == name }) { paletteColors.append(color) }
+                        // The first of a name is the palette colour (a lookup, not a search: palettes can be long).
+                        if palette.updateValue(color.value(in: appearance), forKey: name) == nil { paletteColors.append(color) }
                     }
                 case _ where Vocabulary.paintServers.contains(el.name):
                     if let id = el.attribute("id")?.value { paintServerIDs.insert(id) }

@@ -68,12 +68,20 @@ extension SceneBuilder {
         let paletteNames = Set(defs.flatMap(\.children).filter { $0.name == "color" }
             .compactMap { $0.attribute("name")?.value.trimmingSpaces })
         let check = ParameterTypeCheck(paletteNames: paletteNames)
-        // One at a time: each is checked against those before it.
+        // One at a time: each is checked against those before it (by name,
+        // a lookup: a scene can declare thousands).
         for el in defs.flatMap(\.children) where el.name == "param" {
-            if let p = declaration(el, check) { parameters.append(p) }
+            if let p = declaration(el, check) {
+                parameterIndex[p.name] = parameters.count
+                parameters.append(p)
+            }
         }
+        var variantIndex: [String: Int] = [:]
         for el in defs.flatMap(\.children) where el.name == "variant" {
-            if let v = variant(el, check) { variants.append(v) }
+            if let v = variant(el, check, firstOfName: { variantIndex[$0].map { variants[$0].location } }) {
+                variantIndex[v.name] = variants.count
+                variants.append(v)
+            }
         }
 
         let declared = Dictionary(parameters.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -96,7 +104,7 @@ extension SceneBuilder {
         }
         localize(&settings)
         if let name = options.variant {
-            if let v = variants.first(where: { $0.name == name }) {
+            if let v = variantIndex[name].map({ variants[$0] }) {
                 for s in v.settings where declared[s.name] != nil { settings[s.name] = ParameterSetting(s.value, from: .variant(name)) }
                 if let a = v.appearance { appearance = a }
             } else {
@@ -163,6 +171,17 @@ extension SceneBuilder {
         var stopped = false
         /// Characters looked at past a brace, finding references.
         var examined = 0
+        /// "Did you mean" for each undeclared name, found once: a search over
+        /// every declared name, which a scene repeating a misspelt reference
+        /// would otherwise pay for each time.
+        var suggestions: [String: String?] = [:]
+
+        mutating func suggestion(for name: String) -> String? {
+            if let found = suggestions[name] { return found }
+            let found = Suggestion.nearest(to: name, in: Array(values.keys))
+            suggestions[name] = found
+            return found
+        }
     }
 
     /// nil when nothing in the element or below it changed (most of a
@@ -181,9 +200,10 @@ extension SceneBuilder {
             el.attributes[k].value = value
             el.attributes[k].parameters = uses
             changed = true
-            for name in undeclared {
-                diagnostics.error(.undeclaredParameter(name, suggestion: Suggestion.nearest(to: name, in: Array(state.values.keys)),
-                                                       inGraphText: false), on: el.attributes[k])
+            // Past the error limit nothing is printed: no suggestion is looked for.
+            for name in undeclared where !diagnostics.isFull {
+                diagnostics.error(.undeclaredParameter(name, suggestion: state.suggestion(for: name), inGraphText: false),
+                                  on: el.attributes[k])
             }
             // The value's own check would only repeat what was said here.
             if reportWrongValues(uses, state, at: el.attributes[k].valueLocation, through: el.attributes[k].valueEnd)
@@ -198,9 +218,9 @@ extension SceneBuilder {
             if let text = expand(el.texts[piece], graphText: graphText, &state, &uses, &undeclared) {
                 el.texts[piece] = text
                 changed = true
-                for name in undeclared {
-                    diagnostics.error(.undeclaredParameter(name, suggestion: Suggestion.nearest(to: name, in: Array(state.values.keys)),
-                                                           inGraphText: graphText), at: el.location)
+                for name in undeclared where !diagnostics.isFull {
+                    diagnostics.error(.undeclaredParameter(name, suggestion: state.suggestion(for: name), inGraphText: graphText),
+                                      at: el.location)
                 }
                 _ = reportWrongValues(uses, state, at: el.location, through: nil)
             }
@@ -297,8 +317,8 @@ extension SceneBuilder {
             diagnostics.error(.reservedParameterName(name), on: nameAttribute)
             return nil
         }
-        if let first = parameters.first(where: { $0.name == name }) {
-            diagnostics.error(.duplicateName("parameter", name, first: first.location), on: nameAttribute)
+        if let first = parameterIndex[name] {
+            diagnostics.error(.duplicateName("parameter", name, first: parameters[first].location), on: nameAttribute)
             return nil
         }
         guard let type = keyword(el, "type", ParameterType.self) else { return nil }
@@ -313,7 +333,9 @@ extension SceneBuilder {
         return ParameterDeclaration(name: name, type: type, defaultValue: value, value: value, location: el.location)
     }
 
-    private func variant(_ el: XMLElement, _ check: ParameterTypeCheck) -> SceneVariant? {
+    /// `firstOfName`: where a variant of that name was declared before, if one was.
+    private func variant(_ el: XMLElement, _ check: ParameterTypeCheck,
+                         firstOfName: (String) -> SourceLocation?) -> SceneVariant? {
         checkAttributes(el)
         checkNoText(el)
         checkNoChildren(el)
@@ -323,8 +345,8 @@ extension SceneBuilder {
             diagnostics.error(.badVariantName(nameAttribute.value), on: nameAttribute)
             return nil
         }
-        if let first = variants.first(where: { $0.name == name }) {
-            diagnostics.error(.duplicateName("variant", name, first: first.location), on: nameAttribute)
+        if let first = firstOfName(name) {
+            diagnostics.error(.duplicateName("variant", name, first: first), on: nameAttribute)
             return nil
         }
         let appearance = keyword(el, "appearance", Appearance.self)
@@ -337,7 +359,7 @@ extension SceneBuilder {
                 }
                 let key = String(part[..<eq]).trimmingSpaces
                 let value = ParameterTypeCheck.unescapingBraces(String(part[part.index(after: eq)...]).trimmingSpaces)
-                guard let p = parameters.first(where: { $0.name == key }) else {
+                guard let p = parameterIndex[key].map({ parameters[$0] }) else {
                     diagnostics.error(.variantSetsUnknown(name, key, suggestion: Suggestion.nearest(to: key, in: parameters.map(\.name))), on: set)
                     continue
                 }

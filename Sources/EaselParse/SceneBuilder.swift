@@ -22,6 +22,8 @@ final class SceneBuilder {
     var appearance: Appearance
     var paletteColors: [PaletteColor] = []
     var parameters: [ParameterDeclaration] = []
+    /// Each declared parameter's place in `parameters`, by name.
+    var parameterIndex: [String: Int] = [:]
     var variants: [SceneVariant] = []
     /// The source has a brace somewhere: without one there is nothing to
     /// substitute, and the walk over every attribute is skipped.

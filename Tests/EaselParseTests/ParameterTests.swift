@@ -118,6 +118,29 @@ final class ParameterTests: XCTestCase {
                   ("9️⃣", "{nope} is not a declared parameter")])
     }
 
+    /// Thousands of declarations are looked up by name: a duplicate at the
+    /// end names the first's place, a variant's too, and a misspelt
+    /// reference repeated past the error limit is reported up to it.
+    func testManyDeclarationsAreCheckedByName() {
+        let count = 5_000
+        let params = (0..<count).map { "<param name=\"p\($0)\" type=\"number\" default=\"\($0)\"/>" }.joined(separator: "\n")
+        let source = """
+            <scene width="10" height="10"><defs>
+            \(params)
+            <param name="p0" type="number" default="1"/>
+            <variant name="v" set="p1=2"/>
+            <variant name="v" set="p\(count - 1)=3"/>
+            </defs><rect id="\(String(repeating: "{p00}", count: 500))"/></scene>
+            """
+        let found = diagnostics(of: source, options: options([:]))
+        XCTAssertTrue(found.contains { $0.description.contains("parameter 'p0' is declared twice (first at 2:1)") }, "\(found.prefix(3))")
+        XCTAssertTrue(found.contains { $0.description.contains("variant 'v' is declared twice (first at \(count + 3):1)") }, "\(found.prefix(3))")
+        let misspelt = found.filter { $0.description.contains("{p00} is not a declared parameter") }
+        XCTAssertFalse(misspelt.isEmpty)
+        XCTAssertLessThanOrEqual(found.count, 21, "reported up to the error limit, not once per reference")
+        XCTAssertTrue(misspelt.allSatisfy { $0.description.contains("did you mean '{p0}'") }, "\(misspelt.first.map(\.description) ?? "")")
+    }
+
     func testSubstitutionIsSinglePassAndBracesEscape() throws {
         let source = """
             <scene width="10" height="10">
