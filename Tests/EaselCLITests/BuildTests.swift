@@ -43,6 +43,17 @@ final class BuildTests: XCTestCase {
         try easel(["build", src.path, "-o", out.path, "--scales", "1,2"] + extra)
     }
 
+    /// Adds to the output folder's manifest a scene that is gone, with these
+    /// outputs: what the next build must remove (or refuse to).
+    func addGoneScene(outputs: [String]) throws {
+        let manifest = out.appendingPathComponent(".easel-build.json")
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        var scenes = try XCTUnwrap(json["scenes"] as? [String: Any])
+        scenes["gone.scene.xml"] = ["inputs": [], "outputs": outputs]
+        json["scenes"] = scenes
+        try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+    }
+
     /// A build removes the outputs its manifest lists for scenes that are
     /// gone; a manifest from elsewhere naming a path outside the output
     /// folder is not read (and nothing outside is touched).
@@ -51,12 +62,8 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(try build().status, 0)
         let victim = dir.appendingPathComponent("victim.txt")
         try Data("keep me".utf8).write(to: victim)
+        try addGoneScene(outputs: ["../victim.txt"])
         let manifest = out.appendingPathComponent(".easel-build.json")
-        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
-        var scenes = try XCTUnwrap(json["scenes"] as? [String: Any])
-        scenes["gone.scene.xml"] = ["inputs": [], "outputs": ["../victim.txt"]]
-        json["scenes"] = scenes
-        try JSONSerialization.data(withJSONObject: json).write(to: manifest)
         let r = try build()
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("is not a build manifest this Easel reads"), r.stderr)
@@ -75,12 +82,7 @@ final class BuildTests: XCTestCase {
         try FileManager.default.createDirectory(at: victim.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("keep me".utf8).write(to: victim)
         try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("x"), withDestinationURL: elsewhere)
-        let manifest = out.appendingPathComponent(".easel-build.json")
-        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
-        var scenes = try XCTUnwrap(json["scenes"] as? [String: Any])
-        scenes["gone.scene.xml"] = ["inputs": [], "outputs": ["x/keep/config"]]
-        json["scenes"] = scenes
-        try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+        try addGoneScene(outputs: ["x/keep/config"])
         let r = try build()
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("warning: not removing 'x/keep/config'") && r.stderr.contains("'x' is a symbolic link"), r.stderr)
