@@ -265,7 +265,10 @@ final class FontSetLoader: @unchecked Sendable {
 struct LazyTextShaper: TextMeasuring {
     let loader: FontSetLoader
     func measure(_ request: TextRequest) -> Size {
-        loader.fonts().map { TextShaper(fonts: $0).measure(request) } ?? .zero
+        measureCountingLayouts(request).size
+    }
+    func measureCountingLayouts(_ request: TextRequest) -> (size: Size, layouts: Int) {
+        loader.fonts().map { TextShaper(fonts: $0).measureCountingLayouts(request) } ?? (.zero, 0)
     }
     func shape(_ request: TextRequest) -> ShapedText {
         loader.fonts().map { TextShaper(fonts: $0).shape(request) }

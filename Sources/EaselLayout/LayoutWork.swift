@@ -25,6 +25,34 @@ public struct LayoutWork: Hashable, Sendable {
     public static let perTextCharacter = 1.0
     public init() {}
 
+    /// Runs shorter than this are words: wrapping them is linear.
+    public static let longRun = 100
+    /// Pango 1.50 wraps a long run with no space or ideograph in it
+    /// (`xxxx…`, or letters followed by thousands of U+200B/U+2060) in
+    /// time that grows with the square of the run's length: it reshapes
+    /// the rest of the run at each forced break and rescans it at each
+    /// break opportunity. Measured on the budget's machine, 8,000 such
+    /// characters took 0.5–2.5 s per call and 16,000 four times that
+    /// (n²/25 µs at worst). A call that wraps is charged that square for
+    /// every run longer than `longRun`, before it is made, so such a text
+    /// stops with the budget's error instead of running for minutes;
+    /// words, CJK and text that does not wrap are charged nothing here.
+    public static func wrapCost(of text: String) -> Double {
+        var cost = 0.0, run = 0
+        func endRun() {
+            if run > longRun { cost += Double(run) * Double(run) / 25 }
+            run = 0
+        }
+        for scalar in text.unicodeScalars {
+            let p = scalar.properties
+            // A space or an ideograph (or kana) is a break opportunity
+            // that Pango takes without reshaping.
+            if p.isWhitespace || p.isIdeographic || (0x3040...0x30FF).contains(scalar.value) { endRun() } else { run += 1 }
+        }
+        endRun()
+        return cost
+    }
+
     /// The error of a pass that ran out of budget, located at the node it
     /// was laying out; nil if it did not.
     public func exhaustedError(limit: Double) -> Diagnostic? {

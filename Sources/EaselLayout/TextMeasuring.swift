@@ -67,6 +67,10 @@ public struct ShapedText: Sendable {
     public var lines: [ShapedLine]
     /// Every run of glyphs in one font, line by line, left to right.
     public var runs: [GlyphRun]
+    /// Times the engine laid the text out to shape it: one, or more where
+    /// the text was cut to `maxLines` (the layout budget is charged for
+    /// each).
+    public var layouts = 1
     /// The text's own font size in points, times the request's `fontScale`.
     public var fontSize: Double = FontSpec.defaultSize
     /// The paragraph runs right to left (`rtl`, or `auto` resolved by the
@@ -108,9 +112,17 @@ public protocol TextMeasuring: Sendable {
     func shape(_ request: TextRequest) -> ShapedText
     /// For `fit="shrink"`: the text's size, lines and broken words.
     func fitMeasure(_ request: TextRequest) -> TextFitMeasure
+    /// `measure`, and how many times the engine laid the text out for it
+    /// (cutting a text to `maxLines` takes several): what the layout
+    /// budget is charged for.
+    func measureCountingLayouts(_ request: TextRequest) -> (size: Size, layouts: Int)
 }
 
 extension TextMeasuring {
+    public func measureCountingLayouts(_ request: TextRequest) -> (size: Size, layouts: Int) {
+        (measure(request), 1)
+    }
+
     /// From `shape`, for engines that cannot tell where words break.
     public func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
         var r = request

@@ -11,17 +11,21 @@ public struct TextShaper: TextMeasuring {
     static let scale = 1024.0   // PANGO_SCALE
 
     public func measure(_ request: TextRequest) -> Size {
+        measureCountingLayouts(request).size
+    }
+
+    public func measureCountingLayouts(_ request: TextRequest) -> (size: Size, layouts: Int) {
         fonts.withShapingContext { context in CairoFontAccess.withLock {
-            let (display, spans) = displayText(request, context)
+            let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-            return size(of: layout, request)
+            return (size(of: layout, request), layouts + 1)
         } }
     }
 
     public func shape(_ request: TextRequest) -> ShapedText {
         fonts.withShapingContext { context in CairoFontAccess.withLock {
-            let (display, spans) = displayText(request, context)
+            let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             var shaped = ShapedText(text: display, size: size(of: layout, request), lineBounds: logicalExtents(layout),
@@ -29,6 +33,7 @@ public struct TextShaper: TextMeasuring {
                                     runs: GlyphRunReader.runs(of: layout, fonts: fonts, requestedAxes: request.font.variations.map(\.tag)))
             shaped.fontSize = baseSize(request.font) * request.fontScale
             shaped.rightToLeft = TextShaper.isRightToLeft(display, request.direction)
+            shaped.layouts = layouts + 1
             return shaped
         } }
     }
@@ -330,17 +335,22 @@ public struct TextShaper: TextMeasuring {
     /// With `maxLines`, the text cut after that many lines (wrapped or
     /// not), its last kept line shortened until it fits with an ellipsis;
     /// the spans cut with it (the ellipsis belongs to the span it follows).
-    private func displayText(_ request: TextRequest, _ context: ShapingContext) -> (String, [TextSpan]) {
-        guard let maxLines = request.maxLines else { return (request.text, request.spans) }
+    /// The cut is found by bisection over the last line's grapheme
+    /// clusters: a line of n clusters costs about log2(n) layouts, not n
+    /// (zero-width characters such as U+2060 made the one-at-a-time search
+    /// quadratic). `layouts` counts the Pango layouts made, for the budget.
+    private func displayText(_ request: TextRequest, _ context: ShapingContext) -> (text: String, spans: [TextSpan], layouts: Int) {
+        guard let maxLines = request.maxLines else { return (request.text, request.spans, 0) }
         let full = layout(request.text, spans: request.spans, request, context)
         defer { g_object_unref(UnsafeMutableRawPointer(full)) }
-        guard Int(pango_layout_get_line_count(full)) > maxLines else { return (request.text, request.spans) }
+        var layouts = 1
+        guard Int(pango_layout_get_line_count(full)) > maxLines else { return (request.text, request.spans, layouts) }
         // Byte offsets where the last kept line starts and where the next begins.
         let bytes = Array(request.text.utf8)
         let lastStart = Int(pango_layout_get_line_readonly(full, Int32(maxLines - 1)).pointee.start_index)
         let nextStart = Int(pango_layout_get_line_readonly(full, Int32(maxLines)).pointee.start_index)
         let kept = String(decoding: bytes[..<lastStart], as: UTF8.self)
-        var last = Array(String(decoding: bytes[lastStart..<nextStart], as: UTF8.self)
+        let last = Array(String(decoding: bytes[lastStart..<nextStart], as: UTF8.self)
             .trimmingTrailingWhitespace())
         func cut(_ candidate: String) -> [TextSpan] {
             let keptBytes = candidate.utf8.count - "…".utf8.count, total = candidate.utf8.count
@@ -351,16 +361,31 @@ public struct TextShaper: TextMeasuring {
                 return s
             }
         }
-        func fits(_ candidate: String) -> Bool {
-            let l = layout(candidate, spans: cut(candidate), request, context)
+        func candidate(_ clusters: Int) -> String {
+            kept + String(last[..<clusters]).trimmingTrailingWhitespace() + "…"
+        }
+        func fits(_ clusters: Int) -> Bool {
+            let text = candidate(clusters)
+            let l = layout(text, spans: cut(text), request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(l)) }
+            layouts += 1
             return Int(pango_layout_get_line_count(l)) <= maxLines
         }
-        while true {
-            let candidate = kept + String(last).trimmingTrailingWhitespace() + "…"
-            if fits(candidate) || last.isEmpty { return (candidate, cut(candidate)) }
-            last.removeLast()
+        // The longest prefix that fits; a longer prefix never takes fewer
+        // lines, so fitting holds up to some length and not beyond.
+        var best = 0
+        if fits(last.count) {
+            best = last.count
+        } else {
+            var lo = 0, hi = last.count - 1   // fits(lo) is assumed; hi may fit
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if fits(mid) { lo = mid } else { hi = mid - 1 }
+            }
+            best = lo
         }
+        let text = candidate(best)
+        return (text, cut(text), layouts)
     }
 }
 

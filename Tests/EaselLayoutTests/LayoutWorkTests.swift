@@ -72,4 +72,28 @@ final class LayoutWorkTests: XCTestCase {
         XCTAssertEqual(error.location, at)
         XCTAssert(error.message.text.contains("--max-layout"), error.message.text)
     }
+
+    /// Pango wraps a run with no space in it in time that grows with the
+    /// square of its length, so a wrapped text pays that square before the
+    /// engine is called: 16,000 such characters stop the pass with no call
+    /// made, words of the same length cost a call each, and the same run
+    /// unwrapped costs nothing extra.
+    func testALongRunWithNoSpaceIsChargedItsSquareBeforeItIsWrapped() throws {
+        func scene(_ text: String, width: String = " width=\"40\"") -> String {
+            "<scene width=\"400\" height=\"300\"><text\(width)>\(text)</text></scene>"
+        }
+        let run = String(repeating: "x", count: 16_000)
+        let stopped = try work(scene(run))
+        XCTAssertNotNil(stopped.exhaustedAt)
+        XCTAssertEqual(stopped.textCalls, 0)
+        XCTAssertEqual(LayoutWork.wrapCost(of: run), 16_000.0 * 16_000 / 25)
+        for text in [String(repeating: "xxx ", count: 4_000), String(repeating: "字", count: 16_000)] {
+            XCTAssertEqual(LayoutWork.wrapCost(of: text), 0)
+            XCTAssertNil(try work(scene(text)).exhaustedAt)
+        }
+        // (A text that does not wrap may have 10,000 characters on a line.)
+        XCTAssertNil(try work(scene(String(run.prefix(9_000)), width: "")).exhaustedAt)
+        // Zero-width characters count: Pango scans the run at each of them.
+        XCTAssertGreaterThan(LayoutWork.wrapCost(of: "abc" + String(repeating: "\u{200B}", count: 8_000)), Limits().maxLayoutWork)
+    }
 }

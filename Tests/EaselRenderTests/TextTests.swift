@@ -146,6 +146,36 @@ final class TextTests: XCTestCase {
         XCTAssertEqual(twoLines, 2 * one, accuracy: 0.5)
     }
 
+    /// Cutting to `max-lines` searches the last line by bisection, and the
+    /// layout budget pays for every layout. The last kept line here is
+    /// "abcd" and k groups of 90 zero-width word joiners (each group a
+    /// word, so no quadratic run), and "abcd…" is too wide: the cut must
+    /// go back past every joiner, one layout per cluster before.
+    func testTheEllipsisCutTakesLogarithmicallyManyLayoutsAllCharged() throws {
+        var calls: [Int] = []
+        for groups in [10, 20, 40] {
+            let text = "abcd" + String(repeating: " " + String(repeating: "\u{2060}", count: 90), count: groups) + " efghijkl"
+            let s = try compileText("""
+                <scene width="200" height="50"><text width="30" font-size="12" max-lines="1">\(text)</text></scene>
+                """)
+            guard case .text(let t)? = s.layout.nodes[0].drawing else { return XCTFail("expected a text drawing") }
+            XCTAssertTrue(t.shaped.text.hasPrefix("ab"), t.shaped.text)
+            XCTAssertTrue(t.shaped.text.hasSuffix("…"))
+            XCTAssertLessThan(t.shaped.text.unicodeScalars.count, 10, "cut back past every joiner")
+            XCTAssertEqual(t.shaped.lines.count, 1)
+            let work = s.layout.work
+            // Every layout is charged as a call over the whole text.
+            XCTAssertEqual(work.textCharacters, work.textCalls * text.unicodeScalars.count)
+            XCTAssertNil(work.exhaustedAt)
+            calls.append(work.textCalls)
+        }
+        // Doubling the line adds about one bisection step (to measure and
+        // to shape), where the linear search doubled the layouts (900 to
+        // 3,600 clusters).
+        XCTAssertLessThanOrEqual(calls[2] - calls[0], 6, "\(calls)")
+        XCTAssertLessThan(calls[2], 2 * (14 + 3), "\(calls)")
+    }
+
     /// A label painted with a pattern whose tile holds text draws text while
     /// drawing text: it must not wait on itself.
     func testTextFilledWithAPatternOfText() throws {
