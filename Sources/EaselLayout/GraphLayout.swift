@@ -190,17 +190,40 @@ struct SeriesPainter {
             var dots = BezierPath()
             let r = diameter / 2
             let present = points.filter { !$0.y.isNaN }
-            // More points than the plot has device pixels: one dot per
-            // quarter device pixel (at the largest scale served) draws
-            // the same picture from far fewer.
+            // More points than the plot has device pixels (at the largest
+            // scale served): merged per quarter device pixel, buried dots
+            // drawn as the squares they cover (`mergedDots`); if that still
+            // leaves more dots than pixels (noise fills a cloud with holes),
+            // per device pixel. The same picture from far fewer dots.
             let options = resolver.options
             let pixels = plot.width * plot.height * options.maxScale * options.maxScale
-            let shown = options.reduceSeries && Double(present.count) > pixels
-                ? GraphGeometry.mergedPerCell(present, cell: 0.25 / options.maxScale) : present
-            if shown.count < present.count { resolver.context.reducedSeries = true }
-            if r > 0 { for p in shown { dots.append(.ellipse(in: Rect(x: p.x - r, y: p.y - r, width: diameter, height: diameter))) } }
-            return node("points", entry, opacity: opacity, frame: dots.boundingBox ?? .zero,
-                        drawing: resolver.shapeDrawing(dots, style: style, box: plot))
+            if options.reduceSeries && Double(present.count) > pixels {
+                let bury = style.stroke == .none && style.fillRule == .nonzero
+                var merged = GraphGeometry.mergedDots(present, radius: r, cell: 0.25 / options.maxScale, buryInterior: bury)
+                if Double(merged.centres.count) > pixels {
+                    merged = GraphGeometry.mergedDots(present, radius: r, cell: 1 / options.maxScale, buryInterior: bury)
+                }
+                resolver.context.reducedSeries = true
+                if r > 0 {
+                    for p in merged.centres { dots.append(.ellipse(in: Rect(x: p.x - r, y: p.y - r, width: diameter, height: diameter))) }
+                    // Clockwise with y down, as the ellipses: overlaps add up under the non-zero rule.
+                    for box in merged.covered {
+                        dots.move(to: Point(box.minX, box.minY))
+                        dots.line(to: Point(box.maxX, box.minY))
+                        dots.line(to: Point(box.maxX, box.maxY))
+                        dots.line(to: Point(box.minX, box.maxY))
+                        dots.close()
+                    }
+                }
+            } else if r > 0 {
+                for p in present { dots.append(.ellipse(in: Rect(x: p.x - r, y: p.y - r, width: diameter, height: diameter))) }
+            }
+            var drawing = resolver.shapeDrawing(dots, style: style, box: plot)
+            if case .shapes(var passes) = drawing, !passes.isEmpty {
+                passes[0].crossesOnlyNeighbours = true
+                drawing = .shapes(passes)
+            }
+            return node("points", entry, opacity: opacity, frame: dots.boundingBox ?? .zero, drawing: drawing)
         default:
             // Callers pass only area, line and points (`isSeriesLayer`).
             return node(entry.item.isLayer ? "layer" : "text", entry, opacity: 1, frame: .zero, drawing: nil)

@@ -181,6 +181,10 @@ public struct ShapeDrawing: Sendable {
     public var fill: PaintID?
     public var fillRule: FillRule
     public var stroke: StrokeDrawing?
+    /// Many small closed shapes, each crossing only its neighbours (a
+    /// points layer's dots): what filling it costs is the rows its edges
+    /// span, not a count of crossings over the whole path.
+    public var crossesOnlyNeighbours = false
 }
 
 public struct StrokeDrawing: Sendable {

@@ -73,6 +73,8 @@ public struct RenderPath: Sendable {
     public var fill: PaintID?
     public var fillRule: FillRule
     public var stroke: StrokeDrawing?
+    /// `ShapeDrawing.crossesOnlyNeighbours`.
+    public var crossesOnlyNeighbours = false
 
     public var bounds: Rect? {
         guard fill != nil || stroke != nil, var box = path.boundingBox else { return nil }
@@ -124,7 +126,11 @@ extension RenderTree {
         var content: [RenderNode] = []
         switch n.drawing {
         case .shapes(let passes)?:
-            content += passes.map { .path(RenderPath(location: n.location, path: $0.path, fill: $0.fill, fillRule: $0.fillRule, stroke: $0.stroke)) }
+            content += passes.map { pass in
+                var path = RenderPath(location: n.location, path: pass.path, fill: pass.fill, fillRule: pass.fillRule, stroke: pass.stroke)
+                path.crossesOnlyNeighbours = pass.crossesOnlyNeighbours
+                return .path(path)
+            }
         case .image(let image)?:
             content.append(.image(RenderImage(location: n.location, drawing: image)))
         case .text(let text)?:

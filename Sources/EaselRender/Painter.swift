@@ -109,6 +109,18 @@ final class Painter {
         return out
     }
 
+    /// The device rows `edges` (user space) span, together, each at
+    /// least one: the work of scan-converting them.
+    private func deviceRows(of edges: [(Point, Point)]) -> Double {
+        var rows = 0.0
+        for (a, b) in edges {
+            var dx = b.x - a.x, dy = b.y - a.y
+            cairo_user_to_device_distance(cr, &dx, &dy)
+            rows += max(1, abs(dy))
+        }
+        return rows
+    }
+
     /// Charges a group (a surface the size of the clip, composited when
     /// popped) before it is pushed, and holds its pixels until `endGroup`;
     /// nil, and painting stops, when the budget or the nesting is spent.
@@ -333,8 +345,13 @@ final class Painter {
 
     private func draw(_ shape: RenderPath) {
         // What tessellating the path costs, whatever it covers.
-        let complexity = shape.fill != nil || shape.stroke != nil ? PathCrossings.estimate(shape.path) : nil
+        let complexity = (shape.fill != nil || shape.stroke != nil) && !shape.crossesOnlyNeighbours
+            ? PathCrossings.estimate(shape.path) : nil
         func pathCost(stroke: Bool) -> Double {
+            if shape.crossesOnlyNeighbours {
+                let edges = PathCrossings.edges(of: shape.path)
+                return Double(edges.count) * PaintCost.perPathEdge + deviceRows(of: edges) * PaintCost.perNeighbourEdgeRow
+            }
             guard let complexity else { return 0 }
             return Double(complexity.edges) * PaintCost.perPathEdge
                 + complexity.crossings * (stroke ? PaintCost.perStrokeCrossing : PaintCost.perFillCrossing)
