@@ -243,14 +243,24 @@ public enum AssetBuild {
         var renderings: [Rendering] = []
         var inputs: [FileRecord] = []
         var parameters: [String] = []
+        // Every locale's diagnostics, each said once: one that only some
+        // locales have names its locale, and one locale's failure does not
+        // hide another's.
         var said = Set<String>()
-        for c in compiled {
-            session.report(c.diagnostics.filter { said.insert($0.description).inserted })
-            guard !c.failed else { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }
+        var inLocales: [String: Int] = [:]
+        for c in compiled { for d in Set(c.diagnostics.map(\.description)) { inLocales[d, default: 0] += 1 } }
+        for (locale, c) in zip(locales, compiled) {
+            session.report(c.diagnostics.filter { said.insert($0.description).inserted }.map { d in
+                guard let locale, compiled.count > 1, inLocales[d.description] != compiled.count else { return d }
+                var named = d
+                named.message.text += " (locale \(locale))"
+                return named
+            })
             parameters = c.parameters
             renderings += c.renderings
             for f in c.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
         }
+        if compiled.contains(where: \.failed) { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }
         var outputs: [String] = []
         var warnings: [Diagnostic] = []
         let ok = session.run {

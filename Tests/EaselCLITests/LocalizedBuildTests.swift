@@ -203,6 +203,19 @@ final class LocalizedBuildTests: XCTestCase {
     }
 
     /// --locales needs string tables; a bad locale is a usage error.
+    /// With only a Latin font, `ja` and `ar` both lack glyphs: the build
+    /// fails and says so for each of them, naming the locale; `en` and
+    /// `de` are not blamed.
+    func testEveryFailingLocaleIsReportedByName() throws {
+        let r = try build(["--font-dir", TestFonts.folder.path, "--system-fonts", "no"])
+        XCTAssertEqual(r.status, 1)
+        let errors = r.stderr.split(separator: "\n").filter { $0.contains("error: no font of this compile has") }
+        XCTAssertEqual(errors.filter { $0.hasSuffix("(locale ja)") || $0.contains("(locale ja) [") }.count, 1, r.stderr)
+        XCTAssertEqual(errors.filter { $0.hasSuffix("(locale ar)") || $0.contains("(locale ar) [") }.count, 1, r.stderr)
+        XCTAssertEqual(errors.count, 2, r.stderr)
+        XCTAssertFalse(r.stderr.contains("(locale en)") || r.stderr.contains("(locale de)"), r.stderr)
+    }
+
     func testUsageErrors() throws {
         let noStrings = try ExternalTool.run(ExternalTool.easelExecutable, ["build", src.path, "-o", out.path, "--locales", "en,de"])
         XCTAssertEqual(noStrings.status, 2)
