@@ -28,11 +28,19 @@ public struct PreviewOptions: ParsableArguments, Sendable {
 
     public func validate() throws {
         guard !scenes.isEmpty else { throw ValidationError("give at least one scene file to preview") }
-        for scene in scenes where !FileManager.default.isReadableFile(atPath: scene) {
-            throw ValidationError("cannot read '\(scene)'")
-        }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard scale > 0, scale <= Limits().maxScale else { throw ValidationError(ScaleOption.rangeMessage("--scale")) }
+    }
+
+    /// Reports each scene that does not exist as `render` does
+    /// (`file: error: no such file [E0808]`); true if any did not, and the
+    /// caller exits with status 1, as `render` does.
+    public func reportMissingScenes() -> Bool {
+        let missing = scenes.filter { !FileManager.default.fileExists(atPath: $0) }
+        let output = DiagnosticsOutput(format: .text)
+        for scene in missing { output.report([Diagnostic(.error, .noSuchScene, at: nil)], input: scene) }
+        output.finish()
+        return !missing.isEmpty
     }
 
     /// The names of this machine only: the server binds them to loopback,

@@ -33,6 +33,7 @@ struct PreviewCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if options.reportMissingScenes() { throw ExitCode(1) }
         // Ctrl-C is caught from here on: a signal that arrives while the
         // server starts, or just after the URL is printed, still stops it
         // cleanly (it used to kill the process or be lost).

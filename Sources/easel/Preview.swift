@@ -19,6 +19,7 @@ struct Preview: ParsableCommand {
     @OptionGroup var options: PreviewOptions
 
     func run() throws {
+        if options.reportMissingScenes() { throw ExitCode(1) }
         let arguments = CommandLine.arguments
         let tail = arguments.firstIndex(of: "preview").map { Array(arguments[($0 + 1)...]) } ?? []
         let program = Self.previewProgram()

@@ -264,10 +264,16 @@ final class PreviewServerTests: XCTestCase {
         preview = nil
     }
 
-    func testCommandLineMistakesExitTwo() throws {
-        let missing = try ExternalTool.run(ExternalTool.easelExecutable, ["preview", folder.appendingPathComponent("nope.scene.xml").path])
-        XCTAssertEqual(missing.status, 2)
-        XCTAssertTrue(missing.stderr.contains("cannot read"), missing.stderr)
+    /// A missing scene is reported as `render` reports it (E0808, exit 1);
+    /// other mistakes on the command line exit 2.
+    func testCommandLineMistakes() throws {
+        let nope = folder.appendingPathComponent("nope.scene.xml").path
+        let missing = try ExternalTool.run(ExternalTool.easelExecutable, ["preview", nope])
+        let render = try ExternalTool.run(ExternalTool.easelExecutable, ["render", nope, "-o", folder.appendingPathComponent("nope.png").path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(render.status, 1)
+        XCTAssertEqual(missing.stderr, "\(nope): error: no such file [E0808]\n")
+        XCTAssertEqual(missing.stderr, render.stderr)
         let host = try ExternalTool.run(ExternalTool.easelExecutable, ["preview", sceneFile.path, "--host", "example.com"])
         XCTAssertEqual(host.status, 2)
         XCTAssertTrue(host.stderr.contains("--host takes an IP address"), host.stderr)
