@@ -185,17 +185,16 @@ public enum AssetBuild {
             if options.android { refuseSharedOutputs(&manifest, &report, options) }
             if options.xcassets {
                 colorSets = writeColorSets(&manifest, &report, options)
-                writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted())
+                writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted(), &report)
             }
             // Unchanged, it is not rewritten: a watched output folder stays quiet.
-            let bytes = manifest.encoded()
-            // A manifest that cannot be written is an error: the next build would trust the old one.
-            if (try? FileBytes.read(manifestURL.path).get()) != Array(bytes) {
-                do { try AtomicFile.write(Array(bytes), to: manifestURL) } catch let error as DiagnosticsError {
-                    report.errors += error.diagnostics
-                } catch {
-                    report.errors.append(Diagnostic(.error, .cannotWrite(manifestURL.path, "\(error)"), at: nil))
-                }
+            // A manifest that cannot be made or written is an error: the next
+            // build would trust the old one.
+            do {
+                let bytes = Array(try manifest.encoded())
+                if (try? FileBytes.read(manifestURL.path).get()) != bytes { write(bytes, to: manifestURL, &report) }
+            } catch {
+                report.errors.append(Diagnostic(.error, .cannotWrite(manifestURL.path, "cannot encode it: \(error)"), at: nil))
             }
         }
         for scene in scenes {
@@ -268,8 +267,7 @@ public enum AssetBuild {
                 outputs.append(relative)
                 guard let bytes else { continue }   // a locale whose translations did not change
                 let target = options.output.appendingPathComponent(relative)
-                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try AtomicFile.write(bytes, to: target)
+                try AtomicFile.write(bytes, makingFolderFor: target)
             }
         }
         session.report(warnings)
@@ -486,19 +484,29 @@ public enum AssetBuild {
         }
     }
 
+    /// Writes a file of the build (making its folder), atomically; a
+    /// failure is the build's error, naming the file.
+    static func write(_ bytes: [UInt8], to url: URL, _ report: inout Report) {
+        do {
+            try AtomicFile.write(bytes, makingFolderFor: url)
+        } catch let error as DiagnosticsError {
+            report.errors += error.diagnostics
+        } catch {
+            report.errors.append(Diagnostic(.error, .cannotWrite(url.path, "\(error)"), at: nil))
+        }
+    }
+
     /// `Contents.json` at the catalog's root and in every folder between it
     /// and an imageset (folders are groups).
-    static func writeCatalogFolders(_ root: URL, scenes: [String]) {
+    static func writeCatalogFolders(_ root: URL, scenes: [String], _ report: inout Report) {
         var folders: Set<String> = [""]
         for scene in scenes {
             var f = scene.deletingLastPathComponent
             while !f.isEmpty { folders.insert(f); f = f.deletingLastPathComponent }
         }
         for f in folders {
-            let dir = f.isEmpty ? root : root.appendingPathComponent(f)
-            try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let url = dir.appendingPathComponent("Contents.json")
-            if !FileManager.default.fileExists(atPath: url.path) { try? AtomicFile.write(AssetCatalog.folder(), to: url) }
+            let url = (f.isEmpty ? root : root.appendingPathComponent(f)).appendingPathComponent("Contents.json")
+            if !FileManager.default.fileExists(atPath: url.path) { write(AssetCatalog.folder(), to: url, &report) }
         }
     }
 }
@@ -631,9 +639,9 @@ struct BuildManifest: Codable, Sendable {
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
     }
 
-    func encoded() -> Data {
+    func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return (try? encoder.encode(self)) ?? Data()
+        return try encoder.encode(self)
     }
 }

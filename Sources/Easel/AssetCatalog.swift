@@ -64,6 +64,8 @@ enum AssetCatalog {
     static func json(_ object: JSONValue) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        // Only a non-finite number fails to encode, and every number here is
+        // a colour component or a scale, finite by construction.
         return Array((try? encoder.encode(object)) ?? Data()) + [0x0A]
     }
 }

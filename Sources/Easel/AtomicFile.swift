@@ -24,6 +24,32 @@ public enum AtomicFile {
     /// overlay does not import.
     private static let tmpFileFlag: Int32 = 0o20_000_000 | O_DIRECTORY
 
+    /// `mkdir -p`; nil on success, else the C library's reason ("Not a
+    /// directory"), which names the cause where FoundationEssentials'
+    /// CocoaError prints only its code.
+    public static func makeFolders(_ path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component + "/"
+            if mkdir(prefix, 0o777) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+        }
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder else {
+            return String(cString: strerror(ENOTDIR))
+        }
+        return nil
+    }
+
+    /// `write`, making the file's folder first; a folder that cannot be
+    /// made is the file's error (`DiagnosticsError`), with the reason.
+    public static func write(_ bytes: [UInt8], makingFolderFor url: URL) throws {
+        let folder = url.deletingLastPathComponent().path
+        if let reason = makeFolders(folder) {
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, "cannot create its folder '\(folder)': \(reason)"), at: nil)])
+        }
+        try write(bytes, to: url)
+    }
+
     public static func write(_ bytes: [UInt8], to url: URL) throws {
         let directory = url.deletingLastPathComponent().path
         let hidden = directory + "/.\(url.lastPathComponent).easel-"

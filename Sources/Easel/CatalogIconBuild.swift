@@ -69,8 +69,7 @@ extension AssetBuild {
             byScene[scene, default: []].append(relative)
             let url = options.output.appendingPathComponent(relative)
             guard (try? FileBytes.read(url.path).get()) != bytes else { continue }
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try? AtomicFile.write(bytes, to: url)
+            write(bytes, to: url, &report)
         }
         let written = files.map(\.path)
         for old in manifest.colorSets ?? [] where !written.contains(old) && BuildManifest.isInsideFolder(old) {

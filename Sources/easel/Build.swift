@@ -133,7 +133,14 @@ struct Build: ParsableCommand {
         watcher.watch(watched)
         while true {
             // Folders created since, and those of files read outside the source.
-            watcher.watch((try? buildOnce()).map { watched + $0 } ?? watched)
+            // A failed build is reported and the watch goes on; only an
+            // error it did not report yet (ExitCode: it did) is printed here.
+            var folders = watched
+            do { folders += try buildOnce() } catch is ExitCode {
+            } catch {
+                StandardStreams.error("easel: error: \(error)\n")
+            }
+            watcher.watch(folders)
             say("easel build: watching \(source) for changes (Ctrl-C stops)")
             guard watcher.waitForChanges() != nil else {
                 StandardStreams.error("easel: error: cannot watch '\(source)' for changes\n")

@@ -99,25 +99,9 @@ func compile(_ path: String, _ options: Easel.Options) -> (CompileSession, Compi
 /// Creates an output folder (and its parents) if missing; a failure is
 /// reported once, located at the folder, and ends the run with status 1.
 func createFolder(_ path: String) throws {
-    guard let reason = makeFolders(path) else { return }
+    guard let reason = AtomicFile.makeFolders(path) else { return }
     diagnosticsOutput.report(.cannotWrite(path, "cannot create the folder: \(reason)"), path: path)
     throw ExitCode(1)
-}
-
-/// `mkdir -p`; nil on success, else the C library's reason ("Permission
-/// denied"), which names the cause where FoundationEssentials' CocoaError
-/// prints only its code.
-func makeFolders(_ path: String) -> String? {
-    var prefix = path.hasPrefix("/") ? "/" : ""
-    for component in path.split(separator: "/") {
-        prefix += component + "/"
-        if mkdir(prefix, 0o777) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
-    }
-    var isFolder = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder else {
-        return String(cString: strerror(ENOTDIR))
-    }
-    return nil
 }
 
 /// The run's diagnostics, in the format `--diagnostics-format` chose

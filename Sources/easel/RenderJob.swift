@@ -62,10 +62,7 @@ struct RenderJob: Sendable {
         try refuseCollisions { plan.outputs(for: $0).map(\.url.path) }
         try createOutputFolder()
         let options = try compileOptions(scale: scale, scales: scaleList)
-        if let output {
-            try? FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(),
-                                                     withIntermediateDirectories: true)
-        }
+        if let output { try createFolder(URL(fileURLWithPath: output).deletingLastPathComponent().path) }
         // Every scene in its own session, on up to -j threads; diagnostics
         // are printed in input order, whatever finished first.
         let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
@@ -221,10 +218,7 @@ extension RenderJob {
         }
         try refuseCollisions { [target($0).path] }
         try createOutputFolder()
-        if let output {
-            try? FileManager.default.createDirectory(at: URL(fileURLWithPath: output).deletingLastPathComponent(),
-                                                     withIntermediateDirectories: true)
-        }
+        if let output { try createFolder(URL(fileURLWithPath: output).deletingLastPathComponent().path) }
         let options = try compileOptions(scale: nil)
         let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
             var (session, compiled) = compile(input, options)

@@ -108,6 +108,29 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("error: cannot") && r.stderr.contains(".easel-build.json"), r.stderr)
     }
 
+    /// A catalog whose colour set or group file cannot be written fails the
+    /// build naming it (both were written with `try?` and ignored).
+    func testCatalogFilesThatCannotBeWrittenFailTheBuild() throws {
+        try makeTree()
+        let catalog = dir.appendingPathComponent("Assets.xcassets")
+        try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
+        // A file where the colour set's folder goes.
+        try Data("in the way".utf8).write(to: catalog.appendingPathComponent("brand.colorset"))
+        let r = try easel(["build", src.path, "-o", catalog.path, "--xcassets"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("error: cannot write") && r.stderr.contains("brand.colorset/Contents.json"), r.stderr)
+        try FileManager.default.removeItem(at: catalog.appendingPathComponent("brand.colorset"))
+        // A file where a group's folder goes: the imageset inside it fails,
+        // with the reason.
+        try FileManager.default.removeItem(at: catalog)
+        try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)
+        try Data("in the way".utf8).write(to: catalog.appendingPathComponent("graphs"))
+        let group = try easel(["build", src.path, "-o", catalog.path, "--xcassets"])
+        XCTAssertEqual(group.status, 1, group.stderr)
+        XCTAssertTrue(group.stderr.contains("error: cannot write") && group.stderr.contains("graphs/water.imageset/water.png': cannot create its folder")
+                      && group.stderr.contains("Not a directory"), group.stderr)
+    }
+
     func testIncrementalByContentRemovalsAndOptions() throws {
         try makeTree()
         var r = try build()
