@@ -10,9 +10,9 @@ public struct SafetyOptions: ParsableArguments, Sendable {
     public var maxPixels: Int = Limits().maxPixels
     @Option(name: .customLong("max-nodes"), help: "Most painted nodes allowed, after expanding repeats.")
     public var maxNodes: Int = Limits().maxNodes
-    @Option(name: .customLong("max-depth"), help: "Deepest element nesting allowed.")
+    @Option(name: .customLong("max-depth"), help: "Deepest element nesting allowed (at most 256, the XML reader's own limit).")
     public var maxDepth: Int = Limits().maxDepth
-    @Option(name: .customLong("max-file-size"), help: "Largest input file, in bytes.")
+    @Option(name: .customLong("max-file-size"), help: "Largest input file, in bytes (at most 2147483647).")
     public var maxFileSize: Int = Limits().maxFileSize
     @Option(name: .customLong("max-paint"), help: "Most painting work, in units of about 1 ns (see docs/security.md).")
     public var maxPaint: Int = Int(Limits().maxPaintCost)
@@ -29,6 +29,12 @@ public struct SafetyOptions: ParsableArguments, Sendable {
         for (name, v) in [("--max-pixels", maxPixels), ("--max-nodes", maxNodes), ("--max-depth", maxDepth),
                           ("--max-file-size", maxFileSize), ("--max-paint", maxPaint), ("--max-layout", maxLayout), ("--max-text", maxText)] where v <= 0 {
             throw ValidationError("\(name) must be greater than 0")
+        }
+        if maxDepth > Limits.maxDepthCeiling {
+            throw ValidationError("--max-depth can be at most \(Limits.maxDepthCeiling): the XML reader refuses documents nested deeper")
+        }
+        if maxFileSize > Limits.maxFileSizeCeiling {
+            throw ValidationError("--max-file-size can be at most \(Limits.maxFileSizeCeiling) (2 GiB less a byte): the XML reader takes a file's size as a 32-bit number")
         }
         if errorLimit < 0 { throw ValidationError("--error-limit must be 0 (no limit) or more") }
     }

@@ -94,6 +94,13 @@ public struct Limits: Hashable, Sendable {
     public var maxNodes = 1_000_000
     public var maxDepth = 256
     public var maxFileSize = 64 * 1024 * 1024
+    /// The highest `maxDepth` can go: libxml2 refuses documents nested
+    /// deeper (without `XML_PARSE_HUGE`, which Easel never sets), and the
+    /// recursive passes over the tree are sized for it.
+    public static let maxDepthCeiling = 256
+    /// The highest `maxFileSize` can go: libxml2 takes a document's size as
+    /// a C `int`.
+    public static let maxFileSizeCeiling = Int(Int32.max)
     public var maxScale = 16.0
     /// Painting work in all, in paint units (about a nanosecond each;
     /// EaselRender's `PaintCost` gives each operation's cost by kind and

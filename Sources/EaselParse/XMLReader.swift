@@ -50,6 +50,12 @@ public enum XMLReader {
             state.diagnostics.error(.tooManyAttributes(maxAttributesPerElement), at: state.lines.location(ofByte: offset))
             return (nil, state.diagnostics)
         }
+        // libxml2 takes the size as a C int; `--max-file-size` is held
+        // below this, so only a caller that bypassed it gets here.
+        guard bytes.count <= Limits.maxFileSizeCeiling else {
+            state.diagnostics.error(.fileTooLarge(bytes.count, Limits.maxFileSizeCeiling), at: nil)
+            return (nil, state.diagnostics)
+        }
         let ctxtOrNil: xmlParserCtxtPtr? = bytes.withUnsafeBufferPointer { buf in
             buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) {
                 xmlCreateMemoryParserCtxt($0, Int32(buf.count))
@@ -254,6 +260,11 @@ private final class ReaderState {
         var message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
         message = message.trimmingSpaces
         if let first = message.first { message = first.lowercased() + message.dropFirst() }
+        // libxml2's own limit, whatever --max-depth says; its message names
+        // an option Easel never sets.
+        if message.hasPrefix("excessive depth in document") {
+            message = "elements nested more than \(Limits.maxDepthCeiling) deep (the most the XML reader takes)"
+        }
         let line = max(1, Int(error.line))
         let column = max(1, Int(error.int2))
         diagnostics.error(.malformedXML(message), at: SourceLocation(file: file, line: line, column: column))

@@ -48,4 +48,28 @@ final class BoundedInputTests: XCTestCase {
         XCTAssertNil(find("v\n\"a,b\",c\n", row: 1000, field: 5))
         XCTAssertEqual(find("h\n1\n2\n\"1234,5678,\"\n", row: 1000, field: 10)?.1, 4)
     }
+
+    /// Limits have ceilings: `--max-depth` no deeper than the XML reader
+    /// nests (its own error named plainly), `--max-file-size` no larger
+    /// than the XML reader can address (a larger file trapped converting
+    /// its size to 32 bits).
+    func testLimitsHaveCeilings() throws {
+        let scene = dir.appendingPathComponent("deep.scene.xml")
+        let depth = 300
+        try Data(("<scene width=\"10\" height=\"10\">" + String(repeating: "<group>", count: depth) + "<rect width=\"5\" height=\"5\"/>"
+                  + String(repeating: "</group>", count: depth) + "</scene>").utf8).write(to: scene)
+        let out = dir.appendingPathComponent("deep.png").path
+        let r = try ExternalTool.run(ExternalTool.easelExecutable, ["render", scene.path, "-o", out])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("error: malformed XML: elements nested more than 256 deep (the most the XML reader takes)"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("XML_PARSE_HUGE"))
+        for (option, value, message) in [("--max-depth", "257", "--max-depth can be at most 256"),
+                                         ("--max-file-size", "2147483648", "--max-file-size can be at most 2147483647")] {
+            let refused = try ExternalTool.run(ExternalTool.easelExecutable, ["render", scene.path, "-o", out, option, value])
+            XCTAssertEqual(refused.status, 2, option)
+            XCTAssertTrue(refused.stderr.contains(message), refused.stderr)
+        }
+        XCTAssertEqual(try ExternalTool.run(ExternalTool.easelExecutable, ["check", scene.path, "--max-depth", "256", "--max-file-size", "2147483647"]).status, 1,
+                       "the ceilings themselves are accepted")
+    }
 }
