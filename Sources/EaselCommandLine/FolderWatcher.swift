@@ -51,11 +51,21 @@ public final class FolderWatcher: @unchecked Sendable {
         return any
     }
 
+    /// What changed: the paths the events named, and whether the kernel's
+    /// queue overflowed (`IN_Q_OVERFLOW`) and dropped events, in which case
+    /// anything may have changed and the watcher's user must look again at
+    /// everything it watches.
+    public struct Changes: Sendable {
+        public var paths = Set<String>()
+        public var eventsLost = false
+        public init() {}
+    }
+
     /// Blocks until something changed and then stayed still for `quiet`;
     /// returns the paths named by the events (a folder's own path when the
     /// event named no file), nil if reading the events failed.
-    public func waitForChanges() -> Set<String>? {
-        var changed = Set<String>()
+    public func waitForChanges() -> Changes? {
+        var changed = Changes()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         let first = read(fd, &buffer, buffer.count)
         guard first > 0 else { return nil }
@@ -68,13 +78,15 @@ public final class FolderWatcher: @unchecked Sendable {
         return changed
     }
 
-    private func collect(_ buffer: [UInt8], count: Int, into changed: inout Set<String>) {
+    private func collect(_ buffer: [UInt8], count: Int, into changed: inout Changes) {
         var offset = 0
         let header = MemoryLayout<inotify_event>.size
         let watches = self.watches.withLock { $0 }
         buffer.withUnsafeBytes { raw in
             while offset + header <= count {
                 let wd = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed.eventsLost = true }
                 let nameLength = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                 let folder = watches[wd] ?? ""
                 var name = ""
@@ -82,7 +94,7 @@ public final class FolderWatcher: @unchecked Sendable {
                     let bytes = raw[(offset + header)..<min(count, offset + header + nameLength)]
                     name = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                changed.insert(name.isEmpty ? folder : folder + "/" + name)
+                if wd >= 0 { changed.paths.insert(name.isEmpty ? folder : folder + "/" + name) }
                 offset += header + nameLength
             }
         }

@@ -116,7 +116,8 @@ public final class PreviewServer: @unchecked Sendable {
 
     private func watchForChanges() {
         while let changed = watcher.waitForChanges() {
-            for scene in scenes where scene.isAffected(by: changed) {
+            // Events the kernel dropped may have been any scene's: all render again.
+            for scene in scenes where changed.eventsLost || scene.isAffected(by: changed.paths) {
                 scene.requestRender()
             }
         }

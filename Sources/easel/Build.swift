@@ -142,6 +142,8 @@ struct Build: ParsableCommand {
             }
             watcher.watch(folders)
             say("easel build: watching \(source) for changes (Ctrl-C stops)")
+            // Any change (or events the kernel dropped) starts a build,
+            // which compares every input by content: nothing is missed.
             guard watcher.waitForChanges() != nil else {
                 StandardStreams.error("easel: error: cannot watch '\(source)' for changes\n")
                 throw ExitCode(1)
