@@ -2,6 +2,7 @@ import CCairo
 import CPangoCairo
 import EaselLayout
 import EaselModel
+import Glibc
 
 /// Cairo font faces for glyph runs, made once per face a process draws.
 /// Each is made from a fontconfig pattern holding exactly what Cairo's
@@ -10,15 +11,50 @@ import EaselModel
 /// together — so a run draws as Pango would have drawn it. Cairo's faces
 /// are thread-safe; the lock covers only the table.
 enum CairoFontFaces {
-    private final class Table: @unchecked Sendable { var faces: [FontFace: OpaquePointer] = [:] }
+    private final class Table: @unchecked Sendable {
+        var faces: [FontFace: OpaquePointer] = [:]
+        /// The file each face was made from (`instanceFile`).
+        var files: [FontFace: String] = [:]
+        /// By font file and face index: the file each variable instance is
+        /// opened as.
+        var instances: [String: [String: String]] = [:]
+    }
     private static let table = Locked(Table())
+
+    /// The path Cairo opens a face's file by. Cairo keeps one FreeType face
+    /// per file path and face index, and a FreeType face has one set of
+    /// axis coordinates at a time, which a PDF's embedded outlines are read
+    /// at: so each variable instance after a file's first is opened by a
+    /// path of its own — a descriptor of the same file, open for the life
+    /// of the process (its `/proc/self/fd` path never names other bytes),
+    /// one per instance drawn — and a PDF with two weights of one variable
+    /// font embeds each weight as itself.
+    private static func instanceFile(_ face: FontFace, _ t: Table) -> String {
+        guard !face.variations.isEmpty else { return face.path }
+        let key = "\(face.path)#\(face.index)"
+        if let file = t.instances[key]?[face.variations] { return file }
+        var file = face.path
+        if !(t.instances[key] ?? [:]).isEmpty {
+            let fd = open(face.path, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { file = "/proc/self/fd/\(fd)" }
+        }
+        t.instances[key, default: [:]][face.variations] = file
+        return file
+    }
+
+    /// The file `face` was made from (see `instanceFile`).
+    static func file(of face: FontFace) -> String {
+        table.withLock { $0.files[face] ?? face.path }
+    }
 
     static func face(_ face: FontFace) -> OpaquePointer? {
         table.withLock { t in
             if let hit = t.faces[face] { return hit }
             guard let pattern = FcPatternCreate() else { return nil }
             defer { FcPatternDestroy(pattern) }
-            _ = face.path.withCString { FcPatternAddString(pattern, "file", UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+            let file = instanceFile(face, t)
+            t.files[face] = file
+            _ = file.withCString { FcPatternAddString(pattern, "file", UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
             FcPatternAddInteger(pattern, "index", Int32(face.index))
             FcPatternAddBool(pattern, "antialias", 1)
             // Bitmap fonts need hinting in the pattern for Cairo to draw their
@@ -63,8 +99,9 @@ enum CairoFontFaces {
     /// earlier render, or a face Cairo closed and opened again, leave them
     /// anywhere — a history-dependent PDF, and bold text drawn at the
     /// default weight. So each variable file the document drew is set here
-    /// to the last non-default instance it used (outlines: right for every
-    /// instance), or to its default if it used only that (a subset: right).
+    /// to its instance (each instance is a file of its own, `instanceFile`):
+    /// a non-default one is embedded as outlines at its coordinates, the
+    /// default one as a subset.
     /// Called under the render's `CairoFontAccess` hold. The faces set stay
     /// locked until `release` (after the surface is finished): Cairo closes
     /// an unlocked face when it opens an eleventh, and one opened again reads
@@ -79,7 +116,7 @@ enum CairoFontFaces {
             guard let cairoFace = self.face(face) else { continue }
             withLockedFace(cairoFace) { ft in
                 guard let (coords, nonDefault) = coordinates(face.variations, in: ft) else { return }
-                let file = "\(face.path)#\(face.index & 0xFFFF)"
+                let file = "\(self.file(of: face))#\(face.index & 0xFFFF)"
                 if chosen[file] == nil { order.append(file) }
                 if chosen[file] == nil || nonDefault || !(chosen[file]!.nonDefault) {
                     chosen[file] = (face, coords, nonDefault)

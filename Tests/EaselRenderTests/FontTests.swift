@@ -56,6 +56,30 @@ final class FontTests: XCTestCase {
         }
     }
 
+    /// One PDF with several weights of one variable font: each is embedded
+    /// as itself (Cairo shares one FreeType face, and one set of axis
+    /// coordinates, per font file; each instance now opens the file by a
+    /// path of its own). Rasterised by poppler, each stem is as wide as
+    /// fontTools' instance at that weight says — the bold one was the
+    /// default's before.
+    func testEveryWeightOfAVariableFontInOnePDFIsEmbeddedAsItself() throws {
+        let size = 100.0, weights = [100, 400, 800, 900]
+        let texts = weights.enumerated().map { i, w in
+            "<text x=\"\(20 + i * 80)\" y=\"10\" font-family=\"Inter\" font-size=\"\(Int(size))\" font-weight=\"\(w)\">I</text>"
+        }.joined()
+        let s = try compileScene("<scene width=\"\(40 + weights.count * 80)\" height=\"140\" background=\"white\">\(texts)</scene>",
+                                 options: TestFonts.declaredOnly())
+        let page = try ReferenceRenderers.poppler(try s.render(format: .pdf))
+        let row = page.height / 2
+        for (i, weight) in weights.enumerated() {
+            let columns = (20 + i * 80 - 10)..<(20 + i * 80 + 70)
+            let ink = columns.reduce(0.0) { sum, x in sum + (255 - Double(page.pixel(x, row).r)) / 255 }
+            let fields = try TestFonts.tool(["stem", TestFonts.inter.path, "I", String(weight)]).split(separator: " ").compactMap { Double($0) }
+            let expected = (fields[1] - fields[0]) * size / fields[2]
+            XCTAssertEqual(ink, expected, accuracy: 0.8, "weight \(weight) in the PDF: stem \(ink) px, fontTools says \(expected) px")
+        }
+    }
+
     /// `font-variation` sets any axis: Inter's `slnt` at −10 leans the
     /// stem of "I", measured as the shift of the stem's centre between two
     /// rows, by what fontTools' instance of the glyph at that axis value
