@@ -5,6 +5,9 @@ extension Diagnostic.Message {
     static func unknownFontFamily(_ name: String, suggestion: String?) -> Self {
         .init(.unknownFontFamily, "no font of this compile has the family '\(name)': its characters fall back to other fonts\(didYouMean(suggestion))", suggestion: suggestion)
     }
+    static func noSystemFonts(_ problem: String) -> Self {
+        .init(.unusableFont, "\(problem): this compile has no system fonts, only the fonts it declares")
+    }
     static func noDefaultFamily(_ used: String?) -> Self {
         .init(.noDefaultFamily, "no font of this compile has Easel's default family '\(FontSpec.defaultFamily)': texts that name no family are set in \(used.map { "'\($0)'" } ?? "no font at all"); name one with font-family")
     }
@@ -42,6 +45,7 @@ enum FontChecks {
 
     static func diagnose(_ scene: Scene, _ layout: LaidOutScene, fonts: FontSet, missingGlyphs: MissingGlyphs) -> [Diagnostic] {
         var out: [Diagnostic] = []
+        if let problem = fonts.systemFontsProblem { out.append(Diagnostic(.warning, .noSystemFonts(problem), at: scene.location)) }
         var reported = Set<String>()
         var defaultUser: SourceLocation?
         func check(_ font: FontSpec, at element: SourceLocation) {

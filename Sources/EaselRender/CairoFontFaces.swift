@@ -135,7 +135,9 @@ enum CairoFontFaces {
                 continue
             }
             var coords = pick.coords
-            _ = FT_Set_Var_Design_Coordinates(ft, FT_UInt(coords.count), &coords)
+            // Unset, the PDF would embed this instance at whatever the face
+            // was last set to: the render fails instead.
+            if FT_Set_Var_Design_Coordinates(ft, FT_UInt(coords.count), &coords) != 0 { settled.unset.append(pick.face.path) }
             settled.locked.append(scaled)
         }
         return settled
@@ -144,6 +146,8 @@ enum CairoFontFaces {
     /// Faces `settleVariations` set and keeps open.
     struct SettledFaces {
         fileprivate var locked: [OpaquePointer] = []
+        /// Fonts whose axes FreeType would not set.
+        var unset: [String] = []
         func release() {
             for scaled in locked.reversed() {
                 cairo_ft_scaled_font_unlock_face(scaled)

@@ -22,6 +22,9 @@ public final class FontSet: @unchecked Sendable {
     private let familyKeys: Set<String>
     /// The machine's fonts are in the set.
     public let includesSystemFonts: Bool
+    /// Why the machine's fonts could not be found (its fontconfig
+    /// configuration could not be read); set once, before the set is shared.
+    public internal(set) var systemFontsProblem: String?
     /// Anonymous-file path → the declared file's path as read.
     private let declaredPaths: [String: String]
     private let idle = Locked<[ShapingContext]>([])

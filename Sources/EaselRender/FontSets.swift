@@ -96,6 +96,8 @@ public enum FontSets {
         }
         var paths: [String: String] = [:]
         for (file, s) in stored { paths[s.path] = file.path }
-        return .success(FontSet(config: config, includesSystemFonts: systemFonts, declaredPaths: paths))
+        let set = FontSet(config: config, includesSystemFonts: systemFonts, declaredPaths: paths)
+        set.systemFontsProblem = systemFonts ? FontSystem.machineFolders.problem : nil
+        return .success(set)
     }
 }

@@ -94,12 +94,22 @@ public enum FontSystem {
 struct MachineFontFolders: Hashable, Sendable {
     var fontFolders: [String]
     var cacheFolders: [String]
+    /// Why the configuration gave no folders, if it could not be read: the
+    /// compiles that use system fonts warn (they would otherwise fall back
+    /// to declared fonts, or none, without a word).
+    var problem: String?
 
     static func read() -> MachineFontFolders {
-        guard let config = FcConfigCreate() else { return MachineFontFolders(fontFolders: [], cacheFolders: []) }
+        let file = getenv("FONTCONFIG_FILE").map { String(cString: $0) } ?? "fonts.conf"
+        guard let config = FcConfigCreate() else {
+            return MachineFontFolders(fontFolders: [], cacheFolders: [], problem: "fontconfig could not start")
+        }
         defer { FcConfigDestroy(config) }
-        // NULL: the file fontconfig itself would read (FONTCONFIG_FILE, or fonts.conf).
-        _ = FcConfigParseAndLoad(config, nil, 0)
+        // NULL: the file fontconfig itself would read (FONTCONFIG_FILE, or
+        // fonts.conf). Only "complain" makes a missing or broken file fail.
+        guard FcConfigParseAndLoad(config, nil, 1) != 0 else {
+            return MachineFontFolders(fontFolders: [], cacheFolders: [], problem: "fontconfig could not read its configuration '\(file)'")
+        }
         return MachineFontFolders(fontFolders: strings(FcConfigGetFontDirs(config)),
                                   cacheFolders: strings(FcConfigGetCacheDirs(config)))
     }

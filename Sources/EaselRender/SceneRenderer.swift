@@ -58,6 +58,9 @@ public enum SceneRenderer {
                 let settled = format == .pdf ? CairoFontFaces.settleVariations(for: fontHold.facesDrawn) : nil
                 cairo_surface_finish(surface)
                 settled?.release()
+                if let unset = settled?.unset.first, failure == nil {
+                    failure = Self.failure(.variationsNotSet(unset), scene.location)
+                }
                 return cairo_surface_status(surface)
             }
             if let failure { throw failure }

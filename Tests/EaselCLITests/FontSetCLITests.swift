@@ -122,6 +122,22 @@ final class FontSetCLITests: XCTestCase {
         }
     }
 
+    /// A machine whose fontconfig configuration cannot be read has no
+    /// system fonts: a compile that wanted them says so (it fell back to
+    /// its declared fonts without a word); one without system fonts does not.
+    func testAnUnreadableFontconfigConfigurationIsAWarning() throws {
+        let scene = dir.appendingPathComponent("a.scene.xml"), out = dir.appendingPathComponent("a.png")
+        try write(scene, "<scene width=\"200\" height=\"40\">\n  <text font-family=\"Inter\">Hi</text>\n</scene>")
+        let broken = ["FONTCONFIG_FILE": dir.appendingPathComponent("none.conf").path]
+        let fonts = ["--font-dir", TestFonts.folder.path]
+        let r = try easel(["render", scene.path, "-o", out.path] + fonts, environment: broken)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("a.scene.xml:1:1: warning: fontconfig could not read its configuration '\(broken["FONTCONFIG_FILE"]!)': this compile has no system fonts"), r.stderr)
+        let declaredOnly = try easel(["render", scene.path, "-o", out.path, "--system-fonts", "no"] + fonts, environment: broken)
+        XCTAssertFalse(declaredOnly.stderr.contains("could not read its configuration"), declaredOnly.stderr)
+        XCTAssertFalse(try easel(["render", scene.path, "-o", out.path] + fonts).stderr.contains("could not read"))
+    }
+
     /// `--missing-glyphs error`: exit 1, the characters named at their
     /// text, and a previous output left as it was. `easel build` has it by default.
     func testMissingGlyphsAsErrorsWriteNothing() throws {
