@@ -8,6 +8,14 @@ struct CSVRecords {
     private(set) var header: [String]
     private var rows: [[String]]
     private var next = 0
+    /// Why libcsv stopped before the end (out of memory, a field too big
+    /// for it), if it did: the records read are then not the file's, and
+    /// the file is an error, not a shorter table.
+    private(set) var failure: String?
+
+    /// Tests only: libcsv's allocator, to make it fail (it is never set
+    /// while another thread reads a CSV file).
+    nonisolated(unsafe) static var reallocateForTests: (@convention(c) (UnsafeMutableRawPointer?, Int) -> UnsafeMutableRawPointer?)?
 
     /// nil if the text has no header record.
     init?(_ text: String) {
@@ -22,16 +30,25 @@ struct CSVRecords {
         // the LF of a CR LF pair (a row number lost) and ` "a,b"` became one
         // quoted field. Spaces stay in the fields; Easel trims what it reads.
         csv_set_space_func(&parser) { _ in 0 }
+        if let reallocate = Self.reallocateForTests { csv_set_realloc_func(&parser, reallocate) }
         var bytes = Array(text.utf8)
         // A byte-order mark is not part of the first header name.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        withUnsafeMutablePointer(to: &collector) { data in
-            _ = bytes.withUnsafeBytes { csv_parse(&parser, $0.baseAddress, $0.count, Collector.field, Collector.rowEnd, data) }
-            _ = csv_fini(&parser, Collector.field, Collector.rowEnd, data)
+        let complete = withUnsafeMutablePointer(to: &collector) { data in
+            let parsed = bytes.withUnsafeBytes { csv_parse(&parser, $0.baseAddress, $0.count, Collector.field, Collector.rowEnd, data) }
+            return parsed == bytes.count && csv_fini(&parser, Collector.field, Collector.rowEnd, data) == 0
         }
-        guard let first = collector.rows.first else { return nil }
+        let failure = complete ? nil : csv_strerror(csv_error(&parser)).map { String(cString: $0) } ?? "error \(csv_error(&parser))"
+        guard let first = collector.rows.first else {
+            guard let failure else { return nil }
+            header = []
+            rows = []
+            self.failure = failure
+            return
+        }
         header = first
         rows = Array(collector.rows.dropFirst())
+        self.failure = failure
     }
 
     /// The next record after the header, or nil at the end.

@@ -64,7 +64,12 @@ struct CSVTable {
 
     /// libcsv for text with quotes (fields may hold commas and line breaks).
     private mutating func readWithParser(_ names: [String], text: String) {
-        guard var reader = CSVRecords(text),
+        let records = CSVRecords(text)
+        if let failure = records?.failure {
+            problems = [.init(message: .csvUnread(failure), row: nil)]
+            return
+        }
+        guard var reader = records,
               case let header = reader.header.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
             problems = [.init(message: .csvNoHeader, row: nil)]
             return

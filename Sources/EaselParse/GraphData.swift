@@ -64,7 +64,9 @@ enum GraphData {
     static func column(_ name: String, labels labelName: String?, csv: String)
         -> (values: [Double], labels: [String], problems: [CSVProblem], missing: [String]) {
         var problems: [CSVProblem] = []
-        guard var reader = CSVRecords(csv),
+        let records = CSVRecords(csv)
+        if let failure = records?.failure { return ([], [], [CSVProblem(message: .csvUnread(failure), row: nil)], []) }
+        guard var reader = records,
               case let header = reader.header.map({ $0.trimmingSpaces }), !(header.count == 1 && header[0].isEmpty) else {
             return ([], [], [CSVProblem(message: .csvNoHeader, row: nil)], [])
         }

@@ -108,6 +108,9 @@ extension Diagnostic.Message {
         .init(.invalidData, "the CSV has no column '\(name)' (its columns: \(available.joined(separator: ", ")))\(didYouMean(suggestion))", suggestion: suggestion)
     }
     static let csvNoHeader = Self(.invalidData, "the CSV file has no header row")
+    static func csvUnread(_ reason: String) -> Self {
+        .init(.invalidData, "libcsv could not read the CSV file: \(reason)")
+    }
     static func csvRowTooLong(_ limit: Int) -> Self {
         .init(.inputTooLarge, "this row of the CSV file is more than \(limit) bytes long, the most a row may hold (a table's rows are far shorter: is this the right file?)")
     }

@@ -1,4 +1,5 @@
 @testable import EaselParse
+import Foundation
 import XCTest
 
 /// libcsv as `CSVRecords` drives it: rows keep their numbers across blank
@@ -28,5 +29,21 @@ final class CSVRecordsTests: XCTestCase {
 
     func testAByteOrderMarkIsNotPartOfTheFirstName() throws {
         XCTAssertEqual(try XCTUnwrap(CSVRecords("\u{FEFF}v,w\n1,2\n")).header, ["v", "w"])
+    }
+
+    /// libcsv stopping short (its allocator failing, as under memory
+    /// pressure) is the file's error, not a table cut where it stopped —
+    /// its return values used to be ignored.
+    func testALibcsvFailureIsAnErrorNotAShorterTable() throws {
+        CSVRecords.reallocateForTests = { pointer, size in size > 64 ? nil : realloc(pointer, size) }
+        defer { CSVRecords.reallocateForTests = nil }
+        let text = "v\n1\n2\n" + String(repeating: "3", count: 200) + "\n4\n"
+        XCTAssertNotNil(try XCTUnwrap(CSVRecords(text)).failure)
+        let read = GraphData.column("v", labels: nil, csv: text)
+        XCTAssertEqual(read.values, [])
+        XCTAssertEqual(read.problems.map(\.message.text), ["libcsv could not read the CSV file: memory exhausted while increasing buffer size"])
+        CSVRecords.reallocateForTests = nil
+        XCTAssertNil(try XCTUnwrap(CSVRecords(text)).failure)
+        XCTAssertEqual(GraphData.column("v", labels: nil, csv: text).values.count, 4)
     }
 }
