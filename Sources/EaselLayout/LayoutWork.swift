@@ -14,6 +14,8 @@ public struct LayoutWork: Hashable, Sendable {
     public var textCalls = 0
     /// Characters those calls shaped, together.
     public var textCharacters = 0
+    /// Shapes of clip paths resolved (each clip once per box size).
+    public var clipShapes = 0
     /// Work charged in all, in units.
     public var charged = 0.0
     /// Where the budget ran out: the node being laid out. The rest of the

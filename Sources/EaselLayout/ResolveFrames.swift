@@ -63,10 +63,18 @@ final class LayoutContext {
         return !exhausted
     }
     var tiles: [String: [LayoutNode]] = [:]
+    /// Clip paths resolved in this pass, by id and box size.
+    var clips: [ClipKey: ResolvedClip?] = [:]
     var reducedSeries = false
     /// `fit="shrink"` results by text and box: stacks measure a text more
     /// than once, and each fit shapes it several times.
     var fits: [FitKey: TextFitter.Result] = [:]
+}
+
+struct ClipKey: Hashable {
+    var id: String
+    var width: Double
+    var height: Double
 }
 
 struct MeasureKey: Hashable {
@@ -450,12 +458,21 @@ struct Resolver {
     /// A `<clipPath>` resolved in the referring node's own space, its sizes
     /// and percentages against that node's box. Cycles were refused by the
     /// parser; `visited` guards anyway.
+    /// Each clip is resolved once per box size in a pass (the cache), and
+    /// a shape's own clip once (not again inside `resolve`): a chain of
+    /// clip paths each clipped by the next is linear in its length — it
+    /// was resolved twice per link, 2^n times in all.
     func clip(named id: String, box: Size, visited: Set<String>) -> ResolvedClip? {
         guard let def = definitions.clipPaths[id], !visited.contains(id) else { return nil }
+        let key = ClipKey(id: id, width: box.width, height: box.height)
+        if let hit = context.clips[key] { return hit }
         let seen = visited.union([id])
         var shapes: [ResolvedClip.Shape] = []
         for shape in def.shapes where !shape.common.hidden {
-            let laid = resolve(shape, content: box, absoluteOrigin: .zero, placed: nil)
+            var bare = shape
+            bare.common.clipPath = nil
+            context.work.clipShapes += 1
+            let laid = resolve(bare, content: box, absoluteOrigin: .zero, placed: nil)
             guard case .shapes(let passes)? = laid.drawing, let d = passes.first else { continue }
             let rule = shape.kind.paintStyle?.clipRule ?? .nonzero
             let inner = shape.common.clipPath.flatMap { clip(named: $0, box: laid.frame.size, visited: seen) }
@@ -463,6 +480,8 @@ struct Resolver {
                                              clip: inner.map { [$0.applying(laid.transform)] } ?? []))
         }
         let within = def.clipPath.flatMap { clip(named: $0, box: box, visited: seen) }
-        return ResolvedClip(shapes: shapes, within: within.map { [$0] } ?? [])
+        let resolved = ResolvedClip(shapes: shapes, within: within.map { [$0] } ?? [])
+        context.clips[key] = .some(resolved)
+        return resolved
     }
 }

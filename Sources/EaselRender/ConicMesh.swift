@@ -68,7 +68,9 @@ enum ConicMesh {
             return nil
         }
         defer { cairo_surface_destroy(image) }
-        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else { return nil }
+        // An image Cairo could not allocate: a pattern carrying its error,
+        // which the painter reports.
+        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else { return cairo_pattern_create_for_surface(image) }
         cairo_surface_flush(image)
         let (w, h) = (box.width, box.height)
         let x0 = Double(box.x0), y0 = Double(box.y0)

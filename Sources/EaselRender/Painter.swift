@@ -492,7 +492,16 @@ final class Painter {
             source = stripesPattern(st, covering: extents())
             groupOpacity = true
         }
+        // nil: nothing of the paint can show (outside the clip, a collapsed
+        // transform). A source Cairo could not make (an image it could not
+        // allocate) is the node's error, not a paint left out.
         guard let source else { return }
+        let status = cairo_pattern_status(source)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_pattern_destroy(source)
+            failures.append(Diagnostic(.error, .cannotMakePaint(String(cString: cairo_status_to_string(status))), at: current))
+            return
+        }
         let grouped = groupOpacity && paint.opacity < 1
         if grouped { cairo_push_group(cr) }
         cairo_set_source(cr, source)

@@ -96,4 +96,19 @@ final class LayoutWorkTests: XCTestCase {
         // Zero-width characters count: Pango scans the run at each of them.
         XCTAssertGreaterThan(LayoutWork.wrapCost(of: "abc" + String(repeating: "\u{200B}", count: 8_000)), Limits().maxLayoutWork)
     }
+
+    /// A chain of clip paths, each shape clipped by the next clip path, used
+    /// by many nodes: each clip is resolved once (it was resolved twice per
+    /// link and again per node: 2^40 for a chain of 40).
+    func testAClipChainIsResolvedOncePerLink() throws {
+        let links = 40, users = 100
+        let clips = (0..<links).map { i in
+            let inner = i + 1 < links ? " clip-path=\"url(#c\(i + 1))\"" : ""
+            return "<clipPath id=\"c\(i)\"><rect width=\"90%\" height=\"90%\"\(inner)/></clipPath>"
+        }.joined()
+        let rects = (0..<users).map { _ in "<rect width=\"50\" height=\"50\" clip-path=\"url(#c0)\"/>" }.joined()
+        let w = try work("<scene width=\"400\" height=\"300\"><defs>\(clips)</defs>\(rects)</scene>")
+        XCTAssertEqual(w.clipShapes, links)
+        XCTAssertNil(w.exhaustedAt)
+    }
 }
