@@ -69,9 +69,12 @@ public struct Diagnostics: Sendable {
 
     public var hasErrors: Bool { errorCount > 0 }
 
-    public mutating func error(_ message: Diagnostic.Message, at location: SourceLocation?, through end: SourceLocation? = nil) {
+    /// The message is made only if it is kept: past the limit a message's
+    /// "did you mean" search (over every id, colour or parameter) is not
+    /// paid for each of a flood of errors nobody sees.
+    public mutating func error(_ message: @autoclosure () -> Diagnostic.Message, at location: SourceLocation?, through end: SourceLocation? = nil) {
         guard !isFull else { return }
-        all.append(Diagnostic(.error, message, at: location, through: end))
+        all.append(Diagnostic(.error, message(), at: location, through: end))
         errorCount += 1
         limitReached(at: location)
     }

@@ -24,9 +24,9 @@ public struct ParameterUse: Hashable, Sendable {
 extension Diagnostics {
     /// An error about an attribute's value, with the value's range; when
     /// parameters made the value, the message says which and from where.
-    mutating func error(_ message: Diagnostic.Message, on attribute: XMLAttribute) {
-        guard !attribute.parameterErrorReported else { return }
-        var message = message
+    mutating func error(_ message: @autoclosure () -> Diagnostic.Message, on attribute: XMLAttribute) {
+        guard !attribute.parameterErrorReported, !isFull else { return }
+        var message = message()
         message.text += ParameterUse.note(attribute.parameters)
         error(message, at: attribute.valueLocation, through: attribute.valueEnd)
     }
