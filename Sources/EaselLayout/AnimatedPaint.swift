@@ -83,30 +83,38 @@ public struct AnimatedPaint: Sendable {
     /// a hard stop): the same count of stops for every keyframe, and none
     /// of them looks any different for it.
     public static func resampled(_ keyframes: [Keyframe]) -> [[ShadingStop]] {
+        // Each keyframe's stops by offset, once (n log n, not n² per keyframe).
+        let byOffset = keyframes.map { Dictionary(grouping: $0.stops, by: \.offset) }
         var offsets: [Double] = []
         for o in Set(keyframes.flatMap { $0.stops.map(\.offset) }).sorted() {
-            let n = keyframes.map { k in k.stops.filter { $0.offset == o }.count }.max() ?? 1
+            let n = byOffset.map { $0[o]?.count ?? 0 }.max() ?? 1
             offsets += Array(repeating: o, count: max(n, 1))
         }
-        return keyframes.map { k in
+        return zip(keyframes, byOffset).map { k, stopsAt in
             var seen: [Double: Int] = [:]
             return offsets.map { o in
                 let i = seen[o, default: 0]
                 seen[o] = i + 1
-                return ShadingStop(offset: o, color: color(of: k, at: o, index: i))
+                return ShadingStop(offset: o, color: color(of: k, at: o, index: i, stopsAt: stopsAt[o] ?? []))
             }
         }
     }
 
     /// The keyframe's colour at offset `o` (its `index`-th stop there when
-    /// it has several: the two sides of a hard stop), padded beyond its ends.
-    static func color(of k: Keyframe, at o: Double, index: Int) -> Color {
-        let at = k.stops.filter { $0.offset == o }
+    /// it has several, `stopsAt`: the two sides of a hard stop), padded
+    /// beyond its ends.
+    static func color(of k: Keyframe, at o: Double, index: Int, stopsAt at: [ShadingStop]) -> Color {
         if !at.isEmpty { return at[min(index, at.count - 1)].color }
         guard let first = k.stops.first, let last = k.stops.last else { return .transparent }
         if o <= first.offset { return first.color }
         if o >= last.offset { return last.color }
-        let i = k.stops.lastIndex { $0.offset < o }!
+        // The last stop before o, by bisection (offsets never decrease).
+        var lo = 0, hi = k.stops.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if k.stops[mid].offset < o { lo = mid + 1 } else { hi = mid }
+        }
+        let i = lo - 1
         let s = k.stops[i], e = k.stops[i + 1]
         return ColorSpaces.interpolate(s.color, e.color, (o - s.offset) / (e.offset - s.offset), in: k.interpolation)
     }

@@ -57,7 +57,14 @@ public enum ConicSectors {
         let (m, slope) = map(mid, first.offset, last.offset, spread)
         if stops.count == 1 || (slope == 0 && m <= first.offset) { return (first.color, first.color) }
         if slope == 0 && m >= last.offset { return (last.color, last.color) }
-        let i = stops.indices.dropLast().last { stops[$0].offset <= m } ?? 0
+        // The last stop (but the final one) at or before m, by bisection
+        // (offsets never decrease): a sector per stop costs log n each.
+        var lo0 = 0, hi0 = stops.count - 1   // answer in [0, count - 2]; -1 → 0
+        while lo0 < hi0 {
+            let mid = (lo0 + hi0) / 2
+            if stops[mid].offset <= m { lo0 = mid + 1 } else { hi0 = mid }
+        }
+        let i = max(0, min(stops.count - 2, lo0 - 1))
         let lo = stops[i], hi = stops[i + 1]
         func at(_ t: Double) -> Color {
             guard hi.offset > lo.offset else { return hi.color }

@@ -162,12 +162,20 @@ extension SceneBuilder {
         return base
     }
 
+    /// Far above what a gradient takes (a 256-entry colour map fits four
+    /// times), far below what would make resolving every use of it costly.
+    static let maxStops = 1024
+
     func buildStops(_ el: XMLElement) -> [GradientStop] {
         var stops: [GradientStop] = []
         for s in el.children {
             guard s.name == "stop" else {
                 reportMisplaced(s, parent: el.name, expected: ["stop"])
                 continue
+            }
+            guard stops.count < Self.maxStops else {
+                diagnostics.error(.tooManyStops(Self.maxStops), at: s.location)
+                break
             }
             checkAttributes(s)
             checkNoText(s)

@@ -96,7 +96,12 @@ extension SceneBuilder {
             }
         }
         if let a = el.attribute("font-variation") {
-            if let list = FontVariationList.parse(a.value) { font.variations = list } else { diagnostics.error(.badFontVariation(a.value), on: a) }
+            if let list = FontVariationList.parse(a.value) {
+                // A font has a handful of axes; each run keeps the list.
+                if list.count > FontVariationList.maxAxes { diagnostics.error(.tooManyAxes(FontVariationList.maxAxes), on: a) } else { font.variations = list }
+            } else {
+                diagnostics.error(.badFontVariation(a.value), on: a)
+            }
         }
         return font
     }
@@ -155,6 +160,8 @@ extension FontFamilyList {
 
 /// `font-variation`'s value: `TAG VALUE` pairs separated by commas.
 public enum FontVariationList {
+    /// Most axes one `font-variation` sets (fonts have a handful).
+    public static let maxAxes = 64
     public static func parse(_ text: String) -> [FontVariation]? {
         var out: [FontVariation] = []
         for part in text.split(separator: ",") {

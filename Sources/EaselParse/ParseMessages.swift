@@ -107,6 +107,12 @@ extension Diagnostic.Message {
     static func csvMissingColumn(_ name: String, available: [String], suggestion: String?) -> Self {
         .init(.invalidData, "the CSV has no column '\(name)' (its columns: \(available.joined(separator: ", ")))\(didYouMean(suggestion))", suggestion: suggestion)
     }
+    static func tooManyStops(_ limit: Int) -> Self {
+        .init(.inputTooLarge, "a gradient may have at most \(limit) stops")
+    }
+    static func tooManyAxes(_ limit: Int) -> Self {
+        .init(.inputTooLarge, "'font-variation' may set at most \(limit) axes")
+    }
     static let csvNoHeader = Self(.invalidData, "the CSV file has no header row")
     static func csvUnread(_ reason: String) -> Self {
         .init(.invalidData, "libcsv could not read the CSV file: \(reason)")

@@ -228,6 +228,19 @@ final class PaintServerDiagnosticsTests: XCTestCase {
               ("3️⃣", "'line-width' is -1"), ("4️⃣", "'width' is 0"), ("5️⃣", "needs a 'height' attribute")])
     }
 
+    /// Bounds on what resolving a paint or a run keeps per use: stops per
+    /// gradient, axes per `font-variation`.
+    func testStopsAndAxesHaveLimits() {
+        let stops = String(repeating: "<stop color=\"red\"/>", count: 1024)
+        let axes = (0..<65).map { String(format: "a%03d 1", $0) }.joined(separator: ", ")
+        check("""
+        <scene width="10" height="10">
+          <defs><linearGradient id="g">\(stops)1️⃣<stop color="blue"/><stop color="red"/></linearGradient></defs>
+          <text font-variation="2️⃣\(axes)">x</text>
+        </scene>
+        """, [("1️⃣", "a gradient may have at most 1024 stops"), ("2️⃣", "'font-variation' may set at most 64 axes")], count: 2)
+    }
+
     func testGradientKindsNeedStopsAndKnownNames() {
         check("""
         <scene width="10" height="10">
