@@ -7,8 +7,9 @@ extension Resolver {
     /// tick mark `tickSize` long outside the plot at each tick, and each
     /// tick's label 3 points past the mark (d3-axis's `tickPadding`): right-
     /// aligned and centred on the tick for y, centred under it for x.
-    func axisNode(_ axis: GraphAxis, _ g: LineGraph, plot: Rect, location: SourceLocation, absoluteOrigin: Point) -> LayoutNode {
-        let ticks = axisTicks(axis, g, plot: plot)
+    func axisNode(_ axis: GraphAxis, _ g: LineGraph, _ scale: GraphGeometry.Scale, plot: Rect, location: SourceLocation,
+                  absoluteOrigin: Point) -> LayoutNode {
+        let ticks = axisTicks(axis, g, scale, plot: plot)
         var path = BezierPath()
         var labels: [LayoutNode] = []
         let gap = 3.0
@@ -39,17 +40,17 @@ extension Resolver {
     }
 
     /// Each tick's position (y for the y axis, x for the x axis) and label.
-    func axisTicks(_ axis: GraphAxis, _ g: LineGraph, plot: Rect) -> [(Double, String)] {
+    func axisTicks(_ axis: GraphAxis, _ g: LineGraph, _ scale: GraphGeometry.Scale, plot: Rect) -> [(Double, String)] {
         let count = Double(axis.ticks)
         switch axis.edge {
         case .y:
-            let (lo, hi) = GraphGeometry.range(g)
+            let (lo, hi) = scale.range
             let values = NumericTicks.ticks(lo, hi, count: count)
             let texts = axis.format.map { f in values.map { GraphStatistics.format($0, f) } }
                 ?? NumericTicks.labels(values, start: lo, stop: hi, count: count)
-            return zip(values, texts).map { (GraphGeometry.y(of: $0, g, plot: plot), $1) }
+            return zip(values, texts).map { (GraphGeometry.y(of: $0, scale, plot: plot), $1) }
         case .x:
-            if let domain = GraphGeometry.xDomain(g) {
+            if let domain = scale.xDomain {
                 let values = g.xIsTime ? TimeTicks.ticks(domain.min, domain.max, count: count)
                     : NumericTicks.ticks(domain.min, domain.max, count: count)
                 let texts: [String]
@@ -63,7 +64,7 @@ extension Resolver {
             }
             // Placed by index: a tick at each whole index d3 picks over
             // 0…n−1, labelled by the point's label (or its number from 1).
-            let n = GraphGeometry.indexCount(g)
+            let n = scale.indexCount
             let step = n > 1 ? plot.width / Double(n - 1) : 0
             let indexes = n == 1 ? [0.0] : NumericTicks.ticks(0, Double(n - 1), count: count).filter { $0 == $0.rounded() }
             return indexes.map { i in

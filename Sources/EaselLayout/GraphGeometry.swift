@@ -23,9 +23,22 @@ public enum GraphGeometry {
         return NumericTicks.nice(range.0, range.1)
     }
 
+    /// What places a graph's points, found once per graph: each of these
+    /// reads every value or every series, so finding them per tick, per
+    /// series or per point made a graph's layout quadratic.
+    public struct Scale: Sendable {
+        public var range: (min: Double, max: Double)
+        public var xDomain: (min: Double, max: Double)?
+        public var indexCount: Int
+    }
+
+    public static func scale(_ g: LineGraph) -> Scale {
+        Scale(range: range(g), xDomain: xDomain(g), indexCount: indexCount(g))
+    }
+
     /// Where value `v` lies: plot.bottom − (v − min)/(max − min)·plot.height.
-    public static func y(of v: Double, _ g: LineGraph, plot: Rect) -> Double {
-        let (lo, hi) = range(g)
+    public static func y(of v: Double, _ scale: Scale, plot: Rect) -> Double {
+        let (lo, hi) = scale.range
         return plot.maxY - (v - lo) / (hi - lo) * plot.height
     }
 
@@ -56,18 +69,17 @@ public enum GraphGeometry {
     /// Point i at x = plot.left + i·plot.width/(n−1) (n = 1: the plot's
     /// centre) and y = plot.bottom − (v − min)/(max − min)·plot.height.
     public static func points(_ g: LineGraph, plot: Rect) -> [Point] {
-        points(g.values, x: g.x, g, plot: plot)
+        points(g.values, x: g.x, g, scale(g), plot: plot)
     }
 
     /// A series' points: by index as above, or by its x values. A gap
     /// (NaN) keeps its x and has a NaN y.
-    public static func points(_ values: [Double], x: [Double]?, _ g: LineGraph, plot: Rect,
-                              range known: (min: Double, max: Double)? = nil) -> [Point] {
-        let (lo, hi) = known ?? range(g)
-        if let x, let domain = xDomain(g) {
+    public static func points(_ values: [Double], x: [Double]?, _ g: LineGraph, _ scale: Scale, plot: Rect) -> [Point] {
+        let (lo, hi) = scale.range
+        if let x, let domain = scale.xDomain {
             return zip(values, x).map { v, xv in Point(Self.x(of: xv, domain: domain, plot: plot), plot.maxY - (v - lo) / (hi - lo) * plot.height) }
         }
-        let n = g.series.isEmpty ? values.count : indexCount(g)
+        let n = g.series.isEmpty ? values.count : scale.indexCount
         return values.enumerated().map { i, v in
             let x = n == 1 ? plot.center.x : plot.minX + Double(i) * plot.width / Double(n - 1)
             return Point(x, plot.maxY - (v - lo) / (hi - lo) * plot.height)

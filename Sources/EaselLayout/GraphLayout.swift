@@ -7,13 +7,13 @@ extension Resolver {
     func graphLayers(_ g: LineGraph, node: Node, size: Size, absoluteOrigin: Point) -> [LayoutNode] {
         let frameBox = Rect(x: 0, y: 0, width: size.width, height: size.height)
         let plot = frameBox.insetBy(g.padding)
-        let range = GraphGeometry.range(g)
+        let scale = GraphGeometry.scale(g)
         var items = g.items
         if g.series.isEmpty, !items.contains(where: \.item.isLayer) {
             items.insert(contentsOf: defaultLayers(at: node.location), at: 0)
         }
         let graphPainter = SeriesPainter(resolver: self, graph: g, values: g.values, x: g.x, items: items,
-                                         plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, range: range)
+                                         plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, scale: scale)
 
         var out: [LayoutNode] = []
         for entry in items {
@@ -23,14 +23,14 @@ extension Resolver {
             case .series(let s):
                 let own = s.items.isEmpty ? defaultLayers(at: entry.location) : s.items
                 let painter = SeriesPainter(resolver: self, graph: g, values: s.values, x: s.x, items: own,
-                                            plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, range: range)
+                                            plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, scale: scale)
                 out.append(graphNode("series", entry.location, opacity: 1, frame: plot, absoluteOrigin: absoluteOrigin,
                                      drawing: nil, children: own.map(painter.layer)))
             case .grid(let count, let style, let opacity, let ticks):
                 var lines = BezierPath()
                 let ys: [Double]
                 if ticks {
-                    ys = yTicks(g).map { GraphGeometry.y(of: $0, g, plot: plot) }
+                    ys = yTicks(g, scale).map { GraphGeometry.y(of: $0, scale, plot: plot) }
                 } else {
                     ys = (0..<count).map { k in count == 1 ? plot.minY : plot.minY + Double(k) * plot.height / Double(count - 1) }
                 }
@@ -52,7 +52,7 @@ extension Resolver {
             case .yLabels(let font, let fill, let format, let opacity):
                 // The max at the top grid line, the min at the bottom one,
                 // right-aligned to the plot, their bottoms 2 points above.
-                let (lo, hi) = GraphGeometry.range(g)
+                let (lo, hi) = scale.range
                 let labels = [(hi, plot.minY), (lo, plot.maxY)].map { value, lineY in
                     graphLabel(GraphStatistics.format(value, format), font: font, fill: fill, location: entry.location, absoluteOrigin: absoluteOrigin) {
                         Point(plot.maxX - $0.width, lineY - 2 - $0.height)
@@ -61,7 +61,7 @@ extension Resolver {
                 out.append(graphNode("yLabels", entry.location, opacity: opacity, frame: plot, absoluteOrigin: absoluteOrigin,
                                      drawing: nil, children: labels))
             case .axis(let axis):
-                out.append(axisNode(axis, g, plot: plot, location: entry.location, absoluteOrigin: absoluteOrigin))
+                out.append(axisNode(axis, g, scale, plot: plot, location: entry.location, absoluteOrigin: absoluteOrigin))
             case .legend(let legend):
                 out.append(legendNode(legend, g, plot: plot, frameBox: frameBox, location: entry.location, absoluteOrigin: absoluteOrigin))
             case .text(let textNode):
@@ -106,8 +106,8 @@ extension Resolver {
 
     /// The y axis's tick values: its own count, or d3's 5 for a grid
     /// without an axis.
-    func yTicks(_ g: LineGraph) -> [Double] {
-        let (lo, hi) = GraphGeometry.range(g)
+    func yTicks(_ g: LineGraph, _ scale: GraphGeometry.Scale) -> [Double] {
+        let (lo, hi) = scale.range
         return NumericTicks.ticks(lo, hi, count: Double(g.axis(.y)?.ticks ?? 5))
     }
 }
@@ -124,15 +124,17 @@ struct SeriesPainter {
     let curveKind: GraphCurve
     let plot: Rect, frameBox: Rect, absoluteOrigin: Point
     let graph: LineGraph
+    let scale: GraphGeometry.Scale
 
     init(resolver: Resolver, graph: LineGraph, values: [Double], x: [Double]?, items: [GraphEntry],
-         plot: Rect, frameBox: Rect, absoluteOrigin: Point, range: (min: Double, max: Double)) {
+         plot: Rect, frameBox: Rect, absoluteOrigin: Point, scale: GraphGeometry.Scale) {
         self.resolver = resolver
         self.graph = graph
+        self.scale = scale
         self.plot = plot
         self.frameBox = frameBox
         self.absoluteOrigin = absoluteOrigin
-        points = GraphGeometry.points(values, x: x, graph, plot: plot, range: range)
+        points = GraphGeometry.points(values, x: x, graph, scale, plot: plot)
         let curveKind: GraphCurve = items.lazy.compactMap { entry -> GraphCurve? in
             if case .line(_, let c, _) = entry.item { return c }
             return nil
@@ -166,7 +168,7 @@ struct SeriesPainter {
             switch to {
             case .frame: base = frameBox.maxY
             case .plot: base = plot.maxY
-            case .zero: base = GraphGeometry.y(of: 0, graph, plot: plot)
+            case .zero: base = GraphGeometry.y(of: 0, scale, plot: plot)
             }
             var region = BezierPath()
             for run in drawnRuns {

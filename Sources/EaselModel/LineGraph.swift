@@ -150,6 +150,7 @@ extension LineGraph {
 /// The numbers a graph's text can show, and how they are written.
 public enum GraphStatistics {
     public static func value(_ name: String, of values: [Double]) -> Double? {
+        guard names.contains(name) else { return nil }
         let values = values.filter { !$0.isNaN }
         guard !values.isEmpty else { return nil }
         switch name {
@@ -164,6 +165,20 @@ public enum GraphStatistics {
     }
 
     public static let names = ["max", "min", "average", "sum", "count", "last"]
+
+    /// A graph's statistics, each found once however many texts and
+    /// placeholders ask for it (each reads every value).
+    public final class Table {
+        private let values: [Double]
+        private var found: [String: Double?] = [:]
+        public init(_ values: [Double]) { self.values = values }
+        public func value(_ name: String) -> Double? {
+            if let hit = found[name] { return hit }
+            let v = GraphStatistics.value(name, of: values)
+            found[name] = .some(v)
+            return v
+        }
+    }
 
     /// With `format` (a printf conversion the parser has checked to be one
     /// %[flags][width][.precision] f, e or g), that; else the shortest form.

@@ -45,8 +45,9 @@ public struct LocalizedStrings: Hashable, Sendable {
     private func table(_ locale: String) -> [String: String]? {
         if let t = tables[locale] { return t }
         let wanted = LocalizedStrings.normalized(locale)
-        // In name order, so that the same tables always give the same value.
-        return tables.keys.sorted().first { LocalizedStrings.normalized($0) == wanted }.flatMap { tables[$0] }
+        // The first in name order, so that the same tables always give the
+        // same value (one pass, not a sort per lookup).
+        return tables.keys.filter { LocalizedStrings.normalized($0) == wanted }.min().flatMap { tables[$0] }
     }
 
     static func normalized(_ locale: String) -> String { locale.lowercased().replacing("_", with: "-") }

@@ -52,9 +52,12 @@ struct CSVTable {
 
     private mutating func start(_ names: [String], header: [String]) -> [Int]? {
         self.header = header
-        missing = names.filter { !header.contains($0) }
+        // By name, the first of equal names (a graph may ask for many columns).
+        var index: [String: Int] = [:]
+        for (i, name) in header.enumerated() where index[name] == nil { index[name] = i }
+        missing = names.filter { index[$0] == nil }
         guard missing.isEmpty else { return nil }
-        return names.map { header.firstIndex(of: $0)! }
+        return names.map { index[$0]! }
     }
 
     private mutating func ragged(_ count: Int, row: Int) -> Bool {

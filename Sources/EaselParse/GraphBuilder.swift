@@ -31,6 +31,7 @@ extension SceneBuilder {
             let lo = graph.min ?? min(0, all.min()!), hi = graph.max ?? all.max()!
             if lo > hi { diagnostics.error(.minAboveMax(lo, hi), on: (el.attribute("min") ?? el.attribute("max"))!) }
         }
+        let statistics = GraphStatistics.Table(told)
         for (i, child) in el.children.enumerated() where child.name != "point" {
             if child.name == "series" {
                 if let entry = seriesEntries[i] { graph.items.append(entry) }
@@ -40,7 +41,7 @@ extension SceneBuilder {
                 diagnostics.error(.init(.misplacedElement, "<\(child.name)> goes inside a <series> when the graph has them"), at: child.location)
                 continue
             }
-            if let entry = graphItem(child, values: told, isTime: graph.xIsTime, depth: depth) { graph.items.append(entry) }
+            if let entry = graphItem(child, statistics: statistics, isTime: graph.xIsTime, depth: depth) { graph.items.append(entry) }
         }
         return graph
     }
@@ -135,7 +136,7 @@ extension SceneBuilder {
         if el.name != "text" { checkNoText(el); checkNoChildren(el) }
     }
 
-    func graphItem(_ el: XMLElement, values: [Double], isTime: Bool, depth: Int) -> GraphEntry? {
+    func graphItem(_ el: XMLElement, statistics: GraphStatistics.Table, isTime: Bool, depth: Int) -> GraphEntry? {
         guard Vocabulary.graphChildren[el.name] != nil else {
             reportMisplaced(el, parent: "lineGraph", expected: Set(Vocabulary.graphChildren.keys))
             return nil
@@ -154,7 +155,7 @@ extension SceneBuilder {
             guard var node = buildNode(plain, parent: "lineGraph", depth: depth + 1), case .text(var style) = node.kind else { return nil }
             var unknown: [String] = []
             style.rewriteSegments { segment in
-                let (filled, names) = GraphData.fillPlaceholders(segment, values: values, format: format)
+                let (filled, names) = GraphData.fillPlaceholders(segment, statistics: statistics, format: format)
                 unknown += names
                 return filled
             }

@@ -205,7 +205,7 @@ enum GraphData {
 
     /// `{max}` and friends replaced by the data's values; unknown names are
     /// returned so the caller can report them.
-    static func fillPlaceholders(_ text: String, values: [Double], format: String?) -> (String, [String]) {
+    static func fillPlaceholders(_ text: String, statistics: GraphStatistics.Table, format: String?) -> (String, [String]) {
         var out = "", unknown: [String] = []
         var rest = Substring(text)
         while let open = rest.firstIndex(where: { $0 == "{" || $0 == "}" }) {
@@ -220,7 +220,7 @@ enum GraphData {
             if rest[open] == "}" { out.append("}"); rest = rest[after...]; continue }
             guard let close = rest[open...].firstIndex(of: "}") else { out += rest[open...]; rest = ""; break }
             let name = String(rest[rest.index(after: open)..<close])
-            if let v = GraphStatistics.value(name, of: values) {
+            if let v = statistics.value(name) {
                 out += GraphStatistics.format(v, format)
             } else {
                 if name.allSatisfy({ $0.isLetter }) && !name.isEmpty { unknown.append(name) }

@@ -71,6 +71,9 @@ extension Diagnostic.Message {
     static func unknownClipPath(_ id: String, suggestion: String?) -> Self {
         .init(.unknownReference, "no <clipPath> with id '\(id)' in <defs>\(didYouMean(suggestion))", suggestion: suggestion)
     }
+    static func referencesTooDeep(_ limit: Int) -> Self {
+        .init(.inputTooLarge, "references chained more than \(limit) deep (a clip path clipped by a clip path, a pattern filled with a pattern, and so on)")
+    }
     static func referenceCycle(_ chain: [String]) -> Self {
         .init(.referenceCycle, "reference cycle: \(chain.map { "#\($0)" }.joined(separator: " → "))")
     }

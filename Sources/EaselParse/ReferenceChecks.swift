@@ -74,24 +74,45 @@ extension SceneBuilder {
         }
     }
 
-    /// Reports each reference cycle in a graph of ids once.
+    /// Reports each reference cycle in a graph of ids once, and a chain of
+    /// references longer than `Limits.maxDepthCeiling` (layout and painting
+    /// follow a chain by recursion: a chain of 30,000 clip paths or patterns
+    /// would overflow the stack). An explicit stack, not recursion, and the
+    /// path held once (not copied per step).
     func findCycles(in graph: [String: [String]], locations: [String: SourceLocation]) {
         var state: [String: Int] = [:]   // 1 visiting, 2 done
-        var reported = false
-        func visit(_ id: String, _ chain: [String]) {
-            guard !reported, let next = graph[id] else { return }
-            if state[id] == 2 { return }
-            if state[id] == 1 {
-                let cycle = Array(chain.drop(while: { $0 != id })) + [id]
-                diagnostics.error(.referenceCycle(cycle), at: locations[cycle[0]])
-                reported = true
-                return
+        var depth: [String: Int] = [:]   // the longest chain from a finished id
+        for root in graph.keys.sorted() where state[root] == nil {
+            var path: [String] = [root]
+            var stack: [(id: String, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let top = stack.last {
+                let edges = graph[top.id] ?? []
+                guard top.next < edges.count else {
+                    let d = 1 + (edges.compactMap { depth[$0] }.max() ?? 0)
+                    depth[top.id] = d
+                    if d > Limits.maxDepthCeiling {
+                        diagnostics.error(.referencesTooDeep(Limits.maxDepthCeiling), at: locations[top.id])
+                        return
+                    }
+                    state[top.id] = 2
+                    stack.removeLast()
+                    path.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let n = edges[top.next]
+                guard graph[n] != nil, state[n] != 2 else { continue }
+                if state[n] == 1 {
+                    let cycle = Array(path.drop(while: { $0 != n })) + [n]
+                    diagnostics.error(.referenceCycle(cycle), at: locations[cycle[0]])
+                    return
+                }
+                state[n] = 1
+                path.append(n)
+                stack.append((n, 0))
             }
-            state[id] = 1
-            for n in next { visit(n, chain + [id]) }
-            state[id] = 2
         }
-        for id in graph.keys.sorted() { visit(id, []) }
     }
 
     /// Counts painted nodes after expanding repeats, and the contents of a

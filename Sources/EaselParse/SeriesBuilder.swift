@@ -91,11 +91,13 @@ extension SceneBuilder {
             return out
         }
         let attributes = columns + [x, labels].compactMap { $0 }
-        var wanted: [String] = []
-        for a in attributes where !wanted.contains(a.value.trimmingSpaces) { wanted.append(a.value.trimmingSpaces) }
+        // Sets, not searches: a graph may name a great many columns.
+        var wanted: [String] = [], seen = Set<String>()
+        for a in attributes where seen.insert(a.value.trimmingSpaces).inserted { wanted.append(a.value.trimmingSpaces) }
         let table = CSVTable(wanted, bytes: bytes, text: text)
         for problem in table.problems { diagnostics.error(problem.message, at: at(problem.row)) }
-        for a in attributes where table.missing.contains(a.value.trimmingSpaces) {
+        let missingNames = Set(table.missing)
+        for a in attributes where missingNames.contains(a.value.trimmingSpaces) {
             let name = a.value.trimmingSpaces
             diagnostics.error(.csvMissingColumn(name, available: table.header, suggestion: Suggestion.nearest(to: name, in: table.header)), on: a)
         }
@@ -104,6 +106,8 @@ extension SceneBuilder {
         var bad = 0
         for c in columns {
             let name = c.value.trimmingSpaces
+            // A column named by several series is read once.
+            guard out.columns[name] == nil else { continue }
             var values: [Double] = []
             values.reserveCapacity(table.rows.count)
             for (i, (number, row)) in zip(table.numbers(name), table.rows).enumerated() {
@@ -196,7 +200,7 @@ extension SceneBuilder {
                 reportMisplaced(child, parent: "series", expected: ["area", "line", "points"])
                 continue
             }
-            if let entry = graphItem(child, values: [], isTime: false, depth: depth) { series.items.append(entry) }
+            if let entry = graphItem(child, statistics: GraphStatistics.Table([]), isTime: false, depth: depth) { series.items.append(entry) }
         }
         return GraphEntry(.series(series), at: el.location)
     }

@@ -59,9 +59,14 @@ public struct TextShaper: TextMeasuring {
         var offset = 0
         for (i, c) in scalars.enumerated() { charAt[offset] = i; offset += String(c).utf8.count }
         charAt[offset] = scalars.count
-        for n in 1..<Int(pango_layout_get_line_count(layout)) {
-            guard let line = pango_layout_get_line_readonly(layout, Int32(n)),
-                  let c = charAt[Int(line.pointee.start_index)], c < Int(count), attrs[c].is_line_break == 0 else { continue }
+        // Walked as a list: pango_layout_get_line_readonly(n) walks it from
+        // the start each time (quadratic in the lines).
+        var node = pango_layout_get_lines_readonly(layout)?.pointee.next
+        while let current = node {
+            node = current.pointee.next
+            guard let raw = current.pointee.data else { continue }
+            let line = raw.assumingMemoryBound(to: PangoLayoutLine.self)
+            guard let c = charAt[Int(line.pointee.start_index)], c < Int(count), attrs[c].is_line_break == 0 else { continue }
             var from = c, to = c
             while from > 0, attrs[from].is_line_break == 0 { from -= 1 }
             while to < scalars.count, to + 1 < Int(count), attrs[to].is_line_break == 0 || to == c { to += 1 }

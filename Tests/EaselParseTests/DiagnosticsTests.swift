@@ -228,6 +228,23 @@ final class PaintServerDiagnosticsTests: XCTestCase {
               ("3️⃣", "'line-width' is -1"), ("4️⃣", "'width' is 0"), ("5️⃣", "needs a 'height' attribute")])
     }
 
+    /// A chain of references is followed by recursion when the scene is laid
+    /// out and painted: longer than 256 links is an error at the parse (a
+    /// chain of 30,000 overflowed the stack), found without recursion.
+    func testReferenceChainsHaveALimit() throws {
+        func chain(_ n: Int) -> String {
+            let clips = (0..<n).map { i in
+                "<clipPath id=\"c\(i)\"><rect width=\"5\" height=\"5\"\(i + 1 < n ? " clip-path=\"url(#c\(i + 1))\"" : "")/></clipPath>"
+            }.joined()
+            return "<scene width=\"10\" height=\"10\"><defs>\(clips)</defs><rect width=\"5\" height=\"5\" clip-path=\"url(#c0)\"/></scene>"
+        }
+        let long = SceneParser.parse(source: chain(30_000), baseDirectory: URL(fileURLWithPath: "/tmp"))
+        XCTAssertNil(long.scene)
+        XCTAssertEqual(long.diagnostics.filter { $0.severity == .error }.map(\.message.text),
+                       ["references chained more than 256 deep (a clip path clipped by a clip path, a pattern filled with a pattern, and so on)"])
+        XCTAssertNotNil(SceneParser.parse(source: chain(200), baseDirectory: URL(fileURLWithPath: "/tmp")).scene)
+    }
+
     /// Bounds on what resolving a paint or a run keeps per use: stops per
     /// gradient, axes per `font-variation`.
     func testStopsAndAxesHaveLimits() {
