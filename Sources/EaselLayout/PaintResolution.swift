@@ -1,10 +1,27 @@
 import EaselModel
 
 /// Places paint servers on the box of what they paint.
+/// Each gradient's stops as painted, resolved once per layout pass: they
+/// do not depend on the box, and every use then shares one array (a
+/// gradient of 1,024 stops filling a million nodes made a copy for each).
+final class ResolvedStops {
+    var byKey: [String: (stops: [ShadingStop], raster: [ShadingStop]?)] = [:]
+}
+
 struct PaintResolver {
     let definitions: Definitions
+    let resolvedStops: ResolvedStops
     /// Lays out a pattern's children (pattern id, children, tile size).
     let layoutTile: (String, [Node], Size) -> [LayoutNode]
+
+    /// The stops of the gradient `base` (of the server `key` names).
+    private func stops(_ key: String, _ base: GradientBase) -> (stops: [ShadingStop], raster: [ShadingStop]?) {
+        if let hit = resolvedStops.byKey[key] { return hit }
+        let stops = StopResolution.shadingStops(base.stops, interpolation: base.interpolation)
+        let raster = stops.count > 1 ? StopResolution.rasterStops(base.stops, interpolation: base.interpolation, coarse: stops) : nil
+        resolvedStops.byKey[key] = (stops, raster)
+        return (stops, raster)
+    }
 
     /// `box` is the bounding box in the node's own points: the frame for
     /// boxes, the geometry (without stroke) for shapes.
@@ -19,7 +36,7 @@ struct PaintResolver {
             if case .animated(let animation) = def.server {
                 return animated(animation, id: id, opacity: opacity, box: box).map { .animated($0) }
             }
-            return resolve(def.server, id: id, box: box).map { .fixed(ResolvedPaint(kind: $0, opacity: opacity)) }
+            return resolve(def.server, id: id, stopsKey: id, box: box).map { .fixed(ResolvedPaint(kind: $0, opacity: opacity)) }
         }
     }
 
@@ -27,8 +44,8 @@ struct PaintResolver {
     /// the stops it was written with, for interpolating between them.
     private func animated(_ a: AnimatedGradient, id: String, opacity: Double, box: Rect) -> AnimatedPaint? {
         var keyframes: [AnimatedPaint.Keyframe] = []
-        for server in a.keyframes {
-            guard let kind = resolve(server, id: id, box: box) else { return nil }
+        for (k, server) in a.keyframes.enumerated() {
+            guard let kind = resolve(server, id: id, stopsKey: "\(id)\u{0}\(k)", box: box) else { return nil }
             let base: GradientBase
             switch server {
             case .linear(let g): base = g.base
@@ -45,23 +62,20 @@ struct PaintResolver {
         return AnimatedPaint(clock: a.clock, keyframes: keyframes)
     }
 
-    private func resolve(_ server: PaintServer, id: String, box: Rect) -> ResolvedPaint.Kind? {
+    private func resolve(_ server: PaintServer, id: String, stopsKey: String, box: Rect) -> ResolvedPaint.Kind? {
         switch server {
         case .linear(let g):
-            let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
+            let (stops, raster) = self.stops(stopsKey, g.base)
             guard stops.count > 1 else { return .solid(stops[0].color) }
-            return linear(g, stops: stops, raster: StopResolution.rasterStops(g.base.stops, interpolation: g.base.interpolation, coarse: stops),
-                          box: box)
+            return linear(g, stops: stops, raster: raster, box: box)
         case .radial(let g):
-            let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
+            let (stops, raster) = self.stops(stopsKey, g.base)
             guard stops.count > 1 else { return .solid(stops[0].color) }
-            return radial(g, stops: stops, raster: StopResolution.rasterStops(g.base.stops, interpolation: g.base.interpolation, coarse: stops),
-                          box: box)
+            return radial(g, stops: stops, raster: raster, box: box)
         case .conic(let g):
-            let stops = StopResolution.shadingStops(g.base.stops, interpolation: g.base.interpolation)
+            let (stops, raster) = self.stops(stopsKey, g.base)
             guard stops.count > 1 else { return .solid(stops[0].color) }
-            return conic(g, stops: stops, raster: StopResolution.rasterStops(g.base.stops, interpolation: g.base.interpolation, coarse: stops),
-                         box: box)
+            return conic(g, stops: stops, raster: raster, box: box)
         case .pattern(let tile):
             let size = tile.units == .userSpace ? Size(tile.width, tile.height)
                 : Size(tile.width * box.width, tile.height * box.height)

@@ -63,6 +63,7 @@ final class LayoutContext {
         return !exhausted
     }
     var tiles: [String: [LayoutNode]] = [:]
+    let resolvedStops = ResolvedStops()
     /// Clip paths resolved in this pass, by id and box size.
     var clips: [ClipKey: ResolvedClip?] = [:]
     var reducedSeries = false
@@ -145,7 +146,7 @@ struct Resolver {
     let lang: String?
 
     var paints: PaintResolver {
-        PaintResolver(definitions: definitions) { id, nodes, tile in
+        PaintResolver(definitions: definitions, resolvedStops: context.resolvedStops) { id, nodes, tile in
             let key = "\(id)|\(tile.width)|\(tile.height)"
             if let hit = context.tiles[key] { return hit }
             let laid = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero, placed: nil) }

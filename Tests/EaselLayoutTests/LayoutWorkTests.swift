@@ -111,4 +111,21 @@ final class LayoutWorkTests: XCTestCase {
         XCTAssertEqual(w.clipShapes, links)
         XCTAssertNil(w.exhaustedAt)
     }
+
+    /// A gradient's stops are resolved once a pass and shared by every use
+    /// (each of a million uses of a 1,024-stop gradient held its own copy).
+    func testAGradientsStopsAreSharedByEveryUse() throws {
+        let stops = (0..<100).map { "<stop color=\"#\(String(format: "%02x", $0))0000\"/>" }.joined()
+        let rects = (0..<200).map { i in "<rect width=\"\(10 + i)\" height=\"10\" fill=\"url(#g)\"/>" }.joined()
+        let result = SceneParser.parse(source: "<scene width=\"400\" height=\"300\"><defs><linearGradient id=\"g\">\(stops)</linearGradient></defs>\(rects)</scene>",
+                                       baseDirectory: URL(fileURLWithPath: "/tmp"))
+        let scene = try XCTUnwrap(result.scene)
+        let laid = LayoutEngine.resolveFrames(scene, text: FixedAdvanceMeasurer())
+        let storage = laid.paints.entries.compactMap { entry -> Int? in
+            guard case .fixed(let paint) = entry, case .linear(let g) = paint.kind else { return nil }
+            return g.stops.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
+        }
+        XCTAssertEqual(storage.count, 200)
+        XCTAssertEqual(Set(storage).count, 1)
+    }
 }
