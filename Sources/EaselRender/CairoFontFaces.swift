@@ -18,6 +18,8 @@ enum CairoFontFaces {
         /// By font file and face index: the file each variable instance is
         /// opened as.
         var instances: [String: [String: String]] = [:]
+        /// Instance files whose descriptors may be closed with their font.
+        var closable = Set<String>()
     }
     private static let table = Locked(Table())
 
@@ -36,11 +38,39 @@ enum CairoFontFaces {
         var file = face.path
         if !(t.instances[key] ?? [:]).isEmpty {
             let fd = open(face.path, O_RDONLY | O_CLOEXEC)
-            if fd >= 0 { file = "/proc/self/fd/\(fd)" }
+            if fd >= 0 {
+                let (renumbered, closable) = FontDescriptors.renumbered(fd)
+                file = "/proc/self/fd/\(renumbered)"
+                if closable { t.closable.insert(file) }
+            }
         }
         t.instances[key, default: [:]][face.variations] = file
         return file
     }
+
+    /// Frees the faces drawn from the file at `path` and closes the files
+    /// its instances were opened as: its last font set is gone, and no
+    /// render can draw from it any more (a compiled scene holds its set).
+    /// Cairo may keep a face a while longer among its recently used fonts;
+    /// its path is never handed to other bytes (`FontDescriptors`).
+    static func release(path: String) {
+        table.withLock { t in
+            for (face, made) in t.faces where face.path == path {
+                cairo_font_face_destroy(made)
+                t.faces[face] = nil
+                t.files[face] = nil
+            }
+            for key in t.instances.keys where key.hasPrefix(path + "#") {
+                for file in t.instances[key]!.values where t.closable.remove(file) != nil {
+                    if let fd = Int32(file.dropFirst("/proc/self/fd/".count)) { close(fd) }
+                }
+                t.instances[key] = nil
+            }
+        }
+    }
+
+    /// Faces held now (for the soak run: what a long-lived process keeps).
+    static var count: Int { table.withLock { $0.faces.count } }
 
     /// The file `face` was made from (see `instanceFile`).
     static func file(of face: FontFace) -> String {

@@ -42,12 +42,39 @@ public struct DeclaredFontFile: Sendable {
     public init(path: String, identity: String, bytes: [UInt8]) { self.path = path; self.identity = identity; self.bytes = bytes }
 }
 
-/// Declared fonts in anonymous in-memory files, one per content, kept for
-/// the life of the process. Fontconfig, HarfBuzz and FreeType open fonts
-/// by path; `/proc/self/fd/N` of an anonymous file is a path that always
+/// Descriptor numbers for font paths that are never used twice in a
+/// process. Cairo and fontconfig know a font by its path, and Cairo keeps
+/// recently used fonts (and their FreeType faces) for a while after the
+/// last reference goes: a closed font's `/proc/self/fd/N` handed to other
+/// bytes could draw the old font's glyphs. Numbers only grow, from above
+/// those the process opens for its own files.
+enum FontDescriptors {
+    private static let next = Locked<Int32>(1024)
+
+    /// `fd` moved to the next unused number (the old number is closed),
+    /// which may be closed when its font goes; or, where the process may
+    /// not open that many files, `fd` itself, which must then stay open
+    /// (closed, its number would be handed out again).
+    static func renumbered(_ fd: Int32) -> (fd: Int32, closable: Bool) {
+        next.withLock { next in
+            let moved = fcntl(fd, F_DUPFD_CLOEXEC, next)
+            guard moved >= 0 else { return (fd, false) }
+            close(fd)
+            next = moved + 1
+            return (moved, true)
+        }
+    }
+}
+
+/// Declared fonts in anonymous in-memory files, one per content, kept while
+/// a font set uses them. Fontconfig, HarfBuzz and FreeType open fonts by
+/// path; `/proc/self/fd/N` of an anonymous file is a path that always
 /// means these bytes — a font edited on disk later (the preview) is a new
 /// file, never a changed one under glyphs already shaped — and WOFF and
-/// WOFF2 are stored decoded, as the sfnt HarfBuzz can read.
+/// WOFF2 are stored decoded, as the sfnt HarfBuzz can read. A long-lived
+/// process (the preview, `build --watch`) holds only the fonts its font
+/// sets use: when the last set using a file goes, the file and the Cairo
+/// faces drawn from it go too (`release`).
 enum AnonymousFontFiles {
     struct Stored: Sendable {
         /// What fontconfig, HarfBuzz and FreeType open.
@@ -57,12 +84,47 @@ enum AnonymousFontFiles {
         var families: [String]
         /// The file's faces have colour glyphs (CBDT, sbix, COLR or SVG tables).
         var isColor = false
+        /// The anonymous file's descriptor (none where the font is read
+        /// from where it lies), and how many font sets hold it.
+        fileprivate var fd: Int32?
+        fileprivate var holders = 0
     }
 
     private static let stored = Locked<[String: Stored]>([:])
 
+    /// Files held now, for tests and the soak run: what a long-lived
+    /// process keeps.
+    public static var count: Int { stored.withLock { $0.count } }
+
+    /// Gives the file back for one holder (a font set that stored it); the
+    /// last gives it up: its descriptor is closed and its Cairo faces freed.
+    static func release(_ identities: [String]) {
+        var gone: [Stored] = []
+        stored.withLock { all in
+            for identity in identities {
+                guard var entry = all[identity] else { continue }
+                entry.holders -= 1
+                if entry.holders > 0 { all[identity] = entry } else { all[identity] = nil; gone.append(entry) }
+            }
+        }
+        // A font read from where it lies (no anonymous file) may be a
+        // system font's file too: its faces stay.
+        for entry in gone {
+            guard let fd = entry.fd else { continue }
+            CairoFontFaces.release(path: entry.path)
+            close(fd)
+        }
+    }
+
+    /// Stores the file (or finds it stored) for one more holder, who must
+    /// `release` it.
     static func store(_ file: DeclaredFontFile) -> Result<Stored, FontFileProblem> {
-        if let hit = stored.withLock({ $0[file.identity] }) { return .success(hit) }
+        if let hit = stored.withLock({ all -> Stored? in
+            guard var entry = all[file.identity] else { return nil }
+            entry.holders += 1
+            all[file.identity] = entry
+            return entry
+        }) { return .success(hit) }
         let result: Result<(Stored, Int32?), FontFileProblem> = FontSystem.withFreeType { library in
             guard let library else { return .failure(.unreadable) }
             var sfnt = file.bytes
@@ -83,7 +145,9 @@ enum AnonymousFontFiles {
             case .failure(let problem): return .failure(problem)
             }
             switch anonymousFile(sfnt) {
-            case .success(let (path, fd)): return .success((Stored(path: path, families: names.families, isColor: names.isColor), fd))
+            // A descriptor that must stay open is not the set's to close.
+            case .success(let (path, fd, closable)):
+                return .success((Stored(path: path, families: names.families, isColor: names.isColor, fd: closable ? fd : nil), fd))
             // Without anonymous files (no /proc, no memfd), an sfnt is used
             // from where it lies; WOFF needs its decoded bytes somewhere.
             case .failure where !wrapped: return .success((Stored(path: file.path, families: names.families, isColor: names.isColor), nil))
@@ -94,22 +158,27 @@ enum AnonymousFontFiles {
         // Another thread may have stored the same bytes meanwhile: one file
         // per content; this one's path was never handed out.
         return .success(stored.withLock { all in
-            if let first = all[file.identity] {
+            if var first = all[file.identity] {
                 if let fd { close(fd) }
+                first.holders += 1
+                all[file.identity] = first
                 return first
             }
-            all[file.identity] = made
-            return made
+            var entry = made
+            entry.holders = 1
+            all[file.identity] = entry
+            return entry
         })
     }
 
-    /// The bytes in an anonymous file (`memfd_create`), left open for the
-    /// life of the process, so its `/proc/self/fd` path never names other
-    /// bytes (a closed descriptor's number would be reused, and Cairo and
-    /// fontconfig cache faces by path).
-    private static func anonymousFile(_ bytes: [UInt8]) -> Result<(String, Int32), FontFileProblem> {
-        let fd = easel_memfd_create("easel-font")
-        guard fd >= 0 else { return .failure(.noAnonymousFile(String(cString: strerror(errno)))) }
+    /// The bytes in an anonymous file (`memfd_create`), open until its
+    /// last holder releases it, at a descriptor number never used for a
+    /// font before (`FontDescriptors`): its `/proc/self/fd` path never
+    /// names other bytes (Cairo and fontconfig cache faces by path).
+    private static func anonymousFile(_ bytes: [UInt8]) -> Result<(path: String, fd: Int32, closable: Bool), FontFileProblem> {
+        let made = easel_memfd_create("easel-font")
+        guard made >= 0 else { return .failure(.noAnonymousFile(String(cString: strerror(errno)))) }
+        let (fd, closable) = FontDescriptors.renumbered(made)
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
@@ -125,7 +194,7 @@ enum AnonymousFontFiles {
             close(fd)
             return .failure(.noAnonymousFile("/proc is not mounted"))
         }
-        return .success((path, fd))
+        return .success((path, fd, closable))
     }
 }
 

@@ -30,8 +30,13 @@ public final class FontSet: @unchecked Sendable {
     private let idle = Locked<[ShapingContext]>([])
     private let familyLists = Locked<[String: [String]]>([:])
 
-    init(config: OpaquePointer, includesSystemFonts: Bool, declaredPaths: [String: String]) {
+    /// The anonymous font files the set holds (`AnonymousFontFiles`), given
+    /// back when the set goes.
+    private let heldFonts: [String]
+
+    init(config: OpaquePointer, includesSystemFonts: Bool, declaredPaths: [String: String], heldFonts: [String] = []) {
         self.config = config
+        self.heldFonts = heldFonts
         self.includesSystemFonts = includesSystemFonts
         self.declaredPaths = declaredPaths
         var names = Set<String>()
@@ -50,7 +55,14 @@ public final class FontSet: @unchecked Sendable {
         familyKeys = Set(names.map(FontSet.key))
     }
 
-    deinit { FcConfigDestroy(config) }   // each font map holds a reference of its own
+    deinit {
+        // The shaping contexts (Pango font maps, with their faces) go first,
+        // then the configuration (each font map holds a reference of its
+        // own), then the files nothing else uses.
+        idle.withLock { $0.removeAll() }
+        FcConfigDestroy(config)
+        AnonymousFontFiles.release(heldFonts)
+    }
 
     /// Whether a font of the set has this family name (compared as
     /// fontconfig compares them: ignoring case and spaces).

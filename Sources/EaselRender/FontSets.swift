@@ -69,17 +69,23 @@ public enum FontSets {
 
     static func make(declared: [DeclaredFontFile], systemFonts: Bool) -> Result<FontSet, Failure> {
         var stored: [(file: DeclaredFontFile, stored: AnonymousFontFiles.Stored)] = []
+        // Each file stored is held by the set made, or given back if none is.
+        var held: [String] = []
+        func failed(_ failure: Failure) -> Result<FontSet, Failure> {
+            AnonymousFontFiles.release(held)
+            return .failure(failure)
+        }
         for file in declared {
             switch AnonymousFontFiles.store(file) {
-            case .success(let s): stored.append((file, s))
-            case .failure(let problem): return .failure(Failure(path: file.path, problem: problem))
+            case .success(let s): stored.append((file, s)); held.append(file.identity)
+            case .failure(let problem): return failed(Failure(path: file.path, problem: problem))
             }
         }
         let document = FontRules.document(systemFolders: systemFonts ? FontSystem.machineFolders : nil,
                                           declaredFamilies: stored.flatMap(\.stored.families),
                                           declaredPaths: stored.map(\.stored.path),
                                           declaredColorFamilies: stored.filter(\.stored.isColor).flatMap(\.stored.families))
-        guard let config = FcConfigCreate() else { return .failure(Failure(path: nil, problem: .configuration)) }
+        guard let config = FcConfigCreate() else { return failed(Failure(path: nil, problem: .configuration)) }
         // FcConfigCreate takes FONTCONFIG_SYSROOT from the environment and
         // would put it before every declared path.
         FcConfigSetSysRoot(config, nil)
@@ -88,15 +94,15 @@ public enum FontSets {
         guard document.withCString({ FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }) != 0,
               FcConfigBuildFonts(config) != 0 else {
             FcConfigDestroy(config)
-            return .failure(Failure(path: nil, problem: .configuration))
+            return failed(Failure(path: nil, problem: .configuration))
         }
         for (file, s) in stored where s.path.withCString({ FcConfigAppFontAddFile(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }) == 0 {
             FcConfigDestroy(config)
-            return .failure(Failure(path: file.path, problem: .unreadable))
+            return failed(Failure(path: file.path, problem: .unreadable))
         }
         var paths: [String: String] = [:]
         for (file, s) in stored { paths[s.path] = file.path }
-        let set = FontSet(config: config, includesSystemFonts: systemFonts, declaredPaths: paths)
+        let set = FontSet(config: config, includesSystemFonts: systemFonts, declaredPaths: paths, heldFonts: held)
         set.systemFontsProblem = systemFonts ? FontSystem.machineFolders.problem : nil
         return .success(set)
     }

@@ -64,12 +64,38 @@ let fontFolders: [URL] = (0..<12).compactMap { i in
     return folder
 }
 let fontScene = "<scene width=\"120\" height=\"30\"><text font-family=\"Inter\" font-weight=\"600\">Soak 42</text></scene>"
+
+// Font re-export churn (a designer exporting the font the preview shows,
+// again and again): each round writes the font four times with other bytes
+// (padding after the tables, which FreeType ignores) and compiles with it —
+// 120 fonts in 30 rounds, each a new anonymous file and new Cairo faces,
+// which the process must give back once no font set uses them: open
+// descriptors must stay flat, as memory must.
+let reexportFolder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("easel-soak-reexport-\(getpid())")
+try? FileManager.default.createDirectory(at: reexportFolder, withIntermediateDirectories: true)
+let reexportBytes = (try? Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/fonts/InterVariable-Latin.ttf"))) ?? Data()
+func reexportAndRender(_ generation: Int) -> Bool {
+    guard (try? (reexportBytes + Data(repeating: 0, count: 4 * generation)).write(to: reexportFolder.appendingPathComponent("Inter.ttf"))) != nil else {
+        return false
+    }
+    var options = Easel.Options()
+    options.fontDirectories = [reexportFolder]
+    options.systemFonts = false
+    var session = CompileSession(options: options)
+    guard let scene = session.compile(source: fontScene, baseDirectory: reexportFolder) else { return false }
+    return session.run {
+        for format in formats { _ = try scene.render(format: format, scale: format == .png ? 1 : nil, time: format == .svg ? nil : 0) }
+    }
+}
+func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 0 }
 enum Job: Sendable { case scene(URL), fontFolder(URL) }
 let jobsList = scenes.map(Job.scene) + fontFolders.map(Job.fontFolder)
 
 var memory: [Double] = []
+var descriptors: [Int] = []
 let start = Date()
 for round in 1...rounds {
+    let reexported = (0..<4).filter { reexportAndRender(round * 4 + $0) }.count
     let outcomes = ParallelJobs.map(jobsList, jobs: jobs) { job -> Bool in
         var options = Easel.Options()
         var session: CompileSession
@@ -101,8 +127,9 @@ for round in 1...rounds {
     }
     _ = mallocTrim(0)
     memory.append(residentMegabytes())
-    print(String(format: "round %2d: %d scenes (%d rendered), resident %.1f MB", round, jobsList.count,
-                 outcomes.filter { $0 }.count, memory.last!))
+    descriptors.append(openDescriptors())
+    print(String(format: "round %2d: %d scenes (%d rendered), %d fonts re-exported, resident %.1f MB, %d descriptors open", round,
+                 jobsList.count, outcomes.filter { $0 }.count, reexported, memory.last!, descriptors.last!))
 }
 // A leak grows memory every round; the caches a process fills (fonts,
 // glyphs, malloc's arenas) grow it in steps — with -j 4 the arenas fill
@@ -134,6 +161,14 @@ print(String(format: "-j %d, %d rounds in %.0f s: after round 2 %.1f MB, highest
              jobs, rounds, Date().timeIntervalSince(start), early, peak, totalGrowth, memory.last!, medianStep, slope))
 if medianStep > 100 && slope > 100 {
     print("FAIL: resident memory grew by more than 100 KB a round (median step and slope): a leak")
+    exit(1)
+}
+// Font sets come and go (a process keeps 8), so the descriptors their
+// fonts hold move a little; a font kept after its last set grows them 4 a
+// round.
+let warmDescriptors = descriptors[min(warmUp, descriptors.count - 1)]
+if let last = descriptors.last, last > warmDescriptors + 8 {
+    print("FAIL: open descriptors grew from \(warmDescriptors) after round \(warmUp + 1) to \(last): re-exported fonts are kept")
     exit(1)
 }
 if totalGrowth > 25 {
