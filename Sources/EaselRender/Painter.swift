@@ -45,6 +45,8 @@ final class Painter {
     /// while the two layers of a cross-fade are drawn.
     private var dither: Bool
     private(set) var svgAnimations: [SVGAnimation] = []
+    /// The colours that mark animated paints in this document.
+    private lazy var svgMarkers = SVGAnimation.Markers(avoiding: paints)
 
     private let images: DecodedImages
     /// Taken at the first text: from then until the render ends, Cairo
@@ -393,7 +395,7 @@ final class Painter {
     private func resolve(_ id: PaintID) -> ResolvedPaint {
         if smil, svgAnimations.count < 256, case .animated(let a) = paints.entries[id.index], let animation = SVGAnimation(a) {
             svgAnimations.append(animation)
-            return ResolvedPaint(kind: animation.markerShading(svgAnimations.count - 1), opacity: 1)
+            return ResolvedPaint(kind: animation.markerShading(svgAnimations.count - 1, svgMarkers), opacity: 1)
         }
         return paints.paint(id, at: time)
     }

@@ -26,8 +26,43 @@ struct SVGAnimation {
     var opacity: Double
     var clock: AnimationClock
 
-    /// The marker's colour: 0xE5, 0x0A, then the index (up to 256 animated uses).
-    static func marker(_ index: Int) -> Color { Color(r8: 0xE5, g8: 0x0A, b8: index % 256, alpha: 128.0 / 255) }
+    /// The marker colours of one document: red and green between the
+    /// 8-bit steps (no hex colour has them), the blue the animation's
+    /// index; and red moved on until no stop of the document's own paints
+    /// is written with the same red and green, so a colour given as
+    /// `rgb()` with fractions cannot be taken for a marker either.
+    struct Markers: Sendable {
+        let red: Double
+        let green = 10.5 / 255
+
+        init(avoiding paints: PaintTable) {
+            var taken = Set<String>()
+            func add(_ stops: [ShadingStop]) {
+                for s in stops { taken.insert(SVGAnimation.percent(s.color.red) + "," + SVGAnimation.percent(s.color.green)) }
+            }
+            func add(_ kind: ResolvedPaint.Kind) {
+                switch kind {
+                case .linear(let g): add(g.stops); add(g.rasterStops ?? [])
+                case .radial(let g): add(g.stops); add(g.rasterStops ?? [])
+                case .conic: break   // written as an image, not as stops
+                case .crossFade(let a, let b, _): add(a.kind); add(b.kind)
+                case .solid, .pattern, .stripes: break
+                }
+            }
+            for entry in paints.entries {
+                switch entry {
+                case .fixed(let p): add(p.kind)
+                case .animated(let a): for k in a.keyframes { add(k.paint.kind); add(k.stops) }
+                }
+            }
+            var red = 229.5 / 255
+            while taken.contains(SVGAnimation.percent(red) + "," + SVGAnimation.percent(green)) { red -= 1 / 255 }
+            self.red = red
+        }
+
+        /// Animation `index`'s marker (up to 256 animated uses).
+        func marker(_ index: Int) -> Color { Color(red: red, green: green, blue: Double(index % 256) / 255, alpha: 128.0 / 255) }
+    }
 
     /// The animation of `paint`, if SMIL can express it exactly enough.
     init?(_ paint: AnimatedPaint) {
@@ -52,9 +87,9 @@ struct SVGAnimation {
 
     /// The still frame Cairo is given: the first keyframe's geometry with
     /// marker stops.
-    func markerShading(_ index: Int) -> ResolvedPaint.Kind {
+    func markerShading(_ index: Int, _ markers: Markers) -> ResolvedPaint.Kind {
         // Two different stops: Cairo writes a gradient of two equal stops as a flat fill.
-        let m = [ShadingStop(offset: 0, color: Self.marker(index)),
+        let m = [ShadingStop(offset: 0, color: markers.marker(index)),
                  ShadingStop(offset: 1, color: Color(r8: 0x0A, g8: 0xE5, b8: index % 256, alpha: 128.0 / 255))]
         switch geometry {
         case .linear(let g):
@@ -68,12 +103,12 @@ struct SVGAnimation {
 
     // MARK: Writing
 
-    static func insert(_ animations: [SVGAnimation], into svg: [UInt8]) -> [UInt8] {
+    static func insert(_ animations: [SVGAnimation], into svg: [UInt8], markers: Markers) -> [UInt8] {
         guard !animations.isEmpty else { return svg }
         var text = String(decoding: svg, as: UTF8.self)
         for (index, animation) in animations.enumerated() {
             // The marker stop as Cairo writes it.
-            let c = marker(index)
+            let c = markers.marker(index)
             let needle = "stop-color:rgb(\(percent(c.red)),\(percent(c.green)),\(percent(c.blue)));stop-opacity:\(cairoNumber(c.alpha));"
             // Ranges found in a slice are ranges of `text` (a substring shares its indices).
             guard let hit = text.firstRange(of: needle), let start = elementStart(in: text, before: hit.lowerBound),

@@ -66,7 +66,9 @@ public enum SceneRenderer {
             if let failure { throw failure }
             try check(status, scene)
             guard format == .svg else { return bytes }
-            return SVGTextLayer.insert(overlays, into: SVGAnimation.insert(animations, into: SVGIdentifiers.normalize(bytes)))
+            let markers = animations.isEmpty ? nil : SVGAnimation.Markers(avoiding: scene.paints)
+            return SVGTextLayer.insert(overlays, into: markers.map { SVGAnimation.insert(animations, into: SVGIdentifiers.normalize(bytes), markers: $0) }
+                                                        ?? SVGIdentifiers.normalize(bytes))
         }
     }
 

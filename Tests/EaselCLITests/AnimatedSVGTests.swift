@@ -67,4 +67,32 @@ final class AnimatedSVGTests: XCTestCase {
         // --time asks for a still: no animation in it.
         XCTAssertFalse(String(decoding: try compiled.render(format: .svg, time: 1.2), as: UTF8.self).contains("<animate"))
     }
+
+    /// Animated paints are found in Cairo's SVG by marker colours; a static
+    /// gradient painted first with the old marker's colour, or with the new
+    /// one's written as rgb() with fractions, keeps its own stops, and only
+    /// the animated paint is animated.
+    func testAUserColourIsNeverTakenForAMarker() throws {
+        for colour in ["#e50a0080", "rgba(229.5, 10.5, 0, 0.5019608)"] {
+            let compiled = try compileScene("""
+            <scene width="100" height="40">
+              <defs>
+                <linearGradient id="s"><stop color="\(colour)"/><stop color="rgba(10, 229, 0, 0.5)"/></linearGradient>
+                <animatedGradient id="a" duration="1">
+                  <linearGradient><stop color="red"/><stop color="blue"/></linearGradient>
+                  <linearGradient><stop color="green"/><stop color="yellow"/></linearGradient>
+                </animatedGradient>
+              </defs>
+              <rect width="40" height="40" fill="url(#s)"/>
+              <rect x="50" width="40" height="40" fill="url(#a)"/>
+            </scene>
+            """)
+            let svg = String(decoding: try compiled.render(format: .svg), as: UTF8.self)
+            let gradients = svg.components(separatedBy: "<linearGradient").dropFirst()
+            XCTAssertEqual(gradients.count, 2, svg)
+            XCTAssertEqual(gradients.filter { $0.contains("<animate") }.count, 1, "\(colour): \(svg)")
+            // The static gradient (painted first) is the one without animations.
+            XCTAssertFalse(gradients.first!.contains("<animate"), "\(colour): the static gradient was taken for the marker")
+        }
+    }
 }
