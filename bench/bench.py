@@ -9,6 +9,7 @@ command is timed whole-process with hyperfine and its instructions counted
 with callgrind (repeatable on a noisy machine); peak memory comes from GNU
 time. The table is printed and written to bench/out/results.md.
 `--only curves` measures the scaling curves (bench/out/curves/).
+`--only hostile` times issue 42's inputs that once grew work faster than themselves (bench/out/hostile.md).
 """
 import argparse, glob, json, os, random, re, shutil, statistics, subprocess, sys, sysconfig, time
 
@@ -218,11 +219,12 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
     parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts and layout parts' first column")
-    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither"], help="run one part of the benchmark")
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile"],
+                        help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts,
-             "layout": layout_inputs, "dither": dither}
+             "layout": layout_inputs, "dither": dither, "hostile": hostile_inputs}
     for name, part in parts.items():
         if args.only in (None, name):
             part(args)
@@ -577,6 +579,70 @@ def layout_inputs(args):
         print(row, flush=True)
         rows.append(row)
     with open(os.path.join(OUT, "layout.md"), "w") as f:
+        f.write(head + "\n" + "\n".join(rows) + "\n")
+
+
+def hostile_inputs(args):
+    """Issue 42's table: input that grew work faster than itself. Each row
+    must end within 2 s (3 s for the points layer) and 512 MB, with a
+    picture or a located error ('stopped'). Wall time and peak memory of one
+    run (GNU time); the tests count the work (bench/ only times it)."""
+    d = os.path.join(OUT, "hostile")
+    os.makedirs(d, exist_ok=True)
+    cases = []
+    def scene(name, body, width=400, height=200):
+        path = os.path.join(d, name + ".scene.xml")
+        with open(path, "w") as f:
+            f.write(f'<scene width="{width}" height="{height}" background="white">{body}</scene>')
+        return path
+    for n in [20_000, 40_000, 100_000]:
+        params = "".join(f'<param name="p{i}" type="number" default="{i}"/>' for i in range(n))
+        cases.append((f"{n:,} <param> declarations (check)", ["check", scene(f"params-{n}", f"<defs>{params}</defs>")]))
+    palette = "".join(f'<color name="c{i}" value="#{i % 0xffffff:06x}"/>' for i in range(60_000))
+    cases.append(("60,000 palette colours (check)", ["check", scene("palette", f"<defs>{palette}</defs>")]))
+    params = "".join(f'<param name="p{i}" type="number" default="{i}"/>' for i in range(2_000))
+    cases.append(("200,000 {zq} among 2,000 parameters (check)",
+                  ["check", scene("zq", f'<defs>{params}</defs><rect id="{"{zq}" * 200_000}" width="1" height="1"/>')]))
+    for n in [2_000, 4_000, 8_000]:
+        text = "abcdefghijkl" + "\u2060" * n
+        cases.append((f"12 letters + {n:,} U+2060, width 40, max-lines 1 (render)",
+                      ["render", scene(f"joiners-{n}", f'<text width="40" max-lines="1">{text}</text>'), "-o", os.path.join(d, f"joiners-{n}.png")]))
+    cases.append(("16,000 'x' wrapped at width 40 (render)",
+                  ["render", scene("run", f'<text width="40">{"x" * 16_000}</text>'), "-o", os.path.join(d, "run.png")]))
+    random.seed(1)
+    v, rows = 0.0, ["v"]
+    for _ in range(900_000):
+        v += random.uniform(-1, 1)
+        rows.append(f"{v:.3f}")
+    with open(os.path.join(d, "walk.csv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+    with open(os.path.join(d, "noise.csv"), "w") as f:
+        f.write("v\n" + "\n".join(f"{random.uniform(0, 100):.3f}" for _ in range(900_000)) + "\n")
+    for data in ["walk", "noise"]:
+        points = scene(f"points-{data}", f'<lineGraph src="{data}.csv" column="v"><points diameter="3" fill="#3366cc"/></lineGraph>')
+        for s in [1, 3]:
+            cases.append((f"<points diameter=3> over 900,000 values ({data}), 400×200 @{s}x (render)",
+                          ["render", points, "-o", os.path.join(d, f"points-{data}-{s}.png"), "--scale", str(s)]))
+    inner = lambda i: f' clip-path="url(#c{i + 1})"' if i < 39 else ""
+    clips = "".join(f'<clipPath id="c{i}"><rect width="90%" height="90%"{inner(i)}/></clipPath>' for i in range(40))
+    rects = '<rect width="50" height="50" clip-path="url(#c0)"/>' * 100
+    cases.append(("40 chained clip paths, 100 uses (render)", ["render", scene("clips", f"<defs>{clips}</defs>{rects}"), "-o", os.path.join(d, "clips.png")]))
+    head = "| input | wall, peak memory |\n|---|---|"
+    print("\nwall time and peak memory of one run (GNU time); 'stopped' = a located error, as intended\n")
+    print(head)
+    rows = []
+    for name, cmd in cases:
+        start = time.perf_counter()
+        proc = subprocess.run(["timeout", "60", "/usr/bin/time", "-f", "%M", args.easel] + cmd, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        elapsed = time.perf_counter() - start
+        last = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+        rss = f"{int(last) / 1024:.0f} MB" if last.isdigit() else "?"
+        cell = "> 60 s" if proc.returncode == 124 else f"{elapsed:.2f} s, {rss}" + ("" if proc.returncode == 0 else ", stopped")
+        row = f"| {name} | {cell} |"
+        print(row, flush=True)
+        rows.append(row)
+    with open(os.path.join(OUT, "hostile.md"), "w") as f:
         f.write(head + "\n" + "\n".join(rows) + "\n")
 
 

@@ -263,7 +263,12 @@ extension SceneBuilder {
                         _ uses: inout [ParameterUse], _ undeclared: inout [String]) -> String? {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) else { return nil }
         let scalars = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
+        // Built as an array, made a string once: appending slices to a
+        // String.UnicodeScalarView grew it by what each append needed, so
+        // 200,000 references copied the text 200,000 times.
+        var out: [Unicode.Scalar] = []
+        out.reserveCapacity(scalars.count)
+        func made() -> String { String(String.UnicodeScalarView(out)) }
         var i = 0
         while i < scalars.count {
             let c = scalars[i]
@@ -285,7 +290,7 @@ extension SceneBuilder {
                     // references could otherwise grow without bound first.
                     guard state.added + value.utf8.count <= limits.maxFileSize else {
                         state.overflowed = true
-                        return String(out)
+                        return made()
                     }
                     out.append(contentsOf: value.unicodeScalars)
                     state.added += value.utf8.count
@@ -299,7 +304,7 @@ extension SceneBuilder {
             out.append(c)   // a lone brace stays as written
             i += 1
         }
-        return String(out)
+        return made()
     }
 
     private func declaration(_ el: XMLElement, _ check: ParameterTypeCheck) -> ParameterDeclaration? {
