@@ -1,3 +1,4 @@
+import Synchronization
 /// Which elements and attributes the format has, and where elements may
 /// stand. One table, so the builder, the suggestions and the schema tests
 /// agree on the same names.
@@ -82,10 +83,17 @@ public enum Vocabulary {
 
 /// Nearest valid name for a misspelt one, by edit distance.
 public enum Suggestion {
+    /// Candidates compared in this process, counted for the tests that
+    /// hold suggestions to the diagnostics printed (work, not time).
+    public static let comparisons = Atomic<Int>(0)
+
     public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lower = word.lowercased()
         var best: (String, Int)? = nil
+        var compared = 0
+        defer { comparisons.add(compared, ordering: .relaxed) }
         for c in candidates {
+            compared += 1
             let d = distance(lower, c.lowercased())
             if best == nil || d < best!.1 || (d == best!.1 && c < best!.0) { best = (c, d) }
         }

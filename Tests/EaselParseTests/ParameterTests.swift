@@ -141,6 +141,25 @@ final class ParameterTests: XCTestCase {
         XCTAssertTrue(misspelt.allSatisfy { $0.description.contains("did you mean '{p0}'") }, "\(misspelt.first.map(\.description) ?? "")")
     }
 
+    /// Suggestions are made for the diagnostics printed, once per name:
+    /// counted as the candidates compared. 200,000 references to one
+    /// undeclared name among 2,000 parameters compare each parameter once
+    /// (not 200,000 times); 5,000 unknown paint references among 5,000 ids
+    /// compare only for the errors kept (the limit, 20), not for all.
+    func testSuggestionsAreMadeOnlyForWhatIsPrinted() {
+        let params = (0..<2_000).map { "<param name=\"p\($0)\" type=\"number\" default=\"\($0)\"/>" }.joined()
+        var before = Suggestion.comparisons.load(ordering: .relaxed)
+        _ = diagnostics(of: "<scene width=\"10\" height=\"10\"><defs>\(params)</defs><rect id=\"\(String(repeating: "{zq}", count: 200_000))\"/></scene>",
+                        options: options([:]))
+        XCTAssertLessThanOrEqual(Suggestion.comparisons.load(ordering: .relaxed) - before, 2 * 2_000)
+        let ids = (0..<5_000).map { "<stripes id=\"s\($0)\" spacing=\"4\"/>" }.joined()
+        let uses = (0..<5_000).map { "<rect width=\"1\" height=\"1\" fill=\"url(#x\($0))\"/>" }.joined()
+        before = Suggestion.comparisons.load(ordering: .relaxed)
+        let found = diagnostics(of: "<scene width=\"10\" height=\"10\"><defs>\(ids)</defs>\(uses)</scene>", options: options([:]))
+        XCTAssertEqual(found.count, 21, "20 errors and the one saying the limit was reached")
+        XCTAssertLessThanOrEqual(Suggestion.comparisons.load(ordering: .relaxed) - before, 2 * 20 * 5_000)
+    }
+
     func testSubstitutionIsSinglePassAndBracesEscape() throws {
         let source = """
             <scene width="10" height="10">
