@@ -26,6 +26,12 @@ public enum FuzzDictionary {
         "dark=\"#111\"", "number", "length", "angle", "string",
         // The files an input may carry after a NUL (EaselFuzz): a CSV and a build manifest.
         "csv:", "src=\"data.csv\" column=\"v\"", "manifest:", "{\"version\":1,\"scenes\":{", "\"outputs\":[\"../",
+        // Input that once grew work faster than itself (issue 42): word
+        // joiners and zero-width spaces in wrapped text, chained clips,
+        // font axes, dense points.
+        "\u{2060}\u{2060}\u{2060}\u{2060}", "\u{200B}\u{200B}\u{200B}\u{200B}", "max-lines=\"1\" width=\"40\"",
+        "<clipPath id=\"c\"><rect clip-path=\"url(#c)\"/></clipPath>", "clip-path=\"url(#c)\"", "wght 800, wdth 90",
+        "<points diameter=\"3\"/>", "{}{}{}{}",
     ]
 }
 

@@ -102,7 +102,7 @@ case("huge-finite-height.scene.xml", '<scene width="320" height="1' + "1" * 75 +
 case("pixels-at-scale.scene.xml", '<scene width="4000" height="4000" scale="16"/>', "more than the limit of 64000000")
 case("repeat-billion.scene.xml", scene('<repeat count="1000000000"><rect/></repeat>'), "'count' is 1000000000 but must be a whole number from 0 to 1000000")
 case("nested-repeats.scene.xml", scene('<repeat count="1000"><repeat count="1000"><repeat count="1000"><rect/></repeat></repeat></repeat>'), "nodes after expanding repeats")
-case("deep-nesting.scene.xml", scene("<group>" * 300 + "</group>" * 300), "malformed XML: excessive depth in document")
+case("deep-nesting.scene.xml", scene("<group>" * 300 + "</group>" * 300), "malformed XML: elements nested more than 256 deep")
 hundred = lambda fill: "".join(f'<rect fill="{fill}"/>' for _ in range(100))
 case("pattern-explosion.scene.xml", scene('<defs><pattern id="a" width="4" height="4">' + hundred("red") + '</pattern><pattern id="b" width="4" height="4">' + hundred("url(#a)") + '</pattern><pattern id="c" width="4" height="4">' + hundred("url(#b)") + '</pattern></defs><rect fill="url(#c)"/>'), "nodes after expanding repeats")
 case("file-too-large.scene.xml", scene("<!-- " + "x" * 4000 + " -->"), "more than the limit of 1000 bytes", args="--max-file-size 1000")
@@ -176,6 +176,19 @@ case("color-bad-function.scene.xml", scene('<rect fill="rgb(300 0 0 / )"/>'), "i
 case("color-misspelt.scene.xml", scene('<rect fill="redd"/>'), "did you mean 'red'?")
 case("background-url.scene.xml", '<scene width="10" height="10" background="url(#g)"/>', "is not a colour")
 case("stop-without-color.scene.xml", scene('<defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs>'), "<stop> needs a 'color' attribute")
+
+# Work that grew faster than the input (issue 42): each ends at once with its error
+clip_chain = "".join(f'<clipPath id="c{i}"><rect width="5" height="5"' + (f' clip-path="url(#c{i + 1})"' if i < 299 else "") + '/></clipPath>' for i in range(300))
+case("clip-chain.scene.xml", scene(f'<defs>{clip_chain}</defs><rect width="5" height="5" clip-path="url(#c0)"/>'), "references chained more than 256 deep")
+case("stops-many.scene.xml", scene('<defs><linearGradient id="g">' + '<stop color="red"/>' * 1025 + '</linearGradient></defs><rect fill="url(#g)"/>'),
+     "a gradient may have at most 1024 stops")
+case("variation-axes-many.scene.xml", scene('<text font-variation="' + ", ".join(f"a{i:03d} 1" for i in range(65)) + '">x</text>'),
+     "'font-variation' may set at most 64 axes")
+case("wrap-run.scene.xml", scene('<text width="40">' + "x" * 16000 + '</text>'), "laying this scene out would cost more than")
+case("ellipsis-joiners.scene.xml", scene('<text width="40" max-lines="1">abcdefghijkl' + "\u2060" * 8000 + '</text>'),
+     "laying this scene out would cost more than")
+case("depth-flag-ceiling.scene.xml", scene("<rect/>"), "--max-depth can be at most 256", code=2, args="--max-depth 257")
+case("file-size-ceiling.scene.xml", scene("<rect/>"), "--max-file-size can be at most 2147483647", code=2, args="--max-file-size 2147483648")
 
 # Command line
 case("valid-for-usage.scene.xml", scene("<rect/>"), "--scale must be greater than 0", code=2, args="--scale 0")
