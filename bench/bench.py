@@ -510,6 +510,17 @@ def nested_scene(kinds, depth):
     return f'<scene width="400" height="300">{inner}</scene>'
 
 
+def write_random_walk(path, n=900_000):
+    """A CSV column `v` of n steps of a random walk (the same every run)."""
+    random.seed(1)
+    v, rows = 0.0, ["v"]
+    for _ in range(n):
+        v += random.uniform(-1, 1)
+        rows.append(f"{v:.3f}")
+    with open(path, "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
 def layout_inputs(args):
     """Input that once cost time or memory out of proportion (issue: a
     layout engine that scales): nested stacks, a value of lone braces, a
@@ -536,13 +547,7 @@ def layout_inputs(args):
     with open(line, "w") as f:
         f.write('<scene width="100" height="50"><lineGraph width="100" height="50" src="one-line.csv" column="v"/></scene>')
     cases.append(("60 MB CSV of one line (check)", ["check", line]))
-    random.seed(1)
-    v, rows = 0.0, ["v"]
-    for _ in range(900_000):
-        v += random.uniform(-1, 1)
-        rows.append(f"{v:.3f}")
-    with open(os.path.join(d, "points.csv"), "w") as f:
-        f.write("\n".join(rows) + "\n")
+    write_random_walk(os.path.join(d, "points.csv"))
     points = os.path.join(d, "points.scene.xml")
     with open(points, "w") as f:
         f.write('<scene width="600" height="300"><lineGraph width="600" height="300" src="points.csv" column="v">'
@@ -609,13 +614,7 @@ def hostile_inputs(args):
                       ["render", scene(f"joiners-{n}", f'<text width="40" max-lines="1">{text}</text>'), "-o", os.path.join(d, f"joiners-{n}.png")]))
     cases.append(("16,000 'x' wrapped at width 40 (render)",
                   ["render", scene("run", f'<text width="40">{"x" * 16_000}</text>'), "-o", os.path.join(d, "run.png")]))
-    random.seed(1)
-    v, rows = 0.0, ["v"]
-    for _ in range(900_000):
-        v += random.uniform(-1, 1)
-        rows.append(f"{v:.3f}")
-    with open(os.path.join(d, "walk.csv"), "w") as f:
-        f.write("\n".join(rows) + "\n")
+    write_random_walk(os.path.join(d, "walk.csv"))
     with open(os.path.join(d, "noise.csv"), "w") as f:
         f.write("v\n" + "\n".join(f"{random.uniform(0, 100):.3f}" for _ in range(900_000)) + "\n")
     for data in ["walk", "noise"]:
