@@ -20,7 +20,7 @@ const char *const easel_lazy_libraries[] = {
     "libglib-2.0.so.0",
 };
 
-static void *_Atomic slots[96];
+static void *_Atomic slots[97];
 
 STUB gchar * g_compute_checksum_for_data(GChecksumType a0, const guchar * a1, gsize a2) { return ((__typeof__(&g_compute_checksum_for_data))easel_lazy_symbol(6, &slots[0], "g_compute_checksum_for_data"))(a0, a1, a2); }
 STUB void g_error_free(GError * a0) { ((__typeof__(&g_error_free))easel_lazy_symbol(6, &slots[1], "g_error_free"))(a0); }
@@ -96,25 +96,26 @@ STUB void pango_layout_get_extents(PangoLayout * a0, PangoRectangle * a1, PangoR
 STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_iter))easel_lazy_symbol(2, &slots[71], "pango_layout_get_iter"))(a0); }
 STUB int pango_layout_get_line_count(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_line_count))easel_lazy_symbol(2, &slots[72], "pango_layout_get_line_count"))(a0); }
 STUB PangoLayoutLine * pango_layout_get_line_readonly(PangoLayout * a0, int a1) { return ((__typeof__(&pango_layout_get_line_readonly))easel_lazy_symbol(2, &slots[73], "pango_layout_get_line_readonly"))(a0, a1); }
-STUB const PangoLogAttr * pango_layout_get_log_attrs_readonly(PangoLayout * a0, gint * a1) { return ((__typeof__(&pango_layout_get_log_attrs_readonly))easel_lazy_symbol(2, &slots[74], "pango_layout_get_log_attrs_readonly"))(a0, a1); }
-STUB const char * pango_layout_get_text(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_text))easel_lazy_symbol(2, &slots[75], "pango_layout_get_text"))(a0); }
-STUB void pango_layout_iter_free(PangoLayoutIter * a0) { ((__typeof__(&pango_layout_iter_free))easel_lazy_symbol(2, &slots[76], "pango_layout_iter_free"))(a0); }
-STUB int pango_layout_iter_get_baseline(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_baseline))easel_lazy_symbol(2, &slots[77], "pango_layout_iter_get_baseline"))(a0); }
-STUB void pango_layout_iter_get_line_extents(PangoLayoutIter * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_iter_get_line_extents))easel_lazy_symbol(2, &slots[78], "pango_layout_iter_get_line_extents"))(a0, a1, a2); }
-STUB PangoLayoutLine * pango_layout_iter_get_line_readonly(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_line_readonly))easel_lazy_symbol(2, &slots[79], "pango_layout_iter_get_line_readonly"))(a0); }
-STUB gboolean pango_layout_iter_next_line(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_next_line))easel_lazy_symbol(2, &slots[80], "pango_layout_iter_next_line"))(a0); }
-STUB PangoLayout * pango_layout_new(PangoContext * a0) { return ((__typeof__(&pango_layout_new))easel_lazy_symbol(2, &slots[81], "pango_layout_new"))(a0); }
-STUB void pango_layout_set_alignment(PangoLayout * a0, PangoAlignment a1) { ((__typeof__(&pango_layout_set_alignment))easel_lazy_symbol(2, &slots[82], "pango_layout_set_alignment"))(a0, a1); }
-STUB void pango_layout_set_attributes(PangoLayout * a0, PangoAttrList * a1) { ((__typeof__(&pango_layout_set_attributes))easel_lazy_symbol(2, &slots[83], "pango_layout_set_attributes"))(a0, a1); }
-STUB void pango_layout_set_auto_dir(PangoLayout * a0, gboolean a1) { ((__typeof__(&pango_layout_set_auto_dir))easel_lazy_symbol(2, &slots[84], "pango_layout_set_auto_dir"))(a0, a1); }
-STUB void pango_layout_set_font_description(PangoLayout * a0, const PangoFontDescription * a1) { ((__typeof__(&pango_layout_set_font_description))easel_lazy_symbol(2, &slots[85], "pango_layout_set_font_description"))(a0, a1); }
-STUB void pango_layout_set_line_spacing(PangoLayout * a0, float a1) { ((__typeof__(&pango_layout_set_line_spacing))easel_lazy_symbol(2, &slots[86], "pango_layout_set_line_spacing"))(a0, a1); }
-STUB void pango_layout_set_text(PangoLayout * a0, const char * a1, int a2) { ((__typeof__(&pango_layout_set_text))easel_lazy_symbol(2, &slots[87], "pango_layout_set_text"))(a0, a1, a2); }
-STUB void pango_layout_set_width(PangoLayout * a0, int a1) { ((__typeof__(&pango_layout_set_width))easel_lazy_symbol(2, &slots[88], "pango_layout_set_width"))(a0, a1); }
-STUB void pango_layout_set_wrap(PangoLayout * a0, PangoWrapMode a1) { ((__typeof__(&pango_layout_set_wrap))easel_lazy_symbol(2, &slots[89], "pango_layout_set_wrap"))(a0, a1); }
-STUB void pango_renderer_draw_layout_line(PangoRenderer * a0, PangoLayoutLine * a1, int a2, int a3) { ((__typeof__(&pango_renderer_draw_layout_line))easel_lazy_symbol(2, &slots[90], "pango_renderer_draw_layout_line"))(a0, a1, a2, a3); }
-STUB PangoLanguage * pango_script_get_sample_language(PangoScript a0) { return ((__typeof__(&pango_script_get_sample_language))easel_lazy_symbol(2, &slots[91], "pango_script_get_sample_language"))(a0); }
-STUB void pango_script_iter_free(PangoScriptIter * a0) { ((__typeof__(&pango_script_iter_free))easel_lazy_symbol(2, &slots[92], "pango_script_iter_free"))(a0); }
-STUB void pango_script_iter_get_range(PangoScriptIter * a0, const char ** a1, const char ** a2, PangoScript * a3) { ((__typeof__(&pango_script_iter_get_range))easel_lazy_symbol(2, &slots[93], "pango_script_iter_get_range"))(a0, a1, a2, a3); }
-STUB PangoScriptIter * pango_script_iter_new(const char * a0, int a1) { return ((__typeof__(&pango_script_iter_new))easel_lazy_symbol(2, &slots[94], "pango_script_iter_new"))(a0, a1); }
-STUB gboolean pango_script_iter_next(PangoScriptIter * a0) { return ((__typeof__(&pango_script_iter_next))easel_lazy_symbol(2, &slots[95], "pango_script_iter_next"))(a0); }
+STUB GSList * pango_layout_get_lines_readonly(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_lines_readonly))easel_lazy_symbol(2, &slots[74], "pango_layout_get_lines_readonly"))(a0); }
+STUB const PangoLogAttr * pango_layout_get_log_attrs_readonly(PangoLayout * a0, gint * a1) { return ((__typeof__(&pango_layout_get_log_attrs_readonly))easel_lazy_symbol(2, &slots[75], "pango_layout_get_log_attrs_readonly"))(a0, a1); }
+STUB const char * pango_layout_get_text(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_text))easel_lazy_symbol(2, &slots[76], "pango_layout_get_text"))(a0); }
+STUB void pango_layout_iter_free(PangoLayoutIter * a0) { ((__typeof__(&pango_layout_iter_free))easel_lazy_symbol(2, &slots[77], "pango_layout_iter_free"))(a0); }
+STUB int pango_layout_iter_get_baseline(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_baseline))easel_lazy_symbol(2, &slots[78], "pango_layout_iter_get_baseline"))(a0); }
+STUB void pango_layout_iter_get_line_extents(PangoLayoutIter * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_iter_get_line_extents))easel_lazy_symbol(2, &slots[79], "pango_layout_iter_get_line_extents"))(a0, a1, a2); }
+STUB PangoLayoutLine * pango_layout_iter_get_line_readonly(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_line_readonly))easel_lazy_symbol(2, &slots[80], "pango_layout_iter_get_line_readonly"))(a0); }
+STUB gboolean pango_layout_iter_next_line(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_next_line))easel_lazy_symbol(2, &slots[81], "pango_layout_iter_next_line"))(a0); }
+STUB PangoLayout * pango_layout_new(PangoContext * a0) { return ((__typeof__(&pango_layout_new))easel_lazy_symbol(2, &slots[82], "pango_layout_new"))(a0); }
+STUB void pango_layout_set_alignment(PangoLayout * a0, PangoAlignment a1) { ((__typeof__(&pango_layout_set_alignment))easel_lazy_symbol(2, &slots[83], "pango_layout_set_alignment"))(a0, a1); }
+STUB void pango_layout_set_attributes(PangoLayout * a0, PangoAttrList * a1) { ((__typeof__(&pango_layout_set_attributes))easel_lazy_symbol(2, &slots[84], "pango_layout_set_attributes"))(a0, a1); }
+STUB void pango_layout_set_auto_dir(PangoLayout * a0, gboolean a1) { ((__typeof__(&pango_layout_set_auto_dir))easel_lazy_symbol(2, &slots[85], "pango_layout_set_auto_dir"))(a0, a1); }
+STUB void pango_layout_set_font_description(PangoLayout * a0, const PangoFontDescription * a1) { ((__typeof__(&pango_layout_set_font_description))easel_lazy_symbol(2, &slots[86], "pango_layout_set_font_description"))(a0, a1); }
+STUB void pango_layout_set_line_spacing(PangoLayout * a0, float a1) { ((__typeof__(&pango_layout_set_line_spacing))easel_lazy_symbol(2, &slots[87], "pango_layout_set_line_spacing"))(a0, a1); }
+STUB void pango_layout_set_text(PangoLayout * a0, const char * a1, int a2) { ((__typeof__(&pango_layout_set_text))easel_lazy_symbol(2, &slots[88], "pango_layout_set_text"))(a0, a1, a2); }
+STUB void pango_layout_set_width(PangoLayout * a0, int a1) { ((__typeof__(&pango_layout_set_width))easel_lazy_symbol(2, &slots[89], "pango_layout_set_width"))(a0, a1); }
+STUB void pango_layout_set_wrap(PangoLayout * a0, PangoWrapMode a1) { ((__typeof__(&pango_layout_set_wrap))easel_lazy_symbol(2, &slots[90], "pango_layout_set_wrap"))(a0, a1); }
+STUB void pango_renderer_draw_layout_line(PangoRenderer * a0, PangoLayoutLine * a1, int a2, int a3) { ((__typeof__(&pango_renderer_draw_layout_line))easel_lazy_symbol(2, &slots[91], "pango_renderer_draw_layout_line"))(a0, a1, a2, a3); }
+STUB PangoLanguage * pango_script_get_sample_language(PangoScript a0) { return ((__typeof__(&pango_script_get_sample_language))easel_lazy_symbol(2, &slots[92], "pango_script_get_sample_language"))(a0); }
+STUB void pango_script_iter_free(PangoScriptIter * a0) { ((__typeof__(&pango_script_iter_free))easel_lazy_symbol(2, &slots[93], "pango_script_iter_free"))(a0); }
+STUB void pango_script_iter_get_range(PangoScriptIter * a0, const char ** a1, const char ** a2, PangoScript * a3) { ((__typeof__(&pango_script_iter_get_range))easel_lazy_symbol(2, &slots[94], "pango_script_iter_get_range"))(a0, a1, a2, a3); }
+STUB PangoScriptIter * pango_script_iter_new(const char * a0, int a1) { return ((__typeof__(&pango_script_iter_new))easel_lazy_symbol(2, &slots[95], "pango_script_iter_new"))(a0, a1); }
+STUB gboolean pango_script_iter_next(PangoScriptIter * a0) { return ((__typeof__(&pango_script_iter_next))easel_lazy_symbol(2, &slots[96], "pango_script_iter_next"))(a0); }
