@@ -185,14 +185,14 @@ public enum AssetBuild {
             if options.android { refuseSharedOutputs(&manifest, &report, options) }
             if options.xcassets {
                 colorSets = writeColorSets(&manifest, &report, options)
-                writeCatalogFolders(options.output, scenes: manifest.scenes.keys.sorted(), &report)
+                writeCatalogFolders(options, scenes: manifest.scenes.keys.sorted(), &report)
             }
             // Unchanged, it is not rewritten: a watched output folder stays quiet.
             // A manifest that cannot be made or written is an error: the next
             // build would trust the old one.
             do {
                 let bytes = Array(try manifest.encoded())
-                if (try? FileBytes.read(manifestURL.path).get()) != bytes { write(bytes, to: manifestURL, &report) }
+                if (try? FileBytes.read(manifestURL.path).get()) != bytes { write(bytes, to: manifestName, options, &report) }
             } catch {
                 report.errors.append(Diagnostic(.error, .cannotWrite(manifestURL.path, "cannot encode it: \(error)"), at: nil))
             }
@@ -246,14 +246,16 @@ public enum AssetBuild {
         // locales have names its locale, and one locale's failure does not
         // hide another's.
         var said = Set<String>()
-        var inLocales: [String: Int] = [:]
-        for c in compiled { for d in Set(c.diagnostics.map(\.description)) { inLocales[d, default: 0] += 1 } }
+        var inLocales: [String: [String]] = [:]
+        for (locale, c) in zip(locales, compiled) {
+            for d in Set(c.diagnostics.map(\.description)) { inLocales[d, default: []].append(locale ?? "") }
+        }
         for (locale, c) in zip(locales, compiled) {
             session.report(c.diagnostics.filter { said.insert($0.description).inserted }.map { d in
-                guard let locale, compiled.count > 1, inLocales[d.description] != compiled.count else { return d }
-                var named = d
-                named.message.text += " (locale \(locale))"
-                return named
+                guard locale != nil, compiled.count > 1, let named = inLocales[d.description], named.count != compiled.count else { return d }
+                var out = d
+                out.message.text += named.count == 1 ? " (locale \(named[0]))" : " (locales \(named.joined(separator: ", ")))"
+                return out
             })
             parameters = c.parameters
             renderings += c.renderings
@@ -266,8 +268,7 @@ public enum AssetBuild {
             for (relative, bytes) in try files(for: scene, renderings, options, warnings: &warnings) {
                 outputs.append(relative)
                 guard let bytes else { continue }   // a locale whose translations did not change
-                let target = options.output.appendingPathComponent(relative)
-                try AtomicFile.write(bytes, makingFolderFor: target)
+                try StaleOutputRemoval.write(bytes, to: relative, under: options.output)
             }
         }
         session.report(warnings)
@@ -486,27 +487,29 @@ public enum AssetBuild {
 
     /// Writes a file of the build (making its folder), atomically; a
     /// failure is the build's error, naming the file.
-    static func write(_ bytes: [UInt8], to url: URL, _ report: inout Report) {
+    static func write(_ bytes: [UInt8], to relative: String, _ options: Options, _ report: inout Report) {
         do {
-            try AtomicFile.write(bytes, makingFolderFor: url)
+            try StaleOutputRemoval.write(bytes, to: relative, under: options.output)
         } catch let error as DiagnosticsError {
             report.errors += error.diagnostics
         } catch {
-            report.errors.append(Diagnostic(.error, .cannotWrite(url.path, "\(error)"), at: nil))
+            report.errors.append(Diagnostic(.error, .cannotWrite(options.output.appendingPathComponent(relative).path, "\(error)"), at: nil))
         }
     }
 
     /// `Contents.json` at the catalog's root and in every folder between it
     /// and an imageset (folders are groups).
-    static func writeCatalogFolders(_ root: URL, scenes: [String], _ report: inout Report) {
+    static func writeCatalogFolders(_ options: Options, scenes: [String], _ report: inout Report) {
         var folders: Set<String> = [""]
         for scene in scenes {
             var f = scene.deletingLastPathComponent
             while !f.isEmpty { folders.insert(f); f = f.deletingLastPathComponent }
         }
         for f in folders {
-            let url = (f.isEmpty ? root : root.appendingPathComponent(f)).appendingPathComponent("Contents.json")
-            if !FileManager.default.fileExists(atPath: url.path) { write(AssetCatalog.folder(), to: url, &report) }
+            let relative = f.isEmpty ? "Contents.json" : f + "/Contents.json"
+            if !FileManager.default.fileExists(atPath: options.output.appendingPathComponent(relative).path) {
+                write(AssetCatalog.folder(), to: relative, options, &report)
+            }
         }
     }
 }

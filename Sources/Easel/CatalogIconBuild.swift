@@ -69,7 +69,7 @@ extension AssetBuild {
             byScene[scene, default: []].append(relative)
             let url = options.output.appendingPathComponent(relative)
             guard (try? FileBytes.read(url.path).get()) != bytes else { continue }
-            write(bytes, to: url, &report)
+            write(bytes, to: relative, options, &report)
         }
         let written = files.map(\.path)
         for old in manifest.colorSets ?? [] where !written.contains(old) && BuildManifest.isInsideFolder(old) {

@@ -170,8 +170,23 @@ public enum GraphGeometry {
     /// its outline and a few rectangles per row. Linear in the points and
     /// the cells (a Euclidean distance transform finds the solid cells, a
     /// summed-area table the buried dots).
-    public static func mergedDots(_ points: [Point], radius: Double, cell: Double, buryInterior: Bool) -> MergedDots {
+    /// The grid covers the points inside `bounds` (the plot, grown by the
+    /// radius); a point outside it (a value beyond the graph's `min` or
+    /// `max`) is kept as it is, so that one outlier cannot stretch the grid
+    /// and coarsen the merge of all the others. A grid of more than
+    /// `maxMergeCells` (a plot of more than a million device pixels at a
+    /// quarter pixel a cell) has cells twice as large, and again.
+    public static func mergedDots(_ points: [Point], radius: Double, cell: Double, buryInterior: Bool, within bounds: Rect) -> MergedDots {
         let finite = points.filter { $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e12 && abs($0.y) < 1e12 }
+        let inside = finite.filter { bounds.minX <= $0.x && $0.x <= bounds.maxX && bounds.minY <= $0.y && $0.y <= bounds.maxY }
+        var merged = mergedDots(inside, radius: radius, cell: cell, buryInterior: buryInterior)
+        if inside.count < finite.count {
+            merged.centres += finite.filter { !(bounds.minX <= $0.x && $0.x <= bounds.maxX && bounds.minY <= $0.y && $0.y <= bounds.maxY) }
+        }
+        return merged
+    }
+
+    static func mergedDots(_ finite: [Point], radius: Double, cell: Double, buryInterior: Bool) -> MergedDots {
         guard cell > 0, cell.isFinite, let first = finite.first else { return MergedDots(centres: finite) }
         var (minX, maxX, minY, maxY) = (first.x, first.x, first.y, first.y)
         for p in finite { minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x); minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y) }

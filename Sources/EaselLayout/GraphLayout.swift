@@ -201,9 +201,10 @@ struct SeriesPainter {
             let pixels = plot.width * plot.height * options.maxScale * options.maxScale
             if options.reduceSeries && Double(present.count) > pixels {
                 let bury = style.stroke == .none && style.fillRule == .nonzero
-                var merged = GraphGeometry.mergedDots(present, radius: r, cell: 0.25 / options.maxScale, buryInterior: bury)
+                let bounds = Rect(x: plot.minX - r, y: plot.minY - r, width: plot.width + 2 * r, height: plot.height + 2 * r)
+                var merged = GraphGeometry.mergedDots(present, radius: r, cell: 0.25 / options.maxScale, buryInterior: bury, within: bounds)
                 if Double(merged.centres.count) > pixels {
-                    merged = GraphGeometry.mergedDots(present, radius: r, cell: 1 / options.maxScale, buryInterior: bury)
+                    merged = GraphGeometry.mergedDots(present, radius: r, cell: 1 / options.maxScale, buryInterior: bury, within: bounds)
                 }
                 resolver.context.reducedSeries = true
                 if r > 0 {

@@ -93,6 +93,7 @@ extension SceneBuilder {
                     depth[top.id] = d
                     if d > Limits.maxDepthCeiling {
                         diagnostics.error(.referencesTooDeep(Limits.maxDepthCeiling), at: locations[top.id])
+                        referenceChainTooDeep = true
                         return
                     }
                     state[top.id] = 2

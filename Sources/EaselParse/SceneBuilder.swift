@@ -30,6 +30,9 @@ final class SceneBuilder {
     var sourceHasBraces = true
     /// Characters of text to shape so far, against `Limits.maxTextCharacters`.
     var textCharacters = 0
+    /// A chain of references longer than the limit was found: nothing else
+    /// may follow chains (by recursion) in this scene.
+    var referenceChainTooDeep = false
     var reportedTextLimit = false
     /// `<font src>` declarations, and the bytes of each declared file by its hash.
     var fontDeclarations: [FontDeclaration] = []
@@ -102,7 +105,7 @@ final class SceneBuilder {
         }
         if let layer = options.layer { keepLayer(layer, of: &scene, root: root) }
         checkReferences(scene.definitions)
-        checkNodeCount(scene)
+        if !referenceChainTooDeep { checkNodeCount(scene) }
         let pixels = width * scene.scale * height * scene.scale
         if pixels > Double(limits.maxPixels) {
             diagnostics.error(.tooManyPixels(width * scene.scale, height * scene.scale, limits.maxPixels), at: root.location)

@@ -36,7 +36,10 @@ enum CairoFontFaces {
         let key = "\(face.path)#\(face.index)"
         if let file = t.instances[key]?[face.variations] { return file }
         var file = face.path
-        if !(t.instances[key] ?? [:]).isEmpty {
+        // At most 64 instances of one file get files of their own (a
+        // descriptor each, kept with the font): past that they share the
+        // file, and a PDF may draw them at another instance's coordinates.
+        if let known = t.instances[key], !known.isEmpty, known.count < 64 {
             let fd = open(face.path, O_RDONLY | O_CLOEXEC)
             if fd >= 0 {
                 let (renumbered, closable) = FontDescriptors.renumbered(fd)

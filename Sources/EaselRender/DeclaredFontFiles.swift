@@ -49,7 +49,13 @@ public struct DeclaredFontFile: Sendable {
 /// bytes could draw the old font's glyphs. Numbers only grow, from above
 /// those the process opens for its own files.
 enum FontDescriptors {
-    private static let next = Locked<Int32>(1024)
+    /// Half the process's descriptor limit (at most 1,024) up: above the
+    /// files the process opens for itself.
+    private static let next: Locked<Int32> = {
+        var limit = rlimit()
+        let soft = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(min(limit.rlim_cur, 1 << 20)) : 1024
+        return Locked(Int32(min(1024, soft / 2)))
+    }()
 
     /// `fd` moved to the next unused number (the old number is closed),
     /// which may be closed when its font goes; or, where the process may
@@ -104,11 +110,12 @@ enum AnonymousFontFiles {
             for identity in identities {
                 guard var entry = all[identity] else { continue }
                 entry.holders -= 1
-                if entry.holders > 0 { all[identity] = entry } else { all[identity] = nil; gone.append(entry) }
+                if entry.holders > 0 || entry.fd == nil { all[identity] = entry } else { all[identity] = nil; gone.append(entry) }
             }
         }
         // A font read from where it lies (no anonymous file) may be a
-        // system font's file too: its faces stay.
+        // system font's file too, and one whose descriptor could not be
+        // given a number of its own must stay open: both stay stored (below).
         for entry in gone {
             guard let fd = entry.fd else { continue }
             CairoFontFaces.release(path: entry.path)

@@ -106,12 +106,14 @@ struct MachineFontFolders: Hashable, Sendable {
         }
         defer { FcConfigDestroy(config) }
         // NULL: the file fontconfig itself would read (FONTCONFIG_FILE, or
-        // fonts.conf). Only "complain" makes a missing or broken file fail.
-        guard FcConfigParseAndLoad(config, nil, 1) != 0 else {
-            return MachineFontFolders(fontFolders: [], cacheFolders: [], problem: "fontconfig could not read its configuration '\(file)'")
-        }
-        return MachineFontFolders(fontFolders: strings(FcConfigGetFontDirs(config)),
-                                  cacheFolders: strings(FcConfigGetCacheDirs(config)))
+        // fonts.conf). Without "complain" it reports no failure (with it,
+        // fontconfig prints to standard error, which may be carrying JSON
+        // or SARIF diagnostics): a configuration that names no font folder
+        // is how a missing or broken one shows.
+        _ = FcConfigParseAndLoad(config, nil, 0)
+        let folders = strings(FcConfigGetFontDirs(config))
+        return MachineFontFolders(fontFolders: folders, cacheFolders: strings(FcConfigGetCacheDirs(config)),
+                                  problem: folders.isEmpty ? "fontconfig's configuration '\(file)' names no font folder (missing or unreadable?)" : nil)
     }
 
     private static func strings(_ list: OpaquePointer?) -> [String] {

@@ -33,7 +33,7 @@ struct SVGAnimation {
     /// `rgb()` with fractions cannot be taken for a marker either.
     struct Markers: Sendable {
         let red: Double
-        let green = 10.5 / 255
+        let green: Double
 
         init(avoiding paints: PaintTable) {
             var taken = Set<String>()
@@ -55,9 +55,12 @@ struct SVGAnimation {
                 case .animated(let a): for k in a.keyframes { add(k.paint.kind); add(k.stops) }
                 }
             }
-            var red = 229.5 / 255
-            while taken.contains(SVGAnimation.percent(red) + "," + SVGAnimation.percent(green)) { red -= 1 / 255 }
-            self.red = red
+            // 255 × 255 pairs between the steps, more than a document has
+            // stops (each gradient at most 1,024): one is free.
+            var k = 0
+            func pair(_ k: Int) -> (Double, Double) { ((229.5 - Double(k % 255)) / 255, (10.5 + Double(k / 255 % 255)) / 255) }
+            while taken.contains(SVGAnimation.percent(pair(k).0) + "," + SVGAnimation.percent(pair(k).1)) { k += 1 }
+            (red, green) = pair(k)
         }
 
         /// Animation `index`'s marker (up to 256 animated uses).
@@ -103,7 +106,9 @@ struct SVGAnimation {
 
     // MARK: Writing
 
-    static func insert(_ animations: [SVGAnimation], into svg: [UInt8], markers: Markers) -> [UInt8] {
+    /// The SVG with each animation in place; nil if a marker was not found
+    /// (the render fails: the document would show the marker's colours).
+    static func insert(_ animations: [SVGAnimation], into svg: [UInt8], markers: Markers) -> [UInt8]? {
         guard !animations.isEmpty else { return svg }
         var text = String(decoding: svg, as: UTF8.self)
         for (index, animation) in animations.enumerated() {
@@ -112,9 +117,9 @@ struct SVGAnimation {
             let needle = "stop-color:rgb(\(percent(c.red)),\(percent(c.green)),\(percent(c.blue)));stop-opacity:\(cairoNumber(c.alpha));"
             // Ranges found in a slice are ranges of `text` (a substring shares its indices).
             guard let hit = text.firstRange(of: needle), let start = elementStart(in: text, before: hit.lowerBound),
-                  let headEnd = text[start..<hit.lowerBound].firstRange(of: ">") else { continue }
+                  let headEnd = text[start..<hit.lowerBound].firstRange(of: ">") else { return nil }
             let closes = ["</linearGradient>", "</radialGradient>"].compactMap { text[hit.upperBound...].firstRange(of: $0) }
-            guard let close = closes.min(by: { $0.lowerBound < $1.lowerBound }) else { continue }
+            guard let close = closes.min(by: { $0.lowerBound < $1.lowerBound }) else { return nil }
             text.replaceSubrange(headEnd.upperBound..<close.lowerBound, with: "\n" + animation.children())
         }
         return Array(text.utf8)

@@ -66,9 +66,11 @@ public enum SceneRenderer {
             if let failure { throw failure }
             try check(status, scene)
             guard format == .svg else { return bytes }
-            let markers = animations.isEmpty ? nil : SVGAnimation.Markers(avoiding: scene.paints)
-            return SVGTextLayer.insert(overlays, into: markers.map { SVGAnimation.insert(animations, into: SVGIdentifiers.normalize(bytes), markers: $0) }
-                                                        ?? SVGIdentifiers.normalize(bytes))
+            let normalized = SVGIdentifiers.normalize(bytes)
+            guard let animated = SVGAnimation.insert(animations, into: normalized, markers: SVGAnimation.Markers(avoiding: scene.paints)) else {
+                throw Self.failure(.cairoFailed("an animated gradient's place in the SVG was not found"), scene.location)
+            }
+            return SVGTextLayer.insert(overlays, into: animated)
         }
     }
 

@@ -108,6 +108,22 @@ final class BuildTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("error: cannot") && r.stderr.contains(".easel-build.json"), r.stderr)
     }
 
+    /// A symbolic link inside the output folder where an output's folder
+    /// goes is never written through: the build fails naming it, and the
+    /// folder it points to stays empty.
+    func testOutputsAreNeverWrittenThroughALink() throws {
+        try makeTree()
+        let elsewhere = dir.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("graphs"), withDestinationURL: elsewhere)
+        let r = try build()
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("'graphs' in the output folder is a symbolic link, and a build writes nothing outside its output folder"), r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("card.png").path), "the other scenes are built")
+    }
+
     /// A catalog whose colour set or group file cannot be written fails the
     /// build naming it (both were written with `try?` and ignored).
     func testCatalogFilesThatCannotBeWrittenFailTheBuild() throws {

@@ -132,10 +132,15 @@ final class FontSetCLITests: XCTestCase {
         let fonts = ["--font-dir", TestFonts.folder.path]
         let r = try easel(["render", scene.path, "-o", out.path] + fonts, environment: broken)
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("a.scene.xml:1:1: warning: fontconfig could not read its configuration '\(broken["FONTCONFIG_FILE"]!)': this compile has no system fonts"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("a.scene.xml:1:1: warning: fontconfig's configuration '\(broken["FONTCONFIG_FILE"]!)' names no font folder (missing or unreadable?): this compile has no system fonts"), r.stderr)
+        // Nothing but diagnostics on standard error: JSON stays parseable.
+        let json = try easel(["render", scene.path, "-o", out.path, "--diagnostics-format", "json"] + fonts, environment: broken)
+        for line in json.stderr.split(separator: "\n") {
+            XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8)), String(line))
+        }
         let declaredOnly = try easel(["render", scene.path, "-o", out.path, "--system-fonts", "no"] + fonts, environment: broken)
-        XCTAssertFalse(declaredOnly.stderr.contains("could not read its configuration"), declaredOnly.stderr)
-        XCTAssertFalse(try easel(["render", scene.path, "-o", out.path] + fonts).stderr.contains("could not read"))
+        XCTAssertFalse(declaredOnly.stderr.contains("names no font folder"), declaredOnly.stderr)
+        XCTAssertFalse(try easel(["render", scene.path, "-o", out.path] + fonts).stderr.contains("names no font folder"))
     }
 
     /// `--missing-glyphs error`: exit 1, the characters named at their

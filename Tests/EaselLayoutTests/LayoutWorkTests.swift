@@ -87,7 +87,8 @@ final class LayoutWorkTests: XCTestCase {
         XCTAssertNotNil(stopped.exhaustedAt)
         XCTAssertEqual(stopped.textCalls, 0)
         XCTAssertEqual(LayoutWork.wrapCost(of: run), 16_000.0 * 16_000 / 25)
-        for text in [String(repeating: "xxx ", count: 4_000), String(repeating: "字", count: 16_000)] {
+        for text in [String(repeating: "xxx ", count: 4_000), String(repeating: "字", count: 16_000), String(repeating: "a-", count: 8_000),
+                     "https://example.com/" + String(repeating: "ab/", count: 5_000), String(repeating: "\u{0F40}\u{0F0B}", count: 8_000)] {
             XCTAssertEqual(LayoutWork.wrapCost(of: text), 0)
             XCTAssertNil(try work(scene(text)).exhaustedAt)
         }

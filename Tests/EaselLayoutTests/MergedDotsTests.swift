@@ -33,7 +33,7 @@ final class MergedDotsTests: XCTestCase {
         for walk in [true, false] {
             let points = Self.cloud(20_000, walk: walk, seed: 7).map { Point($0.x / 8, $0.y / 8) }  // 50×25: dense
             let radius = 1.5, cell = 0.25
-            let merged = GraphGeometry.mergedDots(points, radius: radius, cell: cell, buryInterior: true)
+            let merged = GraphGeometry.mergedDots(points, radius: radius, cell: cell, buryInterior: true, within: Rect(x: -2, y: -2, width: 54, height: 29))
             let kept = firstPerCell(points, cell: cell)
             XCTAssertFalse(merged.covered.isEmpty, "some dots are buried")
             XCTAssertLessThan(merged.centres.count, kept.count)
@@ -75,9 +75,10 @@ final class MergedDotsTests: XCTestCase {
         for (walk, scale) in [(true, 1.0), (false, 3.0)] {
             let points = Self.cloud(300_000, walk: walk, seed: 3)
             do {
-                var m = GraphGeometry.mergedDots(points, radius: 1.5, cell: 0.25 / scale, buryInterior: true)
+                let plot = Rect(x: -2, y: -2, width: 404, height: 204)
+                var m = GraphGeometry.mergedDots(points, radius: 1.5, cell: 0.25 / scale, buryInterior: true, within: plot)
                 let pixels = 400 * 200 * scale * scale
-                if Double(m.centres.count) > pixels { m = GraphGeometry.mergedDots(points, radius: 1.5, cell: 1 / scale, buryInterior: true) }
+                if Double(m.centres.count) > pixels { m = GraphGeometry.mergedDots(points, radius: 1.5, cell: 1 / scale, buryInterior: true, within: plot) }
                 // At most one dot per pixel (the fallback's guarantee), and a
                 // small part of what the first dot per cell would draw.
                 let label = "\(walk ? "walk" : "cloud") @\(scale)x: \(m.centres.count) dots, \(m.covered.count) rows"
@@ -91,8 +92,22 @@ final class MergedDotsTests: XCTestCase {
     /// Stroked dots are never buried: a square would be stroked too.
     func testStrokedDotsAreOnlyMerged() {
         let points = Self.cloud(50_000, walk: false, seed: 5).map { Point($0.x / 8, $0.y / 8) }
-        let m = GraphGeometry.mergedDots(points, radius: 1.5, cell: 0.25, buryInterior: false)
+        let m = GraphGeometry.mergedDots(points, radius: 1.5, cell: 0.25, buryInterior: false, within: Rect(x: -2, y: -2, width: 54, height: 29))
         XCTAssertTrue(m.covered.isEmpty)
         XCTAssertEqual(m.centres.count, firstPerCell(points, cell: 0.25).count)
+    }
+
+    /// One value far outside the plot (beyond the graph's `max`) does not
+    /// stretch the grid: the cloud inside is merged as finely as without it,
+    /// and the outlier is drawn where it is.
+    func testAnOutlierDoesNotCoarsenTheMerge() {
+        let points = Self.cloud(100_000, walk: false, seed: 9)
+        let plot = Rect(x: -2, y: -2, width: 404, height: 204)
+        let alone = GraphGeometry.mergedDots(points, radius: 1.5, cell: 0.25, buryInterior: true, within: plot)
+        let outlier = Point(200, -2_000_000)
+        let with = GraphGeometry.mergedDots(points + [outlier], radius: 1.5, cell: 0.25, buryInterior: true, within: plot)
+        XCTAssertEqual(with.centres.count, alone.centres.count + 1)
+        XCTAssertEqual(with.covered.count, alone.covered.count)
+        XCTAssertTrue(with.centres.contains(outlier))
     }
 }

@@ -243,6 +243,15 @@ final class PaintServerDiagnosticsTests: XCTestCase {
         XCTAssertEqual(long.diagnostics.filter { $0.severity == .error }.map(\.message.text),
                        ["references chained more than 256 deep (a clip path clipped by a clip path, a pattern filled with a pattern, and so on)"])
         XCTAssertNotNil(SceneParser.parse(source: chain(200), baseDirectory: URL(fileURLWithPath: "/tmp")).scene)
+        // Patterns filled with patterns: the node count (which follows them)
+        // is not made for a chain already refused.
+        let patterns = (0..<30_000).map { i in
+            "<pattern id=\"p\(i)\" width=\"4\" height=\"4\"><rect width=\"2\" height=\"2\"\(i + 1 < 30_000 ? " fill=\"url(#p\(i + 1))\"" : "")/></pattern>"
+        }.joined()
+        let deep = SceneParser.parse(source: "<scene width=\"10\" height=\"10\"><defs>\(patterns)</defs><rect width=\"5\" height=\"5\" fill=\"url(#p0)\"/></scene>",
+                                     baseDirectory: URL(fileURLWithPath: "/tmp"))
+        XCTAssertNil(deep.scene)
+        XCTAssertTrue(deep.diagnostics.contains { $0.message.text.hasPrefix("references chained more than 256 deep") })
     }
 
     /// Bounds on what resolving a paint or a run keeps per use: stops per
