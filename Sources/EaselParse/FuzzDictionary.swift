@@ -36,9 +36,20 @@ public enum FuzzDictionary {
 }
 
 private extension String {
+    /// As libFuzzer's dictionary parser reads an entry: quotes and
+    /// backslashes escaped, bytes outside printable ASCII as `\xNN`.
     var replacingQuotes: String {
         var out = ""
-        for c in self { out += c == "\"" ? "\\\"" : String(c) }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out += "\\\""
+            case UInt8(ascii: "\\"): out += "\\\\"
+            case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(byte))
+            default: out += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
         return out
     }
+
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
