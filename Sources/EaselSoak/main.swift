@@ -83,9 +83,8 @@ func reexportAndRender(_ generation: Int) -> Bool {
     options.systemFonts = false
     var session = CompileSession(options: options)
     guard let scene = session.compile(source: fontScene, baseDirectory: reexportFolder) else { return false }
-    return session.run {
-        for format in formats { _ = try scene.render(format: format, scale: format == .png ? 1 : nil, time: format == .svg ? nil : 0) }
-    }
+    // PNG only: the faces drawn are what is held; the formats are covered above.
+    return session.run { if !formats.isEmpty { _ = try scene.render(format: .png, scale: 1, time: 0) } }
 }
 func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 0 }
 enum Job: Sendable { case scene(URL), fontFolder(URL) }

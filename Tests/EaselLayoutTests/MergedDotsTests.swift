@@ -1,5 +1,6 @@
 import EaselLayout
 import EaselModel
+import EaselTestSupport
 import Foundation
 import XCTest
 
@@ -25,8 +26,8 @@ final class MergedDotsTests: XCTestCase {
 
     /// The first point of each cell, as the merge keeps them.
     func firstPerCell(_ points: [Point], cell: Double) -> [Point] {
-        var seen = Set<[Int]>()
-        return points.filter { seen.insert([Int(($0.x / cell).rounded(.down)), Int(($0.y / cell).rounded(.down))]).inserted }
+        var seen = Set<Int>()
+        return points.filter { seen.insert(Int(($0.x / cell).rounded(.down)) * 1_000_000 + Int(($0.y / cell).rounded(.down))).inserted }
     }
 
     func testBuriedDotsLeaveTheRegionUnchanged() {
@@ -37,18 +38,28 @@ final class MergedDotsTests: XCTestCase {
             let kept = firstPerCell(points, cell: cell)
             XCTAssertFalse(merged.covered.isEmpty, "some dots are buried")
             XCTAssertLessThan(merged.centres.count, kept.count)
-            // A grid of cells of the kept centres, to test membership fast.
-            var buckets: [[Int]: [Point]] = [:]
-            for p in kept { buckets[[Int(p.x / 2), Int(p.y / 2)], default: []].append(p) }
-            func inFull(_ q: Point) -> Bool {
+            // Centres in buckets of 2 × 2 points and rows by their top, to
+            // test membership without a search over all of them.
+            func bucketKey(_ x: Double, _ y: Double) -> Int { Int((x / 2).rounded(.down)) * 100_000 + Int((y / 2).rounded(.down)) }
+            func buckets(_ points: [Point]) -> [Int: [Point]] {
+                var out: [Int: [Point]] = [:]
+                for p in points { out[bucketKey(p.x, p.y), default: []].append(p) }
+                return out
+            }
+            let full = buckets(kept), centres = buckets(merged.centres)
+            var rows: [Int: [Rect]] = [:]
+            for r in merged.covered { rows[Int((r.minY / cell).rounded()), default: []].append(r) }
+            func near(_ q: Point, _ b: [Int: [Point]]) -> Bool {
                 for i in -1...1 { for j in -1...1 {
-                    for p in buckets[[Int(q.x / 2) + i, Int(q.y / 2) + j]] ?? [] where (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) <= radius * radius { return true }
+                    for p in b[bucketKey(q.x + Double(i) * 2, q.y + Double(j) * 2)] ?? []
+                    where (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) <= radius * radius { return true }
                 } }
                 return false
             }
+            func inFull(_ q: Point) -> Bool { near(q, full) }
             func inMerged(_ q: Point) -> Bool {
-                merged.covered.contains { $0.minX <= q.x && q.x <= $0.maxX && $0.minY <= q.y && q.y <= $0.maxY }
-                    || merged.centres.contains { ($0.x - q.x) * ($0.x - q.x) + ($0.y - q.y) * ($0.y - q.y) <= radius * radius }
+                (rows[Int((q.y / cell).rounded(.down))] ?? []).contains { $0.minX <= q.x && q.x <= $0.maxX && $0.minY <= q.y && q.y <= $0.maxY }
+                    || near(q, centres)
             }
             var mismatches = 0, inside = 0
             // Sample points off the cell grid (an irrational step), so no
@@ -70,10 +81,11 @@ final class MergedDotsTests: XCTestCase {
     }
 
     /// 300,000 values over a 400×200 plot (bench/ renders the issue's
-    /// 900,000), merged as the points layer merges them.
+    /// 900,000), merged as the points layer merges them; at @2x and 100,000
+    /// under sanitizers.
     func testDenseCloudsDrawAFewDotsAndRowsWhateverTheCount() {
-        for (walk, scale) in [(true, 1.0), (false, 3.0)] {
-            let points = Self.cloud(300_000, walk: walk, seed: 3)
+        for (walk, scale) in [(true, 1.0), (false, TestSizes.pick(3.0, small: 2.0))] {
+            let points = Self.cloud(TestSizes.pick(300_000, small: 100_000), walk: walk, seed: 3)
             do {
                 let plot = Rect(x: -2, y: -2, width: 404, height: 204)
                 var m = GraphGeometry.mergedDots(points, radius: 1.5, cell: 0.25 / scale, buryInterior: true, within: plot)
