@@ -66,9 +66,9 @@ let fontFolders: [URL] = (0..<12).compactMap { i in
 let fontScene = "<scene width=\"120\" height=\"30\"><text font-family=\"Inter\" font-weight=\"600\">Soak 42</text></scene>"
 
 // Font re-export churn (a designer exporting the font the preview shows,
-// again and again): each round writes the font four times with other bytes
+// again and again): each round writes the font five times with other bytes
 // (padding after the tables, which FreeType ignores) and compiles with it —
-// 120 fonts in 30 rounds, each a new anonymous file and new Cairo faces,
+// 100 fonts in 20 rounds, each a new anonymous file and new Cairo faces,
 // which the process must give back once no font set uses them: open
 // descriptors must stay flat, as memory must.
 let reexportFolder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("easel-soak-reexport-\(getpid())")
@@ -94,7 +94,7 @@ var memory: [Double] = []
 var descriptors: [Int] = []
 let start = Date()
 for round in 1...rounds {
-    let reexported = (0..<4).filter { reexportAndRender(round * 4 + $0) }.count
+    let reexported = (0..<5).filter { reexportAndRender(round * 5 + $0) }.count
     let outcomes = ParallelJobs.map(jobsList, jobs: jobs) { job -> Bool in
         var options = Easel.Options()
         var session: CompileSession
