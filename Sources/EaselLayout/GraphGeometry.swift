@@ -177,12 +177,12 @@ public enum GraphGeometry {
     /// `maxMergeCells` (a plot of more than a million device pixels at a
     /// quarter pixel a cell) has cells twice as large, and again.
     public static func mergedDots(_ points: [Point], radius: Double, cell: Double, buryInterior: Bool, within bounds: Rect) -> MergedDots {
-        let finite = points.filter { $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e12 && abs($0.y) < 1e12 }
-        let inside = finite.filter { bounds.minX <= $0.x && $0.x <= bounds.maxX && bounds.minY <= $0.y && $0.y <= bounds.maxY }
-        var merged = mergedDots(inside, radius: radius, cell: cell, buryInterior: buryInterior)
-        if inside.count < finite.count {
-            merged.centres += finite.filter { !(bounds.minX <= $0.x && $0.x <= bounds.maxX && bounds.minY <= $0.y && $0.y <= bounds.maxY) }
+        var inside: [Point] = [], outside: [Point] = []
+        for p in points where p.x.isFinite && p.y.isFinite && abs(p.x) < 1e12 && abs(p.y) < 1e12 {
+            if bounds.minX <= p.x && p.x <= bounds.maxX && bounds.minY <= p.y && p.y <= bounds.maxY { inside.append(p) } else { outside.append(p) }
         }
+        var merged = mergedDots(inside, radius: radius, cell: cell, buryInterior: buryInterior)
+        merged.centres += outside
         return merged
     }
 
