@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "EaselModelTests", dependencies: ["EaselModel"]),
         .testTarget(name: "EaselParseTests", dependencies: ["Easel", "EaselParse", "EaselTestSupport"]),
         .testTarget(name: "EaselLayoutTests", dependencies: ["EaselLayout", "EaselParse", "EaselTestSupport"]),
-        .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselParse", "EaselTestSupport"]),
+        .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselParse", "EaselRender", "EaselTestSupport"]),
         .testTarget(name: "EaselCLITests", dependencies: ["Easel", "EaselTestSupport"]),
         // The executable's own parsing (a testable executable target).
         .testTarget(name: "EaselCommandTests", dependencies: ["easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -14,6 +14,8 @@
 #include FT_TRUETYPE_IDS_H
 #include FT_TRUETYPE_TABLES_H
 #include FT_MULTIPLE_MASTERS_H
+#include FT_OUTLINE_H
+#include FT_SYNTHESIS_H
 #include <sys/syscall.h>
 #include <unistd.h>
 

@@ -311,11 +311,12 @@ public struct ShadingStop: Sendable, Hashable {
 
 /// The union of `shapes` (each with its own rule, optionally clipped
 /// itself), intersected with `within` when the clip path is clipped too.
-public struct ResolvedClip: Sendable {
-    public struct Shape: Sendable {
+public struct ResolvedClip: Hashable, Sendable {
+    public struct Shape: Hashable, Sendable {
         public var path: BezierPath
         public var rule: FillRule
         public var clip: [ResolvedClip]
+        public init(path: BezierPath, rule: FillRule, clip: [ResolvedClip]) { self.path = path; self.rule = rule; self.clip = clip }
     }
     public var shapes: [Shape]
     public var within: [ResolvedClip]

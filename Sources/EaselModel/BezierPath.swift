@@ -131,6 +131,17 @@ extension BezierPath {
 
     /// An ellipse inscribed in `rect`, starting at its rightmost point and
     /// running clockwise on screen (SVG 2), which fixes where dashes start.
+    /// A rectangle, clockwise from its top-left corner.
+    public static func rect(_ r: Rect) -> BezierPath {
+        var p = BezierPath()
+        p.move(to: Point(r.minX, r.minY))
+        p.line(to: Point(r.maxX, r.minY))
+        p.line(to: Point(r.maxX, r.maxY))
+        p.line(to: Point(r.minX, r.maxY))
+        p.close()
+        return p
+    }
+
     public static func ellipse(in rect: Rect) -> BezierPath {
         let cx = rect.center.x, cy = rect.center.y
         let rx = rect.width / 2, ry = rect.height / 2

@@ -119,6 +119,7 @@ enum AnonymousFontFiles {
         for entry in gone {
             guard let fd = entry.fd else { continue }
             CairoFontFaces.release(path: entry.path)
+            GlyphOutlines.release(path: entry.path)
             close(fd)
         }
     }

@@ -2,8 +2,8 @@ import CCairo
 import EaselLayout
 import EaselModel
 
-/// Draws glyph runs with Cairo's glyph API (no text engine), under the
-/// render's `CairoFontAccess` hold.
+/// Draws glyph runs: as outline paths (`fill`, no lock), or with Cairo's
+/// glyph API (no text engine) under the render's `CairoFontAccess` hold.
 enum GlyphRunDrawing {
     /// One run with the current source. On a surface that keeps text (PDF),
     /// with its characters and clusters, so the text can be selected and
@@ -27,6 +27,37 @@ enum GlyphRunDrawing {
             cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
         }
         return true
+    }
+
+    /// One run's glyphs as filled paths (`GlyphOutlines`, one per glyph,
+    /// in em units): each under the run's font matrix at its position.
+    static func fill(_ run: GlyphRun, outlines: [GlyphOutlines.Outline], on cr: OpaquePointer) {
+        let m = run.fontMatrix
+        cairo_new_path(cr)
+        for (outline, origin) in zip(outlines, run.positions) {
+            // Cairo 1.16 draws a glyph with its origin on a whole device
+            // pixel (`_cairo_lround` in its image compositor): the same,
+            // so text keeps its crisp stems and its pictures.
+            var dx = origin.x, dy = origin.y
+            cairo_user_to_device(cr, &dx, &dy)
+            dx = (dx + 0.5).rounded(.down); dy = (dy + 0.5).rounded(.down)
+            cairo_device_to_user(cr, &dx, &dy)
+            let at = Point(dx, dy)
+            func place(_ p: Point) -> (Double, Double) { (m.a * p.x + m.c * p.y + at.x, m.b * p.x + m.d * p.y + at.y) }
+            for e in outline.elements {
+                switch e {
+                case .move(let p): let (x, y) = place(p); cairo_move_to(cr, x, y)
+                case .line(let p): let (x, y) = place(p); cairo_line_to(cr, x, y)
+                case .cubic(let c1, let c2, let p):
+                    let (x1, y1) = place(c1), (x2, y2) = place(c2), (x, y) = place(p)
+                    cairo_curve_to(cr, x1, y1, x2, y2, x, y)
+                case .close: cairo_close_path(cr)
+                }
+            }
+        }
+        // Font outlines wind: TrueType and CFF contours are filled nonzero.
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        cairo_fill(cr)
     }
 
     /// Cairo puts the whole context in an error state for clusters that do

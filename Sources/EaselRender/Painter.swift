@@ -32,35 +32,26 @@ final class Painter {
     private let time: Double
     /// The node being painted, for the message when the budget runs out.
     private var current: SourceLocation?
-    /// Vector outputs keep pattern tiles as vectors; raster output draws them
-    /// at the device resolution.
-    let format: OutputFormat
+    /// What the surface can do (`PaintTarget`).
+    let target: PaintTarget
     private(set) var failures: [Diagnostic] = []
-    /// SVG output only: labels to add as real (invisible) text.
-    private(set) var textOverlays: [SVGTextOverlay] = []
-    /// Animated SVG output: animated paints become SMIL animations on the
-    /// gradients Cairo writes (`SVGAnimation`), in the order they were used.
-    let smil: Bool
     /// PNG output only: gradients are dithered (`DitheredGradient`); off
     /// while the two layers of a cross-fade are drawn.
     private var dither: Bool
-    private(set) var svgAnimations: [SVGAnimation] = []
-    /// The colours that mark animated paints in this document.
-    private lazy var svgMarkers = SVGAnimation.Markers(avoiding: paints)
 
     private let images: DecodedImages
-    /// Taken at the first text: from then until the render ends, Cairo
-    /// may use a font anywhere (`CairoFontAccess`).
+    /// Taken at the first glyph drawn through Cairo: from then until the
+    /// render ends, Cairo may use a font anywhere (`CairoFontAccess`).
+    /// Glyphs filled as outlines never take it.
     private let fontHold: CairoFontAccess.Hold
 
-    init(context: OpaquePointer, format: OutputFormat, paints: PaintTable, time: Double, budget: PaintBudget, smil: Bool = false,
+    init(context: OpaquePointer, target: PaintTarget, paints: PaintTable, time: Double, budget: PaintBudget,
          dither: Bool = false, images: DecodedImages, fontHold: CairoFontAccess.Hold) {
         cr = context
-        self.dither = dither && format == .png
+        self.dither = dither && target.dithers
         self.fontHold = fontHold
         self.images = images
-        self.smil = smil && format.animates
-        self.format = format
+        self.target = target
         self.paints = paints
         self.time = time
         self.budget = budget
@@ -192,7 +183,7 @@ final class Painter {
         let grouped = group.opacity < 1
         var groupPixels = 0.0
         if grouped {
-            if format.boundsLayers, let bounds = group.bounds { clipToDevicePixels(bounds) }
+            if target.layersHoldBounds, let bounds = group.bounds { clipToDevicePixels(bounds) }
             guard let pixels = beginGroup(.groupComposite) else { return }
             groupPixels = pixels
             cairo_push_group(cr)
@@ -289,17 +280,15 @@ final class Painter {
 
     // MARK: Drawing
 
-    /// Text is drawn as shaped during layout: its glyph runs with Cairo's
-    /// glyph API (real text in PDF), filled with its paint, whose box is the
+    /// Text is drawn as shaped during layout: its glyph runs as outlines or
+    /// with Cairo's glyph API (real text in PDF; `drawGlyphs`), filled with its paint, whose box is the
     /// lines' extents or the frame; runs of a span with a fill of its own
     /// in that fill, over the span's extents. Colour glyphs (emoji) paint
     /// their own colours, once, at the fill's opacity; a character no font
     /// covers is an empty box in the fill; underlines and strike-throughs
     /// are bars in it.
     private func draw(_ text: TextDrawing) {
-        fontHold.take()
         let runs = text.shaped.runs
-        for run in runs { if let face = run.face { fontHold.drew(face) } }
         var own = Set(runs.indices)
         var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
         for span in text.spanFills {
@@ -315,8 +304,8 @@ final class Painter {
             let members = group.runs.map { runs[$0] }
             // Glyph ink can reach past the box (overhangs, marks, overflow):
             // a paint drawn as an image covers what the clip shows instead.
-            paint(with: fill, extents: { self.format == .png ? self.clipRect() : group.box }) {
-                for run in members where !run.isColor && !GlyphRunDrawing.draw(run, on: self.cr) { undrawn.append(run.font?.file ?? "") }
+            paint(with: fill, extents: { self.target.imagePaintsCoverClip ? self.clipRect() : group.box }) {
+                for run in members where !run.isColor && !self.drawGlyphs(run) { undrawn.append(run.font?.file ?? "") }
                 GlyphRunDrawing.drawMissingBoxes(members, on: self.cr)
                 GlyphRunDrawing.drawDecorations(members, on: self.cr)
             }
@@ -325,7 +314,7 @@ final class Painter {
                 cairo_set_source_rgb(cr, 0, 0, 0)
                 let grouped = fill.opacity < 1
                 if grouped { cairo_push_group(cr) }
-                for run in members where run.isColor && !GlyphRunDrawing.draw(run, on: cr) { undrawn.append(run.font?.file ?? "") }
+                for run in members where run.isColor && !drawGlyphs(run) { undrawn.append(run.font?.file ?? "") }
                 if grouped {
                     cairo_pop_group_to_source(cr)
                     cairo_paint_with_alpha(cr, fill.opacity)
@@ -336,13 +325,23 @@ final class Painter {
         if let file = undrawn.first {
             failures.append(Diagnostic(.error, .cannotDrawFont(file), at: current))
         }
-        if format.overlaysText, text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
-            var m = cairo_matrix_t()
-            cairo_get_matrix(cr, &m)
-            textOverlays.append(SVGTextOverlay(
-                transform: AffineTransform(a: m.xx, b: m.yx, c: m.xy, d: m.yy, tx: m.x0, ty: m.y0),
-                runs: runs, lines: text.shaped.lines))
+    }
+
+    /// One run's glyphs in the current source: filled as outlines where
+    /// the target takes them and the font has them (no lock), else through
+    /// Cairo's glyph API under the render's font hold (PDF text, colour
+    /// and bitmap glyphs). False if Cairo cannot use the run's font.
+    private func drawGlyphs(_ run: GlyphRun) -> Bool {
+        guard let face = run.face, !run.glyphs.isEmpty else { return true }
+        if case .outlines = target.glyphs, !run.isColor, let outlines = GlyphOutlines.outlines(face, run.glyphs),
+           let all = Optional(outlines.compactMap { $0 }), all.count == outlines.count {
+            GlyphRunDrawing.fill(run, outlines: all, on: cr)
+            PaintingProbe.outlineGlyphsFilled()
+            return true
         }
+        fontHold.take()
+        fontHold.drew(face)
+        return GlyphRunDrawing.draw(run, on: cr)
     }
 
     private func draw(_ shape: RenderPath) {
@@ -390,14 +389,9 @@ final class Painter {
         cairo_new_path(cr)
     }
 
-    /// The paint at the painted time; for animated SVG, an animated paint
-    /// SMIL can express becomes a marker gradient to animate afterwards.
+    /// The paint at the painted time.
     private func resolve(_ id: PaintID) -> ResolvedPaint {
-        if smil, svgAnimations.count < 256, case .animated(let a) = paints.entries[id.index], let animation = SVGAnimation(a) {
-            svgAnimations.append(animation)
-            return ResolvedPaint(kind: animation.markerShading(svgAnimations.count - 1, svgMarkers), opacity: 1)
-        }
-        return paints.paint(id, at: time)
+        paints.paint(id, at: time)
     }
 
     /// What filling or stroking `shape` covers, in user space: for a solid
@@ -541,14 +535,10 @@ final class Painter {
     }
 
     private func conicPattern(_ g: ConicShading, covering area: Rect, opacity: Double) -> OpaquePointer? {
-        switch format {
-        case .pdf:
+        switch target.conic {
+        case .mesh:
             return ConicMesh.mesh(g, covering: area, opacity: opacity)
-        case .svg:
-            let res = min(ConicMesh.svgResolution, ConicMesh.svgMaxSide / max(area.width, area.height, 1))
-            guard let box = PixelBox.covering(area, userToPixel: .scale(res, res)) else { return nil }
-            return ConicMesh.raster(g, box: box, userToPixel: .scale(res, res), opacity: opacity, exactPixels: false)
-        case .png:
+        case .devicePixels:
             // Only what can show: the area within the clip, on the target's pixel grid.
             guard let (grid, box) = pixelsShowing(area) else { return nil }
             return ConicMesh.raster(g, box: box, userToPixel: grid, opacity: opacity, exactPixels: true, dither: dither)
@@ -591,7 +581,7 @@ final class Painter {
     private func tilePattern(_ p: PatternFill) -> OpaquePointer? {
         let w = p.tile.width, h = p.tile.height
         let surface: OpaquePointer?
-        if !format.tilesAsVectors {
+        if !target.tilesAsVectors {
             var ctm = cairo_matrix_t()
             cairo_get_matrix(cr, &ctm)
             var tileMatrix = cairoMatrix(p.matrix)
@@ -617,7 +607,7 @@ final class Painter {
         guard let surface else { return nil }
         defer { cairo_surface_destroy(surface) }
         if let tileContext = cairo_create(surface) {
-            let painter = Painter(context: tileContext, format: format, paints: paints, time: time, budget: budget, dither: dither,
+            let painter = Painter(context: tileContext, target: target, paints: paints, time: time, budget: budget, dither: dither,
                                   images: images,
                                   fontHold: fontHold)
             painter.paint(p.renderContent)

@@ -5,17 +5,11 @@ import FoundationEssentials
 /// Animated SVG output (docs/format.md, "Animation"): SMIL `<animate>`
 /// elements on a gradient's stops and geometry, with `keyTimes` and
 /// `keySplines` for the timing curve. Viewers without SMIL show the
-/// gradient's first frame.
-///
-/// Cairo writes each gradient as its own element (`linearN`, `radialN`) in
-/// gradient space, with the placement in `gradientTransform`. For an
-/// animated paint the painter hands Cairo a *marker* gradient — two stops of
-/// a colour that encodes the animation's index — with the first keyframe's
-/// geometry; `insert` then finds each marker element and gives it the
-/// keyframes' stops (all brought to the union of their offsets) and the
-/// animations. A paint SMIL cannot express exactly — a conic keyframe,
-/// keyframes of different kinds, or different gradient transforms — keeps
-/// the still frame Cairo drew.
+/// gradient's first frame. `SVGWriter` writes the gradient element with
+/// the first keyframe's geometry, every keyframe's stops (all brought to
+/// the union of their offsets) and the animations. A paint SMIL cannot
+/// express exactly — a conic keyframe, keyframes of different kinds, or
+/// different gradient transforms — is written as its still frame.
 struct SVGAnimation {
     enum Geometry {
         case linear([LinearShading])
@@ -25,47 +19,6 @@ struct SVGAnimation {
     var stops: [[ShadingStop]]   // per keyframe, at the same offsets
     var opacity: Double
     var clock: AnimationClock
-
-    /// The marker colours of one document: red and green between the
-    /// 8-bit steps (no hex colour has them), the blue the animation's
-    /// index; and red moved on until no stop of the document's own paints
-    /// is written with the same red and green, so a colour given as
-    /// `rgb()` with fractions cannot be taken for a marker either.
-    struct Markers: Sendable {
-        let red: Double
-        let green: Double
-
-        init(avoiding paints: PaintTable) {
-            var taken = Set<String>()
-            func add(_ stops: [ShadingStop]) {
-                for s in stops { taken.insert(SVGAnimation.percent(s.color.red) + "," + SVGAnimation.percent(s.color.green)) }
-            }
-            func add(_ kind: ResolvedPaint.Kind) {
-                switch kind {
-                case .linear(let g): add(g.stops); add(g.rasterStops ?? [])
-                case .radial(let g): add(g.stops); add(g.rasterStops ?? [])
-                case .conic: break   // written as an image, not as stops
-                case .crossFade(let a, let b, _): add(a.kind); add(b.kind)
-                case .solid, .pattern, .stripes: break
-                }
-            }
-            for entry in paints.entries {
-                switch entry {
-                case .fixed(let p): add(p.kind)
-                case .animated(let a): for k in a.keyframes { add(k.paint.kind); add(k.stops) }
-                }
-            }
-            // 255 × 255 pairs between the steps, more than a document has
-            // stops (each gradient at most 1,024): one is free.
-            var k = 0
-            func pair(_ k: Int) -> (Double, Double) { ((229.5 - Double(k % 255)) / 255, (10.5 + Double(k / 255 % 255)) / 255) }
-            while taken.contains(SVGAnimation.percent(pair(k).0) + "," + SVGAnimation.percent(pair(k).1)) { k += 1 }
-            (red, green) = pair(k)
-        }
-
-        /// Animation `index`'s marker (up to 256 animated uses).
-        func marker(_ index: Int) -> Color { Color(red: red, green: green, blue: Double(index % 256) / 255, alpha: 128.0 / 255) }
-    }
 
     /// The animation of `paint`, if SMIL can express it exactly enough.
     init?(_ paint: AnimatedPaint) {
@@ -88,48 +41,31 @@ struct SVGAnimation {
         stops = AnimatedPaint.resampled(paint.keyframes)
     }
 
-    /// The still frame Cairo is given: the first keyframe's geometry with
-    /// marker stops.
-    func markerShading(_ index: Int, _ markers: Markers) -> ResolvedPaint.Kind {
-        // Two different stops: Cairo writes a gradient of two equal stops as a flat fill.
-        let m = [ShadingStop(offset: 0, color: markers.marker(index)),
-                 ShadingStop(offset: 1, color: Color(r8: 0x0A, g8: 0xE5, b8: index % 256, alpha: 128.0 / 255))]
+    /// The gradient element, id `id`, in user space: the first keyframe's
+    /// geometry, placement and spread, with the animations as children.
+    func element(id: String) -> String {
+        var head: String
+        let spread: SpreadMethod, matrix: AffineTransform
         switch geometry {
         case .linear(let g):
-            var s = g[0]; s.stops = m
-            return .linear(s)
+            let f = g[0]
+            head = "<linearGradient id=\"\(id)\" gradientUnits=\"userSpaceOnUse\" x1=\"\(Self.fixed(f.start.x))\" y1=\"\(Self.fixed(f.start.y))\""
+                + " x2=\"\(Self.fixed(f.end.x))\" y2=\"\(Self.fixed(f.end.y))\""
+            spread = f.spread; matrix = f.matrix
         case .radial(let g):
-            var s = g[0]; s.stops = m
-            return .radial(s)
+            let f = g[0]
+            head = "<radialGradient id=\"\(id)\" gradientUnits=\"userSpaceOnUse\" cx=\"\(Self.fixed(f.center.x))\" cy=\"\(Self.fixed(f.center.y))\""
+                + " r=\"\(Self.fixed(f.radius))\" fx=\"\(Self.fixed(f.focus.x))\" fy=\"\(Self.fixed(f.focus.y))\""
+            spread = f.spread; matrix = f.matrix
         }
-    }
-
-    // MARK: Writing
-
-    /// The SVG with each animation in place; nil if a marker was not found
-    /// (the render fails: the document would show the marker's colours).
-    static func insert(_ animations: [SVGAnimation], into svg: [UInt8], markers: Markers) -> [UInt8]? {
-        guard !animations.isEmpty else { return svg }
-        var text = String(decoding: svg, as: UTF8.self)
-        for (index, animation) in animations.enumerated() {
-            // The marker stop as Cairo writes it.
-            let c = markers.marker(index)
-            let needle = "stop-color:rgb(\(percent(c.red)),\(percent(c.green)),\(percent(c.blue)));stop-opacity:\(cairoNumber(c.alpha));"
-            // Ranges found in a slice are ranges of `text` (a substring shares its indices).
-            guard let hit = text.firstRange(of: needle), let start = elementStart(in: text, before: hit.lowerBound),
-                  let headEnd = text[start..<hit.lowerBound].firstRange(of: ">") else { return nil }
-            let closes = ["</linearGradient>", "</radialGradient>"].compactMap { text[hit.upperBound...].firstRange(of: $0) }
-            guard let close = closes.min(by: { $0.lowerBound < $1.lowerBound }) else { return nil }
-            text.replaceSubrange(headEnd.upperBound..<close.lowerBound, with: "\n" + animation.children())
+        if spread != .pad { head += " spreadMethod=\"\(spread.rawValue)\"" }
+        if !matrix.isIdentity {
+            head += " gradientTransform=\"matrix(" + [matrix.a, matrix.b, matrix.c, matrix.d, matrix.tx, matrix.ty].map(Self.fixed)
+                .joined(separator: " ") + ")\""
         }
-        return Array(text.utf8)
-    }
-
-    /// Where the `<linearGradient`/`<radialGradient` holding `index` starts.
-    static func elementStart(in text: String, before index: String.Index) -> String.Index? {
-        let linear = text[..<index].ranges(of: "<linearGradient").last?.lowerBound
-        let radial = text[..<index].ranges(of: "<radialGradient").last?.lowerBound
-        return [linear, radial].compactMap { $0 }.max()
+        let close: String
+        if case .linear = geometry { close = "</linearGradient>" } else { close = "</radialGradient>" }
+        return "<defs>" + head + ">\n" + children() + close + "</defs>\n"
     }
 
     /// The stops with their colour animations, then the geometry's.

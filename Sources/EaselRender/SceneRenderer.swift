@@ -29,48 +29,47 @@ public enum SceneRenderer {
                 throw failure(.pngEncodingFailed, scene.location)
             }
             return bytes
-        case .pdf, .svg:
-            var overlays: [SVGTextOverlay] = []
-            var animations: [SVGAnimation] = []
+        case .svg:
+            // Colour glyphs are drawn by Cairo into pictures (`SVGWriter`).
+            let fontHold = CairoFontAccess.Hold()
+            defer { fontHold.end() }
+            let budget = PaintBudget(limit: maxPaintCost)
+            let (bytes, failures) = SVGWriter.document(scene.renderTree, time: animateSVG ? 0 : time, animates: animateSVG,
+                                                       budget: budget, fontHold: fontHold)
+            if budget.remaining < 0 {
+                throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
+            }
+            if !failures.isEmpty { throw DiagnosticsError(failures) }
+            return bytes
+        case .pdf:
             var failure: Error?
             // Finishing the surface subsets the fonts the text used.
             let fontHold = CairoFontAccess.Hold()
             defer { fontHold.end() }
             let (status, bytes) = ByteSink.collect { sink -> cairo_status_t in
-                let w = scene.size.width, h = scene.size.height
-                guard let surface = format == .pdf
-                    ? cairo_pdf_surface_create_for_stream(ByteSink.write, sink, w, h)
-                    : cairo_svg_surface_create_for_stream(ByteSink.write, sink, w, h) else { return CAIRO_STATUS_NO_MEMORY }
+                guard let surface = cairo_pdf_surface_create_for_stream(ByteSink.write, sink, scene.size.width, scene.size.height)
+                else { return CAIRO_STATUS_NO_MEMORY }
                 defer { cairo_surface_destroy(surface) }
-                if format == .pdf {
-                    // Fixed metadata: the same scene gives byte-identical files.
-                    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Easel")
-                    cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, "")
-                } else {
-                    cairo_svg_surface_set_document_unit(surface, CAIRO_SVG_UNIT_USER)
-                }
+                // Fixed metadata: the same scene gives byte-identical files.
+                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Easel")
+                cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, "")
                 do {
-                    (overlays, animations) = try draw(scene, on: surface, scale: 1, time: animateSVG ? 0 : time, format: format,
-                                                      budget: maxPaintCost, smil: animateSVG, images: images, fontHold: fontHold)
+                    try draw(scene, on: surface, scale: 1, time: time, target: .pdf, budget: maxPaintCost, images: images,
+                             fontHold: fontHold)
                 } catch {
                     failure = error
                 }
-                let settled = format == .pdf ? CairoFontFaces.settleVariations(for: fontHold.facesDrawn) : nil
+                let settled = CairoFontFaces.settleVariations(for: fontHold.facesDrawn)
                 cairo_surface_finish(surface)
-                settled?.release()
-                if let unset = settled?.unset.first, failure == nil {
+                settled.release()
+                if let unset = settled.unset.first, failure == nil {
                     failure = Self.failure(.variationsNotSet(unset), scene.location)
                 }
                 return cairo_surface_status(surface)
             }
             if let failure { throw failure }
             try check(status, scene)
-            guard format == .svg else { return bytes }
-            let normalized = SVGIdentifiers.normalize(bytes)
-            guard let animated = SVGAnimation.insert(animations, into: normalized, markers: SVGAnimation.Markers(avoiding: scene.paints)) else {
-                throw Self.failure(.cairoFailed("an animated gradient's place in the SVG was not found"), scene.location)
-            }
-            return SVGTextLayer.insert(overlays, into: animated)
+            return bytes
         }
     }
 
@@ -87,7 +86,13 @@ public enum SceneRenderer {
     /// A raster render without PNG encoding.
     public static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0,
                                    maxPaintCost: Double = .infinity, images: DecodedImages = DecodedImages()) throws -> RasterImage {
-        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images)
+        try renderImage(scene, scale: scale, time: time, maxPaintCost: maxPaintCost, images: images, target: .raster)
+    }
+
+    /// A raster render on another target (tests compare glyph paths).
+    package static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0, maxPaintCost: Double = .infinity,
+                                    images: DecodedImages = DecodedImages(), target: PaintTarget) throws -> RasterImage {
+        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, target: target)
         return RasterImage(surface: canvas.surface)
     }
 
@@ -102,21 +107,21 @@ public enum SceneRenderer {
     }
 
     private static func rasterCanvas(_ scene: LaidOutScene, scale: Double, time: Double, budget: Double,
-                                     images: DecodedImages) throws -> RasterCanvas {
+                                     images: DecodedImages, target: PaintTarget = .raster) throws -> RasterCanvas {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
         guard let canvas = RasterCanvas(width: w, height: h) else { throw failure(.cannotAllocateImage(w, h), scene.location) }
         let fontHold = CairoFontAccess.Hold()
         defer { fontHold.end() }
-        _ = try draw(scene, on: canvas.surface, scale: scale, time: time, format: .png, budget: budget, smil: false, images: images,
-                     fontHold: fontHold)
+        try draw(scene, on: canvas.surface, scale: scale, time: time, target: target, budget: budget, images: images,
+                 fontHold: fontHold)
         return canvas
     }
 
-    /// Paints the scene; returns the text to add to SVG output.
+    /// Paints the scene on a Cairo surface (raster or PDF).
     private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double, time: Double,
-                             format: OutputFormat, budget limit: Double, smil: Bool,
-                             images: DecodedImages, fontHold: CairoFontAccess.Hold) throws -> ([SVGTextOverlay], [SVGAnimation]) {
+                             target: PaintTarget, budget limit: Double,
+                             images: DecodedImages, fontHold: CairoFontAccess.Hold) throws {
         guard let cr = cairo_create(surface) else { throw failure(.cairoFailed("no context"), scene.location) }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
@@ -130,7 +135,7 @@ public enum SceneRenderer {
         // the examples and docs needs, and bounds memory to a few canvases.
         let canvasPixels = scene.size.width * scale * scene.size.height * scale
         let budget = PaintBudget(limit: limit, maxGroupPixels: max(4 * canvasPixels, 16_000_000))
-        let painter = Painter(context: cr, format: format, paints: scene.paints, time: time, budget: budget, smil: smil,
+        let painter = Painter(context: cr, target: target, paints: scene.paints, time: time, budget: budget,
                               dither: scene.dither, images: images,
                               fontHold: fontHold)
         painter.paint(scene.renderTree.nodes)
@@ -142,6 +147,5 @@ public enum SceneRenderer {
         }
         if !painter.failures.isEmpty { throw DiagnosticsError(painter.failures) }
         try check(cairo_status(cr), scene)
-        return (painter.textOverlays, painter.svgAnimations)
     }
 }

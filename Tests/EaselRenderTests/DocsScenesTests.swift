@@ -45,6 +45,46 @@ final class DocsScenesTests: XCTestCase {
     }
 }
 
+/// The SVG Easel writes from its render tree, shown by headless Chromium
+/// (a browser: where SVG output is most often looked at), against the PNG
+/// of the same tree: every docs scene and example, animations paused at 0.
+/// Chromium anti-aliases with Skia, a third rasteriser; held to the same
+/// block means and bound as librsvg above.
+final class SVGInChromiumTests: XCTestCase {
+    func testEveryDocsSceneSVGInChromiumLooksLikeThePNG() throws {
+        let side = 1000
+        let browser = try HeadlessChromium(width: side, height: side)
+        let dir = ExternalTool.temporaryDirectory("svg-in-chromium")
+        var compared = 0
+        for url in DocsScenesTests.scenes {
+            let name = url.deletingPathExtension().deletingPathExtension().lastPathComponent
+            let compiled = try Easel.compile(fileAt: url).get()
+            let png = try compiled.renderImage(scale: 1).overWhite()
+            guard png.width <= side, png.height <= side else { continue }
+            let file = dir.appendingPathComponent("\(name).svg")
+            try Data(try compiled.render(format: .svg)).write(to: file)
+            try browser.open(file.absoluteString)
+            // Loaded, animations held at 0, and two frames drawn since.
+            XCTAssertTrue(try browser.waitUntil("""
+                (() => { if (document.readyState !== 'complete' || document.documentElement.localName !== 'svg') return false;
+                  const s = document.documentElement;
+                  if (s.pauseAnimations) { s.pauseAnimations(); s.setCurrentTime(0); }
+                  requestAnimationFrame(() => requestAnimationFrame(() => { window.easelDrawn = true; }));
+                  return true })()
+                """), name)
+            XCTAssertTrue(try browser.waitUntil("window.easelDrawn === true"), name)
+            let shot = try RasterImage(png: try browser.screenshot()).cropped(width: png.width, height: png.height)
+            assertSimilar(png.blockMeans(4), shot.blockMeans(4), tolerance: 16, maxFraction: 0.06, name: "\(name)-chromium")
+            if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1",
+               let d = compare(png.blockMeans(4), shot.blockMeans(4), tolerance: 16) {
+                print("AGREE \(name) chromium \(String(format: "%.4f", d.fractionOver)) max \(d.maxDifference)")
+            }
+            compared += 1
+        }
+        XCTAssertGreaterThanOrEqual(compared, 30)
+    }
+}
+
 /// Every scene written out in the README and docs/ (an ```xml block that
 /// is a whole `<scene>`) compiles without errors, so a reader who copies
 /// one gets a picture. docs/diagnostics.md is left out: its examples are

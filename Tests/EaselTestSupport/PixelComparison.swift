@@ -98,3 +98,24 @@ extension RasterImage {
         return RasterImage(width: w, height: h, rgba: out)
     }
 }
+
+extension RasterImage {
+    /// The image over an opaque white page (what a browser shows it on).
+    public func overWhite() -> RasterImage {
+        var out = rgba
+        for i in stride(from: 0, to: out.count, by: 4) {
+            let a = Double(out[i + 3]) / 255
+            for c in 0..<3 { out[i + c] = UInt8((Double(out[i + c]) * a + 255 * (1 - a)).rounded()) }
+            out[i + 3] = 255
+        }
+        return RasterImage(width: width, height: height, rgba: out)
+    }
+
+    /// The top-left `width`×`height` pixels.
+    public func cropped(width w: Int, height h: Int) -> RasterImage {
+        var out: [UInt8] = []
+        out.reserveCapacity(w * h * 4)
+        for y in 0..<h { out += rgba[(y * width * 4)..<(y * width * 4 + w * 4)] }
+        return RasterImage(width: w, height: h, rgba: out)
+    }
+}

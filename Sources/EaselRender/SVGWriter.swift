@@ -1,0 +1,544 @@
+import CCairo
+import EaselLayout
+import EaselModel
+
+/// SVG output, written by Easel from its render tree as it walks it — the
+/// way usvg's writer emits SVG from its tree: groups as `<g>` with their
+/// transform, opacity and clip; paths with their fills and strokes;
+/// gradients as SVG gradients (with SMIL `<animate>` children for animated
+/// ones); pattern tiles as `<pattern>`s holding their own content; images
+/// as embedded PNG; text as its glyph outlines (`GlyphOutlines`) with the
+/// label as invisible real `<text>` over them, so it can be selected and
+/// searched. Definitions are written just before their first use and
+/// shared by every later one; ids are numbered per document, so the same
+/// scene always gives the same bytes.
+///
+/// Two paints have no SVG equivalent and become pictures inside a
+/// `<pattern>` over the area they cover: a conic gradient (at
+/// `ConicMesh.svgResolution` pixels per point) and a colour or bitmap
+/// glyph (drawn by Cairo under the font lock, `CairoFontAccess`). Stripes
+/// are real lines in a one-tile pattern over what they cover.
+final class SVGWriter {
+    private var out: [UInt8] = []
+    private let paints: PaintTable
+    private let time: Double
+    /// Animated paints as SMIL where SMIL can express them (else the frame at `time`).
+    private let animates: Bool
+    private let budget: PaintBudget
+    private let fontHold: CairoFontAccess.Hold
+    private var nextID = 0
+    /// Definitions already written, shared by every later use.
+    private var clipIDs: [ResolvedClip: String] = [:]
+    private var paintIDs: [Int: String] = [:]
+    private var current: SourceLocation?
+    private(set) var failures: [Diagnostic] = []
+
+    init(paints: PaintTable, time: Double, animates: Bool, budget: PaintBudget, fontHold: CairoFontAccess.Hold) {
+        self.paints = paints; self.time = time; self.animates = animates; self.budget = budget; self.fontHold = fontHold
+    }
+
+    /// The whole document for `tree`.
+    static func document(_ tree: RenderTree, time: Double, animates: Bool, budget: PaintBudget,
+                         fontHold: CairoFontAccess.Hold) -> (bytes: [UInt8], failures: [Diagnostic]) {
+        let writer = SVGWriter(paints: tree.paints, time: time, animates: animates, budget: budget, fontHold: fontHold)
+        let w = SVGNumber.format(tree.size.width), h = SVGNumber.format(tree.size.height)
+        writer.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        writer.write("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" ")
+        writer.write("width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n")
+        if tree.background.alpha > 0 {
+            writer.write("<rect width=\"\(w)\" height=\"\(h)\"\(writer.colorAttributes("fill", tree.background, opacity: 1))/>\n")
+        }
+        writer.write(tree.nodes)
+        writer.write("</svg>\n")
+        return (writer.out, writer.failures)
+    }
+
+    // MARK: Output
+
+    private func write(_ s: String) { out.append(contentsOf: s.utf8) }
+
+    private func newID(_ prefix: String) -> String {
+        nextID += 1
+        return "\(prefix)\(nextID)"
+    }
+
+    /// Takes `units` from the paint budget; false once it is spent.
+    private func spend(_ units: Double) -> Bool {
+        guard budget.exceededAt == nil else { return false }
+        budget.remaining -= units
+        if budget.remaining < 0 { budget.exceededAt = current; return false }
+        return true
+    }
+
+    // MARK: Nodes
+
+    private func write(_ nodes: [RenderNode]) {
+        for node in nodes {
+            guard budget.exceededAt == nil else { return }
+            current = node.location
+            guard spend(PaintCost.perOperation) else { return }
+            switch node {
+            case .group(let g): write(g)
+            case .path(let p): write(p)
+            case .image(let i): write(i.drawing)
+            case .text(let t): write(t.drawing)
+            }
+        }
+    }
+
+    private func write(_ group: RenderGroup) {
+        guard group.opacity > 0, group.transform.inverted != nil, !group.children.isEmpty else { return }
+        // A group that changes nothing is its children.
+        guard !group.transform.isIdentity || group.opacity < 1 || group.clip != nil else { return write(group.children) }
+        var head = "<g"
+        if !group.transform.isIdentity { head += " transform=\"\(matrix(group.transform))\"" }
+        if group.opacity < 1 { head += " opacity=\"\(SVGNumber.format(group.opacity, places: 6))\"" }
+        write(head + ">\n")
+        if let clip = group.clip {
+            withClip(clip) { self.write(group.children) }
+        } else {
+            write(group.children)
+        }
+        write("</g>\n")
+    }
+
+    /// `body` inside groups clipped by `clip` (its `within` clips first).
+    private func withClip(_ clip: ResolvedClip, _ body: () -> Void) {
+        if let within = clip.within.first {
+            let inner = ResolvedClip(shapes: clip.shapes, within: Array(clip.within.dropFirst()))
+            withClip(within) { self.withClip(inner, body) }
+            return
+        }
+        for shape in clip.shapes { guard spend(Double(shape.path.elements.count) * PaintCost.perPathEdge) else { return } }
+        write("<g clip-path=\"url(#\(clipID(clip)))\">\n")
+        body()
+        write("</g>\n")
+    }
+
+    /// A `<clipPath>` for the union of `clip`'s shapes (written once).
+    private func clipID(_ clip: ResolvedClip) -> String {
+        if let known = clipIDs[clip] { return known }
+        let inner = clip.shapes.map { $0.clip.first.map(clipChainID) }
+        let id = newID("c")
+        var s = "<defs><clipPath id=\"\(id)\" clipPathUnits=\"userSpaceOnUse\">"
+        for (shape, innerID) in zip(clip.shapes, inner) {
+            s += "<path d=\"\(pathData(shape.path))\""
+            if shape.rule == .evenodd { s += " clip-rule=\"evenodd\"" }
+            if let innerID { s += " clip-path=\"url(#\(innerID))\"" }
+            s += "/>"
+        }
+        write(s + "</clipPath></defs>\n")
+        clipIDs[clip] = id
+        return id
+    }
+
+    /// A clip with clips of its own inside a clip path: the `within` chain
+    /// as clip paths that clip each other.
+    private func clipChainID(_ clip: ResolvedClip) -> String {
+        guard let within = clip.within.first else { return clipID(clip) }
+        let outer = clipChainID(ResolvedClip(shapes: within.shapes, within: within.within + clip.within.dropFirst()))
+        let id = newID("c")
+        let own = clipID(ResolvedClip(shapes: clip.shapes, within: []))
+        write("<defs><clipPath id=\"\(id)\" clipPathUnits=\"userSpaceOnUse\" clip-path=\"url(#\(outer))\">"
+              + "<rect x=\"-1e7\" y=\"-1e7\" width=\"2e7\" height=\"2e7\" clip-path=\"url(#\(own))\"/></clipPath></defs>\n")
+        return id
+    }
+
+    private func write(_ shape: RenderPath) {
+        let edges = Double(shape.path.elements.count)
+        guard spend(edges * PaintCost.perPathEdge) else { return }
+        let d = pathData(shape.path)
+        if let fill = shape.fill {
+            let rule = shape.fillRule == .evenodd ? " fill-rule=\"evenodd\"" : ""
+            emit(fill, area: { shape.path.boundingBox ?? .zero }) { paint in
+                "<path d=\"\(d)\"\(paint.attributes("fill"))\(rule) stroke=\"none\"/>\n"
+            }
+        }
+        if let stroke = shape.stroke {
+            var style = " stroke-width=\"\(SVGNumber.format(stroke.width))\""
+            if stroke.cap != .butt { style += " stroke-linecap=\"\(stroke.cap.rawValue)\"" }
+            if stroke.join != .miter { style += " stroke-linejoin=\"\(stroke.join.rawValue)\"" }
+            if stroke.miterLimit != 4 { style += " stroke-miterlimit=\"\(SVGNumber.format(stroke.miterLimit))\"" }
+            if !stroke.dash.isEmpty {
+                style += " stroke-dasharray=\"\(stroke.dash.map { SVGNumber.format($0) }.joined(separator: " "))\""
+                if stroke.dashOffset != 0 { style += " stroke-dashoffset=\"\(SVGNumber.format(stroke.dashOffset))\"" }
+            }
+            emit(stroke.paint, area: { shape.bounds ?? .zero }) { paint in
+                "<path d=\"\(d)\" fill=\"none\"\(paint.attributes("stroke"))\(style)/>\n"
+            }
+        }
+    }
+
+    private func write(_ image: ImageDrawing) {
+        let pixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
+        guard spend(pixels * PaintCost.perImageSourcePixel) else { return }
+        let c = image.clipRect, d = image.destination
+        let clip = ResolvedClip(shapes: [ResolvedClip.Shape(path: .rect(c), rule: .nonzero, clip: [])], within: [])
+        withClip(clip) {
+            self.write("<image x=\"\(SVGNumber.format(d.x))\" y=\"\(SVGNumber.format(d.y))\" width=\"\(SVGNumber.format(d.width))\""
+                       + " height=\"\(SVGNumber.format(d.height))\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,")
+            self.out.append(contentsOf: Base64.encode(image.source.data))
+            self.write("\"/>\n")
+        }
+    }
+
+    // MARK: Text
+
+    /// As the painter draws text: each group of runs (the text's, then
+    /// each span with a fill of its own) as one path of glyph outlines in
+    /// its paint over its box, the missing-glyph boxes and decorations in
+    /// it too; colour glyphs as pictures; then the label as invisible text.
+    private func write(_ text: TextDrawing) {
+        let runs = text.shaped.runs
+        var own = Set(runs.indices)
+        var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
+        for span in text.spanFills {
+            groups.append((span.fill, span.box, span.runs))
+            own.subtract(span.runs)
+        }
+        groups.insert((text.fill, text.paintBox, runs.indices.filter { own.contains($0) }), at: 0)
+        for group in groups where !group.runs.isEmpty {
+            guard let fill = group.fill else { continue }
+            let members = group.runs.map { runs[$0] }
+            var glyphs = BezierPath()
+            var pictures: [GlyphRun] = []
+            for run in members {
+                guard let face = run.face, !run.glyphs.isEmpty else { continue }
+                guard !run.isColor, let outlines = GlyphOutlines.outlines(face, run.glyphs), !outlines.contains(where: { $0 == nil })
+                else { pictures.append(run); continue }
+                let m = run.fontMatrix
+                for (outline, at) in zip(outlines, run.positions) {
+                    glyphs.append(outline!.applying(AffineTransform(a: m.a, b: m.b, c: m.c, d: m.d, tx: at.x, ty: at.y)))
+                }
+            }
+            guard spend(Double(glyphs.elements.count) * PaintCost.perPathEdge) else { return }
+            let box = group.box
+            if !glyphs.isEmpty {
+                let d = pathData(glyphs)
+                emit(fill, area: { box }) { "<path d=\"\(d)\"\($0.attributes("fill"))/>\n" }
+            }
+            let boxes = members.flatMap(\.missing).map(\.box).filter { $0.width > 0 && $0.height > 0 }
+            for b in boxes {
+                let line = max(0.5, min(b.width, b.height) * 0.08)
+                let r = Rect(x: b.x + line / 2, y: b.y + line / 2, width: b.width - line, height: b.height - line)
+                emit(fill, area: { box }) {
+                    "<path d=\"\(self.pathData(.rect(r)))\" fill=\"none\"\($0.attributes("stroke")) stroke-width=\"\(SVGNumber.format(line))\"/>\n"
+                }
+            }
+            let bars = members.flatMap(\.decorations).filter { $0.width > 0 && $0.height > 0 }
+            if !bars.isEmpty {
+                var path = BezierPath()
+                for b in bars { path.append(.rect(b)) }
+                let d = pathData(path)
+                emit(fill, area: { box }) { "<path d=\"\(d)\"\($0.attributes("fill"))/>\n" }
+            }
+            for run in pictures { writePicture(of: run, opacity: paints.paint(fill, at: time).opacity) }
+        }
+        if text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
+            write(SVGTextOverlay(transform: .identity, runs: runs, lines: text.shaped.lines).element())
+        }
+    }
+
+    /// A run Cairo must draw (colour or bitmap glyphs): drawn on an image
+    /// at `pictureResolution` pixels per point, black where it has no
+    /// colours of its own (as the painter draws it), placed over its box.
+    private func writePicture(of run: GlyphRun, opacity: Double) {
+        let em = run.logicalBox.height
+        let area = Rect(x: run.logicalBox.x - em, y: run.logicalBox.y - em, width: run.logicalBox.width + 2 * em,
+                        height: run.logicalBox.height + 2 * em)
+        let res = min(Self.pictureResolution, 2048 / max(area.width, area.height, 1))
+        let w = Int((area.width * res).rounded(.up)), h = Int((area.height * res).rounded(.up))
+        guard w > 0, h > 0, spend(Double(w * h) * PaintCost.perPixel(.text)), let canvas = RasterCanvas(width: w, height: h),
+              let cr = cairo_create(canvas.surface) else { return }
+        cairo_scale(cr, res, res)
+        cairo_translate(cr, -area.x, -area.y)
+        cairo_set_source_rgb(cr, 0, 0, 0)
+        fontHold.take()
+        if let face = run.face { fontHold.drew(face) }
+        let drawn = GlyphRunDrawing.draw(run, on: cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(canvas.surface)
+        guard drawn else {
+            failures.append(Diagnostic(.error, .cannotDrawFont(run.font?.file ?? ""), at: current))
+            return
+        }
+        guard let png = PNGEncoder.encode(canvas, compression: .default, keepAlpha: true) else { return }
+        var head = "<image x=\"\(SVGNumber.format(area.x))\" y=\"\(SVGNumber.format(area.y))\" width=\"\(SVGNumber.format(Double(w) / res))\""
+        head += " height=\"\(SVGNumber.format(Double(h) / res))\" preserveAspectRatio=\"none\""
+        if opacity < 1 { head += " opacity=\"\(SVGNumber.format(opacity, places: 6))\"" }
+        write(head + " xlink:href=\"data:image/png;base64,")
+        out.append(contentsOf: Base64.encode(png))
+        write("\"/>\n")
+    }
+
+    static let pictureResolution = 4.0
+
+    // MARK: Paints
+
+    /// A paint as SVG attributes: a colour, or a reference to a definition.
+    struct SVGPaint {
+        var value: String
+        var opacity: Double
+        func attributes(_ property: String) -> String {
+            var s = " \(property)=\"\(value)\""
+            if opacity < 1 { s += " \(property)-opacity=\"\(SVGNumber.format(opacity, places: 6))\"" }
+            return s
+        }
+    }
+
+    /// Writes `element` (made for a paint) in paint `id`, over `area` (user
+    /// space, what the paint must cover). A cross-fade is two elements, the
+    /// second added to the first (`plus-lighter`) in an isolated group.
+    private func emit(_ id: PaintID, area: () -> Rect, _ element: (SVGPaint) -> String) {
+        guard budget.exceededAt == nil else { return }
+        if animates, case .animated(let a) = paints.entries[id.index], let animation = SVGAnimation(a) {
+            let ref = paintIDs[id.index] ?? {
+                let made = newID("p")
+                write(animation.element(id: made))
+                paintIDs[id.index] = made
+                return made
+            }()
+            write(element(SVGPaint(value: "url(#\(ref))", opacity: 1)))
+            return
+        }
+        let paint = paints.paint(id, at: time)
+        let cached: Bool
+        if case .fixed = paints.entries[id.index] { cached = true } else { cached = false }
+        emit(paint, key: cached ? id.index : nil, area: area, element)
+    }
+
+    private func emit(_ paint: ResolvedPaint, key: Int?, area: () -> Rect, _ element: (SVGPaint) -> String) {
+        if case .crossFade(let a, let b, let p) = paint.kind {
+            write("<g style=\"isolation:isolate\">\n")
+            emit(ResolvedPaint(kind: a.kind, opacity: a.opacity * (1 - p) * paint.opacity), key: nil, area: area, element)
+            write("<g style=\"mix-blend-mode:plus-lighter\">\n")
+            emit(ResolvedPaint(kind: b.kind, opacity: b.opacity * p * paint.opacity), key: nil, area: area, element)
+            write("</g>\n</g>\n")
+            return
+        }
+        guard let svg = define(paint, key: key, area: area) else { return }
+        write(element(svg))
+    }
+
+    /// The paint's SVG value, writing its definition first where it needs
+    /// one; nil: nothing of it can show.
+    private func define(_ paint: ResolvedPaint, key: Int?, area: () -> Rect) -> SVGPaint? {
+        switch paint.kind {
+        case .solid(let c):
+            return SVGPaint(value: Self.color(c), opacity: c.alpha * paint.opacity)
+        case .crossFade:
+            return nil
+        default:
+            break
+        }
+        if let key, let known = paintIDs[key] { return SVGPaint(value: "url(#\(known))", opacity: groupOpacity(paint)) }
+        let id = newID("p")
+        switch paint.kind {
+        case .linear(let g):
+            guard g.matrix.inverted != nil else { return nil }
+            var s = "<defs><linearGradient id=\"\(id)\" gradientUnits=\"userSpaceOnUse\" x1=\"\(SVGNumber.format(g.start.x))\""
+            s += " y1=\"\(SVGNumber.format(g.start.y))\" x2=\"\(SVGNumber.format(g.end.x))\" y2=\"\(SVGNumber.format(g.end.y))\""
+            s += spreadAndTransform(g.spread, g.matrix) + ">" + stops(g.stops, opacity: paint.opacity) + "</linearGradient></defs>\n"
+            write(s)
+        case .radial(let g):
+            guard g.matrix.inverted != nil else { return nil }
+            var s = "<defs><radialGradient id=\"\(id)\" gradientUnits=\"userSpaceOnUse\" cx=\"\(SVGNumber.format(g.center.x))\""
+            s += " cy=\"\(SVGNumber.format(g.center.y))\" r=\"\(SVGNumber.format(g.radius))\" fx=\"\(SVGNumber.format(g.focus.x))\""
+            s += " fy=\"\(SVGNumber.format(g.focus.y))\"" + spreadAndTransform(g.spread, g.matrix) + ">"
+            s += stops(g.stops, opacity: paint.opacity) + "</radialGradient></defs>\n"
+            write(s)
+        case .conic(let g):
+            guard writeConic(g, id: id, area: area(), opacity: paint.opacity) else { return nil }
+            return SVGPaint(value: "url(#\(id))", opacity: 1)   // per use: the picture covers this area only
+        case .pattern(let p):
+            guard p.matrix.inverted != nil else { return nil }
+            var head = "<defs><pattern id=\"\(id)\" patternUnits=\"userSpaceOnUse\" width=\"\(SVGNumber.format(p.tile.width))\""
+            head += " height=\"\(SVGNumber.format(p.tile.height))\""
+            if !p.matrix.isIdentity { head += " patternTransform=\"\(matrix(p.matrix))\"" }
+            write(head + ">\n")
+            write(p.renderContent)
+            write("</pattern></defs>\n")
+        case .stripes(let st):
+            writeStripes(st, id: id, area: area())
+            return SVGPaint(value: "url(#\(id))", opacity: paint.opacity)
+        case .solid, .crossFade:
+            return nil
+        }
+        if let key { paintIDs[key] = id }
+        return SVGPaint(value: "url(#\(id))", opacity: groupOpacity(paint))
+    }
+
+    /// Gradients carry their opacity in their stops; patterns take it as
+    /// the fill's or stroke's opacity (as the painter composites them).
+    private func groupOpacity(_ paint: ResolvedPaint) -> Double {
+        switch paint.kind {
+        case .pattern, .stripes: return paint.opacity
+        default: return 1
+        }
+    }
+
+    private func spreadAndTransform(_ spread: SpreadMethod, _ m: AffineTransform) -> String {
+        var s = spread == .pad ? "" : " spreadMethod=\"\(spread.rawValue)\""
+        if !m.isIdentity { s += " gradientTransform=\"\(matrix(m))\"" }
+        return s
+    }
+
+    private func stops(_ stops: [ShadingStop], opacity: Double) -> String {
+        stops.map { s in
+            var e = "<stop offset=\"\(SVGNumber.format(s.offset, places: 6))\" stop-color=\"\(Self.color(s.color))\""
+            let a = s.color.alpha * opacity
+            if a < 1 { e += " stop-opacity=\"\(SVGNumber.format(a, places: 6))\"" }
+            return e + "/>"
+        }.joined()
+    }
+
+    /// A conic sweep as a picture over `area` in a one-tile pattern.
+    private func writeConic(_ g: ConicShading, id: String, area: Rect, opacity: Double) -> Bool {
+        let res = min(ConicMesh.svgResolution, ConicMesh.svgMaxSide / max(area.width, area.height, 1))
+        let grid = AffineTransform.scale(res, res)
+        guard let box = PixelBox.covering(area, userToPixel: grid),
+              spend(Double(box.width * box.height) * PaintCost.perPixel(.conicGradient)),
+              let source = ConicMesh.raster(g, box: box, userToPixel: grid, opacity: opacity, exactPixels: false) else { return false }
+        defer { cairo_pattern_destroy(source) }
+        guard let canvas = RasterCanvas(width: box.width, height: box.height), let cr = cairo_create(canvas.surface) else { return false }
+        cairo_translate(cr, -Double(box.x0), -Double(box.y0))
+        cairo_scale(cr, res, res)
+        cairo_set_source(cr, source)
+        cairo_paint(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(canvas.surface)
+        guard let png = PNGEncoder.encode(canvas, compression: .default, keepAlpha: true) else { return false }
+        let x = Double(box.x0) / res, y = Double(box.y0) / res, w = Double(box.width) / res, h = Double(box.height) / res
+        var s = "<defs><pattern id=\"\(id)\" patternUnits=\"userSpaceOnUse\" x=\"\(SVGNumber.format(x))\" y=\"\(SVGNumber.format(y))\""
+        s += " width=\"\(SVGNumber.format(w))\" height=\"\(SVGNumber.format(h))\">"
+        s += "<image width=\"\(SVGNumber.format(w))\" height=\"\(SVGNumber.format(h))\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,"
+        write(s)
+        out.append(contentsOf: Base64.encode(png))
+        write("\"/></pattern></defs>\n")
+        return true
+    }
+
+    /// Stripes as real lines over `area`, in a pattern whose one tile is
+    /// the area (no seams), as the painter draws them.
+    private func writeStripes(_ s: StripesFill, id: String, area: Rect) {
+        let d = s.direction, n = Point(-d.y, d.x)
+        let corners = [Point(area.minX, area.minY), Point(area.maxX, area.minY),
+                       Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { $0 - s.origin }
+        let across = corners.map { $0.x * n.x + $0.y * n.y }, along = corners.map { $0.x * d.x + $0.y * d.y }
+        let margin = s.lineWidth
+        let kmin = ((across.min()! - margin) / s.spacing).rounded(.down)
+        let kmax = ((across.max()! + margin) / s.spacing).rounded(.up)
+        let smin = along.min()! - margin, smax = along.max()! + margin
+        let box = "x=\"\(SVGNumber.format(area.x))\" y=\"\(SVGNumber.format(area.y))\" width=\"\(SVGNumber.format(area.width))\" height=\"\(SVGNumber.format(area.height))\""
+        var body = "<defs><pattern id=\"\(id)\" patternUnits=\"userSpaceOnUse\" \(box)>"
+        // The tile's content is placed from its corner (x, y).
+        body += "<g transform=\"translate(\(SVGNumber.format(-area.x)),\(SVGNumber.format(-area.y)))\">"
+        if let bg = s.background { body += "<rect \(box)\(colorAttributes("fill", bg, opacity: 1))/>" }
+        let c = s.color
+        if kmax - kmin > 100_000 {
+            body += "<rect \(box)\(colorAttributes("fill", c, opacity: min(1, s.lineWidth / s.spacing)))/>"
+        } else if s.lineWidth > 0, spend(Double(kmax - kmin + 1) * PaintCost.perPathEdge) {
+            var path = BezierPath()
+            var k = kmin
+            while k <= kmax {
+                let base = s.origin + n * (k * s.spacing)
+                path.move(to: base + d * smin)
+                path.line(to: base + d * smax)
+                k += 1
+            }
+            body += "<path d=\"\(pathData(path))\" fill=\"none\"\(colorAttributes("stroke", c, opacity: 1)) stroke-width=\"\(SVGNumber.format(s.lineWidth))\"/>"
+        }
+        write(body + "</g></pattern></defs>\n")
+    }
+
+    // MARK: Values
+
+    private func colorAttributes(_ property: String, _ c: Color, opacity: Double) -> String {
+        SVGPaint(value: Self.color(c), opacity: c.alpha * opacity).attributes(property)
+    }
+
+    /// `#rrggbb` where the colour is whole 8-bit values, else percentages.
+    static func color(_ c: Color) -> String {
+        let channels = [c.red, c.green, c.blue].map { min(1, max(0, $0)) }
+        let bytes = channels.map { ($0 * 255).rounded() }
+        if zip(channels, bytes).allSatisfy({ abs($0 * 255 - $1) < 1e-9 }) {
+            let hex = Array("0123456789abcdef")
+            return "#" + String(bytes.flatMap { b -> [Character] in let v = Int(b); return [hex[v >> 4], hex[v & 15]] })
+        }
+        return "rgb(" + channels.map { SVGNumber.format($0 * 100, places: 4) + "%" }.joined(separator: ",") + ")"
+    }
+
+    private func matrix(_ t: AffineTransform) -> String {
+        if t.a == 1, t.b == 0, t.c == 0, t.d == 1 {
+            return "translate(" + SVGNumber.format(t.tx, places: 4) + " " + SVGNumber.format(t.ty, places: 4) + ")"
+        }
+        return "matrix(" + [t.a, t.b, t.c, t.d].map { SVGNumber.format($0, places: 6) }.joined(separator: " ") + " "
+            + SVGNumber.format(t.tx, places: 4) + " " + SVGNumber.format(t.ty, places: 4) + ")"
+    }
+
+    private func pathData(_ path: BezierPath) -> String {
+        var d = ""
+        d.reserveCapacity(path.elements.count * 16)
+        func p(_ q: Point) { d += SVGNumber.format(q.x); d += " "; d += SVGNumber.format(q.y) }
+        for e in path.elements {
+            switch e {
+            case .move(let q): d += "M"; p(q)
+            case .line(let q): d += "L"; p(q)
+            case .cubic(let c1, let c2, let q): d += "C"; p(c1); d += " "; p(c2); d += " "; p(q)
+            case .close: d += "Z"
+            }
+        }
+        return d
+    }
+}
+
+/// Numbers as SVG writes them: rounded to `places` decimals (3 for
+/// coordinates: a thousandth of a point), trailing zeros dropped, never
+/// exponents.
+enum SVGNumber {
+    static func format(_ v: Double, places: Int = 3) -> String {
+        guard v.isFinite else { return "0" }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (v * scale).rounded()
+        guard abs(scaled) < 9e15 else { return String(Int64(v.rounded())) }
+        let r = Int64(scaled)
+        if r == 0 { return "0" }
+        let unit = Int64(scale)
+        let whole = abs(r) / unit
+        var fraction = abs(r) % unit
+        var s = (r < 0 ? "-" : "") + String(whole)
+        if fraction > 0 {
+            var digits = places
+            while fraction % 10 == 0 { fraction /= 10; digits -= 1 }
+            let f = String(fraction)
+            s += "." + String(repeating: "0", count: digits - f.count) + f
+        }
+        return s
+    }
+}
+
+/// Base64 (RFC 4648, with padding) for images embedded as data URLs.
+enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func encode(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i + 2 < bytes.count {
+            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)]]
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest == 1 {
+            let v = UInt32(bytes[i]) << 16
+            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
+        } else if rest == 2 {
+            let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
+            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], UInt8(ascii: "=")]
+        }
+        return out
+    }
+}
