@@ -164,7 +164,8 @@ public struct CompileSession: Sendable {
     /// as the text used it, its hash taken only if asked for.
     private mutating func recordFontsUsed(_ layout: LaidOutScene) {
         var seen = Set(reads.map(\.path))
-        for (_, text) in layout.texts {
+        for laid in layout.texts {
+            let text = laid.text
             for run in text.shaped.runs {
                 guard let file = run.font?.file, !file.isEmpty, seen.insert(file).inserted else { continue }
                 reads.append(.font(file))

@@ -88,27 +88,29 @@ enum FontChecks {
         }
         // Axes a text's font-variation names that its fonts lack, once per text and font.
         var axesReported = Set<String>()
-        for (node, text) in layout.texts {
+        for laid in layout.texts {
+            let text = laid.text
             for run in text.shaped.runs where !run.unknownAxes.isEmpty {
                 let family = run.font?.family ?? ""
-                guard axesReported.insert("\(node.location)|\(family)").inserted else { continue }
+                guard axesReported.insert("\(laid.location)|\(family)").inserted else { continue }
                 let axes = (run.face?.variations ?? "").split(separator: ",").compactMap { $0.split(separator: "=").first.map(String.init) }
-                out.append(Diagnostic(.warning, .unknownAxes(run.unknownAxes, family: family, axes: axes), at: node.location))
+                out.append(Diagnostic(.warning, .unknownAxes(run.unknownAxes, family: family, axes: axes), at: laid.location))
             }
         }
         var missingReported = Set<String>()
         var unreported = 0
         let severity: Diagnostic.Severity = missingGlyphs == .error ? .error : .warning
-        for (node, text) in layout.texts {
+        for laid in layout.texts {
+            let text = laid.text
             let missing = text.shaped.missing
-            guard !missing.isEmpty, missingReported.insert("\(node.location)|\(text.shaped.text)").inserted else { continue }
+            guard !missing.isEmpty, missingReported.insert("\(laid.location)|\(text.shaped.text)").inserted else { continue }
             // A thousand graph labels with one missing character each: the
             // first texts, then a count, as with errors.
             guard missingReported.count <= maxMissingGlyphReports else {
                 unreported += 1
                 continue
             }
-            out.append(Diagnostic(severity, .missingGlyphs(missing, drawn: missingGlyphs == .warning), at: node.location))
+            out.append(Diagnostic(severity, .missingGlyphs(missing, drawn: missingGlyphs == .warning), at: laid.location))
         }
         if unreported > 0 { out.append(Diagnostic(severity, .moreTextsMissGlyphs(unreported), at: scene.location)) }
         return out.sorted { ($0.location?.line ?? 0, $0.location?.column ?? 0) < ($1.location?.line ?? 0, $1.location?.column ?? 0) }

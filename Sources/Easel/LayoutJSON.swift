@@ -55,19 +55,18 @@ enum LayoutJSON {
         }
     }
 
-    static func entry(_ n: LayoutNode) -> Entry {
+    static func entry(_ n: LayoutNode, in scene: LaidOutScene) -> Entry {
         let f = n.absoluteFrame
-        var text: TextDrawing?
-        if case .text(let t)? = n.drawing { text = t }
+        let text = scene.text(of: n)
         return Entry(element: n.element, id: n.id, line: n.location.line, column: n.location.column,
                      frame: Frame(x: f.x, y: f.y, width: f.width, height: f.height),
-                     count: n.copies?.count, text: text?.shaped.text, runs: text?.shaped.runs.map(Run.init),
+                     count: n.copyCount, text: text?.shaped.text, runs: text?.shaped.runs.map(Run.init),
                      textBounds: text.map { t in
                          let b = t.shaped.lineBounds
                          return Frame(x: f.x + b.x, y: f.y + b.y, width: b.width, height: b.height)
                      },
                      fontSize: text?.fitting.fontSize, overflows: text.map { $0.fitting.overflow != nil },
-                     children: n.children.map(entry))
+                     children: n.children.map { entry($0, in: scene) })
     }
 
     static func encode(_ scene: LaidOutScene) -> String {
@@ -77,7 +76,7 @@ enum LayoutJSON {
             var children: [Entry]
         }
         let root = Root(frame: Frame(x: 0, y: 0, width: scene.size.width, height: scene.size.height),
-                        children: scene.nodes.map(entry))
+                        children: scene.nodes.map { entry($0, in: scene) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(root)) ?? Data("{}".utf8)

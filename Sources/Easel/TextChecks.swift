@@ -31,9 +31,10 @@ enum TextChecks {
         let said = context.isEmpty ? "" : " (" + context.joined(separator: ", ") + ")"
         var out: [Diagnostic] = []
         var reported = Set<SourceLocation>()
-        for (node, text) in layout.texts {
-            guard let overflow = text.fitting.overflow, reported.insert(node.location).inserted else { continue }
-            out.append(Diagnostic(severity, .textOverflows(overflow, text: text.shaped.text, fontSize: text.fitting.fontSize, context: said), at: node.location))
+        for laid in layout.texts {
+            let text = laid.text
+            guard let overflow = text.fitting.overflow, reported.insert(laid.location).inserted else { continue }
+            out.append(Diagnostic(severity, .textOverflows(overflow, text: text.shaped.text, fontSize: text.fitting.fontSize, context: said), at: laid.location))
         }
         return out
     }

@@ -8,10 +8,10 @@ extension Resolver {
     /// tick's label 3 points past the mark (d3-axis's `tickPadding`): right-
     /// aligned and centred on the tick for y, centred under it for x.
     func axisNode(_ axis: GraphAxis, _ g: LineGraph, _ scale: GraphGeometry.Scale, plot: Rect, location: SourceLocation,
-                  absoluteOrigin: Point) -> LayoutNode {
+                  absoluteOrigin: Point) -> DraftNode {
         let ticks = axisTicks(axis, g, scale, plot: plot)
         var path = BezierPath()
-        var labels: [LayoutNode] = []
+        var labels: [DraftNode] = []
         let gap = 3.0
         switch axis.edge {
         case .y:
@@ -78,7 +78,7 @@ extension Resolver {
     /// Labels that would overlap (closer than 2 points) keep every other one
     /// until none do (Vega's "parity" strategy): first, third, fifth… — so
     /// the ones kept stay evenly spaced.
-    static func withoutCollisions(_ labels: [LayoutNode], along edge: GraphAxis.Edge) -> [LayoutNode] {
+    static func withoutCollisions(_ labels: [DraftNode], along edge: GraphAxis.Edge) -> [DraftNode] {
         var kept = labels
         func overlaps(_ a: Rect, _ b: Rect) -> Bool {
             edge == .x ? min(a.maxX, b.maxX) + 2 > max(a.minX, b.minX) : min(a.maxY, b.maxY) + 2 > max(a.minY, b.minY)
@@ -95,9 +95,9 @@ extension Resolver {
     /// bottom ones its bottom 4 points above the frame's bottom; leading
     /// aligns it with the plot's left edge, trailing with its right.
     func legendNode(_ legend: GraphLegend, _ g: LineGraph, plot: Rect, frameBox: Rect, location: SourceLocation,
-                    absoluteOrigin: Point) -> LayoutNode {
+                    absoluteOrigin: Point) -> DraftNode {
         let swatch = 18.0, gap = 4.0, spacing = 12.0
-        struct Entry { var line: PaintStyle?; var dot: (Double, PaintStyle)?; var label: LayoutNode }
+        struct Entry { var line: PaintStyle?; var dot: (Double, PaintStyle)?; var label: DraftNode }
         var entries: [Entry] = []
         for s in g.series {
             guard let name = s.name, !name.isEmpty else { continue }
@@ -130,7 +130,7 @@ extension Resolver {
         case .topLeading, .bottomLeading: left = plot.minX
         case .topTrailing, .bottomTrailing: left = plot.maxX - width
         }
-        var children: [LayoutNode] = []
+        var children: [DraftNode] = []
         var x = left
         let mid = top + height / 2
         for entry in entries {

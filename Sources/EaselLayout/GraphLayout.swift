@@ -4,7 +4,7 @@ import EaselModel
 /// each series' area, line and points, the grid, the axes with their
 /// labels, the legend and the graph's texts (docs/format.md, "Line graphs").
 extension Resolver {
-    func graphLayers(_ g: LineGraph, node: Node, size: Size, absoluteOrigin: Point) -> [LayoutNode] {
+    func graphLayers(_ g: LineGraph, node: Node, size: Size, absoluteOrigin: Point) -> [DraftNode] {
         let frameBox = Rect(x: 0, y: 0, width: size.width, height: size.height)
         let plot = frameBox.insetBy(g.padding)
         let scale = GraphGeometry.scale(g)
@@ -15,7 +15,7 @@ extension Resolver {
         let graphPainter = SeriesPainter(resolver: self, graph: g, values: g.values, x: g.x, items: items,
                                          plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, scale: scale)
 
-        var out: [LayoutNode] = []
+        var out: [DraftNode] = []
         for entry in items {
             switch entry.item {
             case .area, .line, .points:
@@ -80,8 +80,8 @@ extension Resolver {
     }
 
     func graphNode(_ element: String, _ location: SourceLocation, opacity: Double, frame: Rect, absoluteOrigin: Point,
-                   drawing: Drawing?, children: [LayoutNode] = []) -> LayoutNode {
-        var n = LayoutNode(element: element, location: location, frame: frame,
+                   drawing: Drawing?, children: [DraftNode] = []) -> DraftNode {
+        var n = DraftNode(element: element, location: location, frame: frame,
                            absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y), opacity: opacity)
         n.drawing = drawing
         n.children = children
@@ -90,7 +90,7 @@ extension Resolver {
 
     /// A one-line label placed by its measured size.
     func graphLabel(_ text: String, font: FontSpec, fill: Paint, location: SourceLocation, absoluteOrigin: Point,
-                    place: (Size) -> Point) -> LayoutNode {
+                    place: (Size) -> Point) -> DraftNode {
         var style = TextStyle(text: text)
         style.font = font
         style.fill = fill
@@ -161,7 +161,7 @@ struct SeriesPainter {
         self.curveKind = curveKind
     }
 
-    func layer(_ entry: GraphEntry) -> LayoutNode {
+    func layer(_ entry: GraphEntry) -> DraftNode {
         switch entry.item {
         case .area(let style, let opacity, let to):
             let base: Double
@@ -233,7 +233,7 @@ struct SeriesPainter {
         }
     }
 
-    private func node(_ element: String, _ entry: GraphEntry, opacity: Double, frame: Rect, drawing: Drawing?) -> LayoutNode {
+    private func node(_ element: String, _ entry: GraphEntry, opacity: Double, frame: Rect, drawing: Drawing?) -> DraftNode {
         resolver.graphNode(element, entry.location, opacity: opacity, frame: frame, absoluteOrigin: absoluteOrigin, drawing: drawing)
     }
 }

@@ -1,46 +1,75 @@
 import EaselModel
 
-/// The resolved scene, the one tree the painter walks (the usvg/resvg
-/// split): absolute sizes, shapes reduced to paths, text shaped and broken
-/// into lines, repeats resolved to their copies' transforms, paints placed
-/// in a shared table. It depends on nothing the painter is asked for —
-/// output scale, format or time — so one layout serves @1x, @2x and @3x,
-/// PNG, PDF and SVG, and every frame of an animation.
+/// A laid-out scene: the geometry of every node (`nodes`, what `easel
+/// layout`, the checks and the preview read), the texts as shaped (`texts`,
+/// a side table the geometry points into), and the render tree the
+/// backends paint (`renderTree`: groups, paths, images and texts with their
+/// paints), made from the same pass. None of it depends on what a render
+/// is asked for — output scale, format or time — so one layout serves
+/// @1x, @2x and @3x, PNG, PDF and SVG, and every frame of an animation.
 public struct LaidOutScene: Sendable {
     /// The `<scene>` element, for diagnostics that belong to no node.
-    public var location: SourceLocation
-    public var size: Size
+    public let location: SourceLocation
+    public let size: Size
     /// The scene's own `scale` (what a render uses unless told otherwise).
-    public var scale: Double
-    public var background: Color
+    public let scale: Double
+    public let background: Color
     /// Gradients in PNG output are dithered (the scene's `dither`).
-    public var dither = true
-    public var nodes: [LayoutNode]
-    /// Every paint the tree uses; drawings name them by `PaintID`.
-    public var paints: PaintTable
+    public let dither: Bool
+    /// Frames and transforms, node by node: geometry only.
+    public let nodes: [LayoutNode]
+    /// Every text the scene shapes, in document order (a pattern tile's
+    /// once per tile size): `LayoutNode.text` indexes it.
+    public let texts: [LaidOutText]
+    /// Every paint the render tree uses; its nodes name them by `PaintID`.
+    public var paints: PaintTable { renderTree.paints }
     /// The largest scale this tree paints exactly: long graph lines were
     /// reduced to what that many pixels per point can show.
-    public var maxScale: Double
+    public let maxScale: Double
     /// Whether any graph line was reduced, so that painting at a scale
     /// above `maxScale` needs a layout for that scale.
-    public var reducedSeries: Bool
+    public let reducedSeries: Bool
     /// What laying it out cost; `work.exhaustedAt` says the budget ran out
     /// and the tree is incomplete.
-    public var work = LayoutWork()
-    /// What a renderer paints: this tree as groups, paths, images and texts.
+    public let work: LayoutWork
+    /// What a backend paints.
     public let renderTree: RenderTree
 
-    init(location: SourceLocation, size: Size, scale: Double, background: Color, nodes: [LayoutNode], paints: PaintTable,
-         maxScale: Double, reducedSeries: Bool) {
-        self.location = location; self.size = size; self.scale = scale; self.background = background; self.nodes = nodes
-        self.paints = paints; self.maxScale = maxScale; self.reducedSeries = reducedSeries
-        renderTree = RenderTree(size: size, background: background, nodes: RenderTree.nodes(nodes), paints: paints, location: location)
+    /// The shaped text of a text node.
+    public func text(of node: LayoutNode) -> TextDrawing? { node.text.map { texts[$0].text } }
+
+    init(location: SourceLocation, size: Size, scale: Double, background: Color, dither: Bool, drafts: [DraftNode],
+         tileTexts: [LaidOutText], paints: PaintTable, maxScale: Double, reducedSeries: Bool, work: LayoutWork) {
+        self.location = location; self.size = size; self.scale = scale; self.background = background; self.dither = dither
+        self.maxScale = maxScale; self.reducedSeries = reducedSeries; self.work = work
+        var texts: [LaidOutText] = []
+        var geometry: [LayoutNode] = []
+        var render: [RenderNode] = []
+        for draft in drafts {
+            let (node, painted) = draft.split(collecting: &texts)
+            geometry.append(node)
+            if let painted { render.append(painted) }
+        }
+        self.nodes = geometry
+        self.texts = texts + tileTexts
+        renderTree = RenderTree(size: size, background: background, nodes: render, paints: paints, location: location)
     }
 }
 
+/// A text as layout shaped it, with the node it belongs to.
+public struct LaidOutText: Sendable {
+    /// The `<text>` element (or the graph element whose label it is).
+    public var location: SourceLocation
+    public var text: TextDrawing
+}
+
+/// A node's geometry, as `easel layout` reports it: no paints, no paths.
 public struct LayoutNode: Sendable {
     public var element: String
     public var id: String?
+    /// The parsed node it was laid out from (nil for a graph's own layers
+    /// and labels).
+    public var node: NodeID?
     public var location: SourceLocation
     /// The node's box in its parent's content space, before its transform.
     /// For coordinate shapes, the tight box of the geometry (after x/y).
@@ -50,25 +79,44 @@ public struct LayoutNode: Sendable {
     /// Maps the node's own space into its parent's content space.
     public var transform: AffineTransform
     public var opacity: Double
+    public var children: [LayoutNode]
+    /// For `<repeat>`: how many copies of the children are painted.
+    public var copyCount: Int?
+    /// Its shaped text: an index into `LaidOutScene.texts`.
+    public var text: Int?
+}
+
+/// A node as the resolver builds it, before `split` separates its
+/// geometry (`LayoutNode`) from what it paints (`RenderNode`). Internal:
+/// nothing outside layout sees one.
+struct DraftNode {
+    var element: String
+    var id: String?
+    var node: NodeID?
+    var location: SourceLocation
+    var frame: Rect
+    var absoluteFrame: Rect
+    var transform: AffineTransform
+    var opacity: Double
     /// Clips the node and its subtree; in the node's own space.
-    public var clip: ResolvedClip?
+    var clip: ResolvedClip?
     /// Painted before the children (a view's fill, a shape, text, an image).
-    public var drawing: Drawing?
+    var drawing: Drawing?
     /// A view's or stack's inset stroke, painted after the children, as a
     /// CALayer's border is drawn above its sublayers.
-    public var border: ShapeDrawing?
+    var border: ShapeDrawing?
     /// Where the children's space starts in the node's own space (padding).
-    public var childOffset: Point
+    var childOffset: Point
     /// `clip="true"` on a view: its rounded box, in the node's own space.
-    public var childClip: BezierPath?
-    public var children: [LayoutNode]
+    var childClip: BezierPath?
+    var children: [DraftNode]
     /// For `<repeat>`: the children are painted once under each transform
     /// (copy `i` under the step applied `i` times; collapsed copies dropped).
-    public var copies: [AffineTransform]?
+    var copies: [AffineTransform]?
 
-    public init(element: String, id: String? = nil, location: SourceLocation, frame: Rect, absoluteFrame: Rect,
-                transform: AffineTransform = .identity, opacity: Double = 1) {
-        self.element = element; self.id = id; self.location = location; self.frame = frame
+    init(element: String, id: String? = nil, node: NodeID? = nil, location: SourceLocation, frame: Rect, absoluteFrame: Rect,
+         transform: AffineTransform = .identity, opacity: Double = 1) {
+        self.element = element; self.id = id; self.node = node; self.location = location; self.frame = frame
         self.absoluteFrame = absoluteFrame; self.transform = transform; self.opacity = opacity
         clip = nil; drawing = nil; border = nil; childOffset = .zero; childClip = nil; children = []; copies = nil
     }
@@ -283,13 +331,8 @@ public struct ConicSector: Sendable, Hashable {
 public struct PatternFill: Sendable {
     public var tile: Size
     public var matrix: AffineTransform
-    public var content: [LayoutNode]
-    /// `content` as the painter paints it.
-    public let renderContent: [RenderNode]
-    init(tile: Size, matrix: AffineTransform, content: [LayoutNode]) {
-        self.tile = tile; self.matrix = matrix; self.content = content
-        renderContent = RenderTree.nodes(content)
-    }
+    /// The tile's content as the backends paint it.
+    public var content: [RenderNode]
 }
 
 /// `<stripes>`: lines `spacing` apart along `direction` (a unit vector in
@@ -330,24 +373,5 @@ public struct ResolvedClip: Hashable, Sendable {
         ResolvedClip(
             shapes: shapes.map { Shape(path: $0.path.applying(t), rule: $0.rule, clip: $0.clip.map { $0.applying(t) }) },
             within: within.map { $0.applying(t) })
-    }
-}
-
-extension LaidOutScene {
-    /// Every text drawing the scene paints, with its node: the tree's, and
-    /// those inside pattern tiles (each tile once, however often it is used).
-    public var texts: [(node: LayoutNode, text: TextDrawing)] {
-        var out: [(LayoutNode, TextDrawing)] = []
-        func visit(_ node: LayoutNode) {
-            if case .text(let t)? = node.drawing { out.append((node, t)) }
-            node.children.forEach(visit)
-        }
-        nodes.forEach(visit)
-        var tiles = Set<SourceLocation>()
-        for entry in paints.entries {
-            guard case .fixed(let paint) = entry, case .pattern(let fill) = paint.kind else { continue }
-            for node in fill.content where tiles.insert(node.location).inserted { visit(node) }
-        }
-        return out
     }
 }

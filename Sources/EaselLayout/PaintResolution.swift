@@ -12,7 +12,7 @@ struct PaintResolver {
     let definitions: Definitions
     let resolvedStops: ResolvedStops
     /// Lays out a pattern's children (pattern id, children, tile size).
-    let layoutTile: (String, [Node], Size) -> [LayoutNode]
+    let layoutTile: (String, [Node], Size) -> [RenderNode]
 
     /// The stops of the gradient `base` (of the server `key` names).
     private func stops(_ key: String, _ base: GradientBase) -> (stops: [ShadingStop], raster: [ShadingStop]?) {

@@ -3,8 +3,8 @@ import EaselModel
 /// What a renderer paints, back to front: a closed set of node kinds, as
 /// usvg's tree is. Views, stacks, borders, padding, `clip="true"`, repeats
 /// and graph layers are already ordinary groups and paths here, so a
-/// painter walks it knowing nothing of layout. Made from the laid-out tree
-/// in one pass (`RenderTree.init(_:)`), when the layout is made.
+/// backend walks it knowing nothing of layout. Made in the layout pass
+/// (`DraftNode.split`), beside the geometry.
 public struct RenderTree: Sendable {
     public var size: Size
     public var background: Color
@@ -111,49 +111,69 @@ public struct RenderText: Sendable {
     }
 }
 
-extension RenderTree {
-    /// Laid-out nodes as groups and paths: each node a group under its
-    /// transform, clip and opacity holding its drawing, then its children
-    /// (under its padding offset and `clip="true"`, once per repeat copy),
-    /// then its border. Nodes that cannot show (opacity 0, a collapsed
-    /// transform) are left out.
-    public static func nodes(_ laid: [LayoutNode]) -> [RenderNode] {
-        laid.compactMap(node)
+extension DraftNode {
+    /// The node's geometry and what it paints, in one walk: its render
+    /// node is a group under its transform, clip and opacity holding its
+    /// drawing, then its children (under its padding offset and
+    /// `clip="true"`, once per repeat copy), then its border; nil for a
+    /// node that cannot show (opacity 0, a collapsed transform). Its text,
+    /// if any, goes to `texts`, which the geometry indexes.
+    func split(collecting texts: inout [LaidOutText]) -> (LayoutNode, RenderNode?) {
+        var geometry = LayoutNode(element: element, id: id, node: node, location: location, frame: frame,
+                                  absoluteFrame: absoluteFrame, transform: transform, opacity: opacity, children: [],
+                                  copyCount: copies?.count, text: nil)
+        if case .text(let t)? = drawing {
+            geometry.text = texts.count
+            texts.append(LaidOutText(location: location, text: t))
+        }
+        var renderChildren: [RenderNode] = []
+        geometry.children.reserveCapacity(children.count)
+        for child in children {
+            let (g, r) = child.split(collecting: &texts)
+            geometry.children.append(g)
+            if let r { renderChildren.append(r) }
+        }
+        guard opacity > 0, transform.inverted != nil else { return (geometry, nil) }
+        return (geometry, .group(RenderGroup(location: location, transform: transform, opacity: opacity, clip: clip,
+                                             children: content(renderChildren))))
     }
 
-    static func node(_ n: LayoutNode) -> RenderNode? {
-        guard n.opacity > 0, n.transform.inverted != nil else { return nil }
+    /// Drafts of a pattern tile's content as render nodes (their texts to `texts`).
+    static func renderNodes(_ drafts: [DraftNode], collecting texts: inout [LaidOutText]) -> [RenderNode] {
+        drafts.compactMap { $0.split(collecting: &texts).1 }
+    }
+
+    private func content(_ children: [RenderNode]) -> [RenderNode] {
         var content: [RenderNode] = []
-        switch n.drawing {
+        switch drawing {
         case .shapes(let passes)?:
             content += passes.map { pass in
-                var path = RenderPath(location: n.location, path: pass.path, fill: pass.fill, fillRule: pass.fillRule, stroke: pass.stroke)
+                var path = RenderPath(location: location, path: pass.path, fill: pass.fill, fillRule: pass.fillRule, stroke: pass.stroke)
                 path.crossesOnlyNeighbours = pass.crossesOnlyNeighbours
                 return .path(path)
             }
         case .image(let image)?:
-            content.append(.image(RenderImage(location: n.location, drawing: image)))
+            content.append(.image(RenderImage(location: location, drawing: image)))
         case .text(let text)?:
-            content.append(.text(RenderText(location: n.location, drawing: text)))
+            content.append(.text(RenderText(location: location, drawing: text)))
         case nil:
             break
         }
-        if !n.children.isEmpty {
-            let children = nodes(n.children)
-            let copies = n.copies.map { steps in
-                steps.map { RenderNode.group(RenderGroup(location: n.location, transform: $0, children: children)) }
+        if !children.isEmpty {
+            let copied = copies.map { steps in
+                steps.map { RenderNode.group(RenderGroup(location: location, transform: $0, children: children)) }
             } ?? children
-            var inner = RenderGroup(location: n.location, transform: .translation(n.childOffset.x, n.childOffset.y), children: copies)
-            if let childClip = n.childClip {
+            var inner = RenderGroup(location: location, transform: .translation(childOffset.x, childOffset.y), children: copied)
+            if let childClip {
                 let clip = ResolvedClip(shapes: [ResolvedClip.Shape(path: childClip, rule: .nonzero, clip: [])], within: [])
-                inner = RenderGroup(location: n.location, clip: clip, children: [.group(inner)])
+                inner = RenderGroup(location: location, clip: clip, children: [.group(inner)])
             }
             content.append(.group(inner))
         }
-        if let border = n.border {
-            content.append(.path(RenderPath(location: n.location, path: border.path, fill: border.fill, fillRule: border.fillRule,
+        if let border {
+            content.append(.path(RenderPath(location: location, path: border.path, fill: border.fill, fillRule: border.fillRule,
                                             stroke: border.stroke)))
         }
-        return .group(RenderGroup(location: n.location, transform: n.transform, opacity: n.opacity, clip: n.clip, children: content))
+        return content
     }
 }

@@ -26,12 +26,10 @@ public enum LayoutEngine {
         let resolver = Resolver(definitions: scene.definitions, measurer: ChargedTextMeasuring(base: text, context: context),
                                 context: context, options: options, lang: scene.lang)
         let content = Size(scene.width, scene.height)
-        let nodes = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
-        var laid = LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background, nodes: nodes,
-                                paints: context.paints, maxScale: options.maxScale, reducedSeries: context.reducedSeries)
-        laid.work = context.work
-        laid.dither = scene.dither
-        return laid
+        let drafts = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
+        return LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background,
+                            dither: scene.dither, drafts: drafts, tileTexts: context.tileTexts, paints: context.paints,
+                            maxScale: options.maxScale, reducedSeries: context.reducedSeries, work: context.work)
     }
 }
 
@@ -46,7 +44,7 @@ final class LayoutContext {
     /// one proposal and measuring a stack arranges its children, so
     /// without it nested stacks cost time exponential in their depth
     /// (SwiftUI and Yoga keep the same cache). Nodes are told apart by
-    /// their source location: the parser gives each element its own.
+    /// their `NodeID`.
     var measured: [MeasureKey: Size] = [:]
     var work = LayoutWork()
     let maxWork: Double
@@ -62,7 +60,10 @@ final class LayoutContext {
         if work.charged > maxWork { work.exhaustedAt = current }
         return !exhausted
     }
-    var tiles: [String: [LayoutNode]] = [:]
+    /// Pattern tiles laid out, by pattern and tile size, as render nodes.
+    var tiles: [TileKey: [RenderNode]] = [:]
+    /// The texts inside those tiles, once per tile laid out.
+    var tileTexts: [LaidOutText] = []
     let resolvedStops = ResolvedStops()
     /// Clip paths resolved in this pass, by id and box size.
     var clips: [ClipKey: ResolvedClip?] = [:]
@@ -78,8 +79,14 @@ struct ClipKey: Hashable {
     var height: Double
 }
 
+struct TileKey: Hashable {
+    var pattern: String
+    var width: Double
+    var height: Double
+}
+
 struct MeasureKey: Hashable {
-    var location: SourceLocation
+    var node: NodeID
     var width: Double?
     var height: Double?
 }
@@ -147,11 +154,12 @@ struct Resolver {
 
     var paints: PaintResolver {
         PaintResolver(definitions: definitions, resolvedStops: context.resolvedStops) { id, nodes, tile in
-            let key = "\(id)|\(tile.width)|\(tile.height)"
+            let key = TileKey(pattern: id, width: tile.width, height: tile.height)
             if let hit = context.tiles[key] { return hit }
-            let laid = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero, placed: nil) }
-            context.tiles[key] = laid
-            return laid
+            let drafts = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero, placed: nil) }
+            let content = DraftNode.renderNodes(drafts, collecting: &context.tileTexts)
+            context.tiles[key] = content
+            return content
         }
     }
 
@@ -164,7 +172,7 @@ struct Resolver {
     /// `content` is the parent's content box size; `absoluteOrigin` is where
     /// that content box starts in scene points (ignoring transforms);
     /// `placed` is the frame a stack gave the node, if it is in one.
-    func resolve(_ node: Node, content: Size, absoluteOrigin: Point, placed: Rect?) -> LayoutNode {
+    func resolve(_ node: Node, content: Size, absoluteOrigin: Point, placed: Rect?) -> DraftNode {
         let c = node.common
         let outer = context.current
         context.current = node.location
@@ -206,7 +214,7 @@ struct Resolver {
         var transform = AffineTransform.translation(ownOrigin.x, ownOrigin.y)
         if case .repeat = node.kind {} else { transform = transform.concatenating(c.transform.about(origin)) }
 
-        var out = LayoutNode(element: node.element, id: c.id, location: node.location, frame: frame,
+        var out = DraftNode(element: node.element, id: c.id, node: node.nodeID, location: node.location, frame: frame,
                              absoluteFrame: frame.offsetBy(absoluteOrigin.x, absoluteOrigin.y),
                              transform: transform, opacity: c.hidden ? 0 : c.opacity)
         out.clip = c.clipPath.flatMap { clip(named: $0, box: ownBox.size, visited: []) }
@@ -280,7 +288,7 @@ struct Resolver {
     /// text wraps at the width, images keep their aspect ratio, stacks fit
     /// their children; anything else is 0 where nothing is imposed.
     func measure(_ node: Node, width: Double?, height: Double?) -> Size {
-        let key = MeasureKey(location: node.location, width: width, height: height)
+        let key = MeasureKey(node: node.nodeID, width: width, height: height)
         if let hit = context.measured[key] { return hit }
         let outer = context.current
         context.current = node.location

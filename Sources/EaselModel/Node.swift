@@ -103,10 +103,21 @@ public struct Node: Hashable, Sendable {
     public var common: CommonAttributes
     public var children: [Node]
     public var location: SourceLocation
+    /// The node's identity: what layout's caches key it by.
+    public var nodeID: NodeID
 
     public init(element: String, kind: NodeKind, common: CommonAttributes = CommonAttributes(),
-                children: [Node] = [], location: SourceLocation) {
+                children: [Node] = [], location: SourceLocation, nodeID: NodeID) {
         self.element = element; self.kind = kind; self.common = common
-        self.children = children; self.location = location
+        self.children = children; self.location = location; self.nodeID = nodeID
     }
+}
+
+/// A node's identity, dense from 0 in the order the parser built the
+/// scene's nodes (its tree, pattern tiles, clip paths and graph texts):
+/// layout keys its caches by it, not by where the element was written.
+public struct NodeID: Hashable, Sendable, Comparable {
+    public var index: Int
+    public init(_ index: Int) { self.index = index }
+    public static func < (a: NodeID, b: NodeID) -> Bool { a.index < b.index }
 }

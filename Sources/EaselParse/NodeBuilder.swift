@@ -72,7 +72,9 @@ extension SceneBuilder {
         } else if el.name != "lineGraph" && el.name != "text" {
             checkNoChildren(el)
         }
-        return Node(element: el.name, kind: kind, common: common, children: children, location: el.location)
+        nodesBuilt += 1
+        return Node(element: el.name, kind: kind, common: common, children: children, location: el.location,
+                    nodeID: NodeID(nodesBuilt - 1))
     }
 
     /// The geometry of `<circle>`, `<line>`, `<polyline>`, `<polygon>`, `<path>`.

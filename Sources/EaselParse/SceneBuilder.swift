@@ -10,6 +10,8 @@ import EaselModel
 /// node budget, over `Node.walk`/`Node.fold`) and `AttributeReaders`.
 final class SceneBuilder {
     var diagnostics = Diagnostics()
+    /// Nodes built so far: the next one's `NodeID`.
+    var nodesBuilt = 0
     let resolver: ResourceResolver
     let limits: Limits
     var palette: [String: Color] = [:]

@@ -610,7 +610,7 @@ final class Painter {
             let painter = Painter(context: tileContext, target: target, paints: paints, time: time, budget: budget, dither: dither,
                                   images: images,
                                   fontHold: fontHold)
-            painter.paint(p.renderContent)
+            painter.paint(p.content)
             failures += painter.failures
             // Text inside a tile repeats as outlines; one invisible copy per
             // tile would be noise, so tiles add none.

@@ -356,7 +356,7 @@ final class SVGWriter {
             head += " height=\"\(SVGNumber.format(p.tile.height))\""
             if !p.matrix.isIdentity { head += " patternTransform=\"\(matrix(p.matrix))\"" }
             write(head + ">\n")
-            write(p.renderContent)
+            write(p.content)
             write("</pattern></defs>\n")
         case .stripes(let st):
             writeStripes(st, id: id, area: area())

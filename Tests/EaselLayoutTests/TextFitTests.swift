@@ -56,8 +56,8 @@ final class TextFitTests: XCTestCase {
         let measurer = CountingMeasurer()
         let laid = LayoutEngine.resolveFrames(parsed, text: measurer)
         // A text that lays out to no text drawing is the regression itself: a failure, never a skip.
-        guard case .text(let t)? = laid.nodes.first?.drawing else {
-            throw LayoutMissing(description: "no text drawing for <text \(attributes)>: \(String(describing: laid.nodes.first?.drawing))")
+        guard let node = laid.nodes.first, let t = laid.text(of: node) else {
+            throw LayoutMissing(description: "no text drawing for <text \(attributes)>: \(String(describing: laid.nodes.first))")
         }
         return (t, measurer)
     }

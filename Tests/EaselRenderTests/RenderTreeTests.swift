@@ -131,14 +131,14 @@ final class RenderTreeTests: XCTestCase {
           <repeat count="4" transform="scale(0)"><rect width="4" height="4"/></repeat>
         </scene>
         """)
-        guard case .text(let text)? = s.layout.nodes[0].drawing else { return XCTFail("no text drawing") }
+        guard let text = s.layout.text(of: s.layout.nodes[0]) else { return XCTFail("no text drawing") }
         XCTAssertGreaterThan(text.shaped.lines.count, 1, "wrapped during layout")
         XCTAssertFalse(text.shaped.runs.isEmpty, "glyph runs for the painter")
         XCTAssertEqual(text.shaped.runs.map(\.text).joined(), "one two three four five six", "every character in a run")
         XCTAssertTrue(text.shaped.runs.allSatisfy { $0.face != nil && $0.glyphs.count == $0.positions.count && !$0.glyphs.isEmpty })
-        XCTAssertEqual(s.layout.nodes[1].copies?.count, 5)
+        XCTAssertEqual(s.layout.nodes[1].copyCount, 5)
         // scale(0) collapses every copy after the first, as in SVG.
-        XCTAssertEqual(s.layout.nodes[2].copies?.count, 1)
+        XCTAssertEqual(s.layout.nodes[2].copyCount, 1)
     }
 
     /// A view with padding, `clip="true"` and a border, and a repeat, as

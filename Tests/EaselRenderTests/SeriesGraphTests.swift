@@ -139,10 +139,7 @@ final class SeriesGraphTests: XCTestCase {
         assertPixel(image, 150, Int(170 - 6.0 / 8 * 130), ExpectedColor(0, 0, 1), tolerance: 1, "beta's middle point")
         // The legend: named series only, in order, each swatch's line in its stroke.
         let legend = try XCTUnwrap(s.layout.nodes[0].children.first { $0.element == "legend" })
-        let names = legend.children.compactMap { n -> String? in
-            if case .text(let t)? = n.drawing { return t.shaped.text }
-            return nil
-        }
+        let names = legend.children.compactMap { s.layout.text(of: $0)?.shaped.text }
         XCTAssertEqual(names, ["Alpha", "Beta"])
         XCTAssertEqual(legend.frame.maxY, 40 - 8, accuracy: 1e-9, "its bottom 8 points above the plot")
         XCTAssertEqual(legend.frame.minX, 20, accuracy: 1e-9, "leading: at the plot's left edge")
@@ -162,9 +159,9 @@ final class SeriesGraphTests: XCTestCase {
 
     // MARK: Axes
 
-    func labels(_ node: LayoutNode) -> [(String, Rect)] {
+    func labels(_ node: LayoutNode, in s: CompiledScene) -> [(String, Rect)] {
         node.children.compactMap { n in
-            if case .text(let t)? = n.drawing { return (t.shaped.text, n.frame) }
+            if let t = s.layout.text(of: n) { return (t.shaped.text, n.frame) }
             return nil
         }
     }
@@ -187,7 +184,7 @@ final class SeriesGraphTests: XCTestCase {
         let expected = try XCTUnwrap(try d3("d3_ticks.py", [[nice[0], nice[1], 5]]).first)
         let ticks = try XCTUnwrap((expected["ticks"] as? [NSNumber])?.map(\.doubleValue))
         let axis = try XCTUnwrap(s.layout.nodes[0].children.first { $0.element == "yAxis" })
-        let got = labels(axis)
+        let got = labels(axis, in: s)
         XCTAssertEqual(got.map(\.0), expected["labels"] as? [String])
         XCTAssertTrue(got.map(\.0).contains("\u{2212}2"), "d3's minus sign")
         for ((_, frame), v) in zip(got, ticks) {
@@ -211,7 +208,7 @@ final class SeriesGraphTests: XCTestCase {
             let t0 = UTCCalendar.parseISO8601(start[...])!, t1 = UTCCalendar.parseISO8601(stop[...])!
             let expected = try XCTUnwrap(try d3("d3_time_ticks.py", [[t0, t1, count]]).first)
             let axis = try XCTUnwrap(s.layout.nodes[0].children.first { $0.element == "xAxis" })
-            let got = labels(axis)
+            let got = labels(axis, in: s)
             XCTAssertEqual(got.map(\.0), expected["labels"] as? [String], start)
             let ticks = (expected["ticks"] as? [NSNumber])?.map(\.doubleValue) ?? []
             for ((_, frame), t) in zip(got, ticks) {
@@ -229,7 +226,7 @@ final class SeriesGraphTests: XCTestCase {
         </lineGraph>
         """)
         let all = NumericTicks.ticks(0, 100, count: 50).map { String(format: "%.0f", $0) }
-        let kept = labels(try XCTUnwrap(s.layout.nodes[0].children.first { $0.element == "xAxis" }))
+        let kept = labels(try XCTUnwrap(s.layout.nodes[0].children.first { $0.element == "xAxis" }), in: s)
         XCTAssertLessThan(kept.count, all.count)
         XCTAssertEqual(kept.first?.0, "0")
         // Evenly thinned: the kept ones are d3's ticks 0, s, 2s, … with s a power of two.

@@ -135,7 +135,7 @@ final class TextTests: XCTestCase {
         second line</text>
         </scene>
         """)
-        guard case .text(let t)? = s.layout.nodes[0].drawing, case .text(let u)? = s.layout.nodes[1].drawing else {
+        guard let t = s.layout.text(of: s.layout.nodes[0]), let u = s.layout.text(of: s.layout.nodes[1]) else {
             return XCTFail("expected text drawings")
         }
         XCTAssertTrue(t.shaped.text.hasSuffix("…"), t.shaped.text)
@@ -158,7 +158,7 @@ final class TextTests: XCTestCase {
             let s = try compileText("""
                 <scene width="200" height="50"><text width="30" font-size="12" max-lines="1">\(text)</text></scene>
                 """)
-            guard case .text(let t)? = s.layout.nodes[0].drawing else { return XCTFail("expected a text drawing") }
+            guard let t = s.layout.text(of: s.layout.nodes[0]) else { return XCTFail("expected a text drawing") }
             XCTAssertTrue(t.shaped.text.hasPrefix("ab"), t.shaped.text)
             XCTAssertTrue(t.shaped.text.hasSuffix("…"))
             XCTAssertLessThan(t.shaped.text.unicodeScalars.count, 10, "cut back past every joiner")
