@@ -108,6 +108,16 @@ public struct CompileSession: Sendable {
             diagnostics.append(Diagnostic(.error, .scaledTooLarge(s, scene.width * s, scene.height * s, options.limits.maxPixels),
                                           at: scene.location))
         }
+        // Images are decoded here, once: a PNG that is truncated or corrupt
+        // is an error at its element when the scene is checked, not when a
+        // render first paints it.
+        let images = DecodedImages()
+        for root in scene.paintedRoots {
+            root.walk { node in
+                guard case .image(let source, _) = node.kind, !source.data.isEmpty, !images.decode(source) else { return }
+                diagnostics.append(Diagnostic(.error, .cannotDecodePNG(source.path), at: node.location))
+            }
+        }
         guard !hasErrors else { return nil }
         // The font set is made when layout first shapes text: a scene
         // without text makes none (fontconfig, the machine's fonts and the
@@ -138,7 +148,7 @@ public struct CompileSession: Sendable {
         fontDiagnostics += textDiagnostics
         guard !hasErrors else { return nil }
         return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
-                             pngCompression: options.pngCompression, reads: reads, fonts: fonts)
+                             pngCompression: options.pngCompression, reads: reads, fonts: fonts, images: images)
     }
 
     /// The compile's font set: the `--font-dir` fonts and the scene's

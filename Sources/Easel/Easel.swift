@@ -122,9 +122,9 @@ public struct CompiledScene: Sendable {
     /// The fonts the compile saw (laying the scene out again uses them);
     /// nil for a scene without text.
     public var fonts: FontSet?
-    /// The scene's PNG images, decoded on first use and kept for every
-    /// render of this compile (each scale, format and frame).
-    public let images = DecodedImages()
+    /// The scene's PNG images, decoded (and so validated) by the compile
+    /// and kept for every render of it (each scale, format and frame).
+    public let images: DecodedImages
     /// Layouts for scales above `layout.maxScale` (graph reductions for
     /// finer pixels), made once per scale.
     private let layoutsByScale = Locked<[Double: LaidOutScene]>([:])

@@ -14,17 +14,27 @@ public final class DecodedImages: Sendable {
     /// How many PNGs were decoded: once each, however often they are painted.
     public var decodes: Int { decodeCount.withLock { $0 } }
 
+    /// Decodes the image if it is not decoded yet (a compile does this for
+    /// every image of its scene); false if the PNG cannot be decoded.
+    public func decode(_ source: ImageSource) -> Bool {
+        image(source) != nil
+    }
+
     /// A new surface over the image's pixels (the caller destroys it), or
     /// nil if the PNG cannot be decoded. Decodes on first use.
     func surface(for source: ImageSource) -> OpaquePointer? {
-        let image = decoded.withLock { cache -> DecodedImage? in
+        image(source)?.surface()
+    }
+
+    /// By the reference the scene gave: one compile's, so one file's bytes.
+    private func image(_ source: ImageSource) -> DecodedImage? {
+        decoded.withLock { cache -> DecodedImage? in
             if let known = cache[source.path] { return known }
             let made = DecodedImage(png: source.data)
             decodeCount.withLock { $0 += 1 }
             cache[source.path] = .some(made)
             return made
         }
-        return image?.surface()
     }
 }
 

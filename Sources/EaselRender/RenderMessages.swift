@@ -9,7 +9,7 @@ extension Diagnostic.Message {
     static func groupsTooDeep(_ pixels: Double) -> Self {
         .init(.workTooLarge, "translucent groups and clip masks nested here would hold more than \(pixels.wholeNumberText) pixels at once (flatten the nesting, or lower the scale)")
     }
-    static func cannotDecodePNG(_ path: String) -> Self { .init(.unreadableFile, "cannot decode the PNG '\(path)'") }
+    package static func cannotDecodePNG(_ path: String) -> Self { .init(.unreadableFile, "cannot decode the PNG '\(path)'") }
     static func cannotDrawFont(_ path: String) -> Self { .init(.unusableFont, "Cairo cannot draw glyphs from the font '\(path)'") }
     static func outputSideTooLong(_ w: Int, _ h: Int) -> Self {
         .init(.outputTooLarge, "the output would be \(w)×\(h) pixels; Cairo draws at most 32767 on a side")

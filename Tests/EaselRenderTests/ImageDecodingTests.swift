@@ -6,6 +6,30 @@ import XCTest
 /// A compile decodes each PNG image once, however many renders, scales,
 /// formats and frames paint it: counted through the compile's image store.
 final class ImageDecodingTests: XCTestCase {
+    /// A PNG whose header is sound but whose pixels are not is found by
+    /// the compile (so `easel check` reports it), at its `<image>` element.
+    func testABrokenImageFailsTheCompileAtItsElement() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        var png = try [UInt8](Data(contentsOf: ExternalTool.repositoryRoot.appendingPathComponent("docs/scenes/assets/tile.png")))
+        png.removeLast(png.count / 2)
+        try Data(png).write(to: dir.appendingPathComponent("cut.png"))
+        let source = """
+            <scene width="60" height="60">
+              <rect width="60" height="60" fill="white"/>
+              <image href="cut.png" width="40" height="40"/>
+            </scene>
+            """
+        switch Easel.compile(source: source, file: "cut.scene.xml", baseDirectory: dir) {
+        case .success: XCTFail("a truncated PNG compiled")
+        case .failure(let error):
+            let d = try XCTUnwrap(error.diagnostics.first)
+            XCTAssertEqual(d.severity, .error)
+            XCTAssertEqual(d.location?.line, 3)
+            XCTAssertEqual(d.location?.column, 3)
+            XCTAssertTrue(d.message.text.contains("cut.png"), d.message.text)
+        }
+    }
+
     func testA60FrameAnimationDecodesItsImageOnce() throws {
         let dir = ExternalTool.temporaryDirectory()
         try FileManager.default.copyItem(at: ExternalTool.repositoryRoot.appendingPathComponent("docs/scenes/assets/tile.png"),
@@ -23,7 +47,7 @@ final class ImageDecodingTests: XCTestCase {
               <image href="tile.png" x="70" y="10" width="40" height="40" fit="cover"/>
             </scene>
             """, baseDirectory: dir)
-        XCTAssertEqual(compiled.images.decodes, 0, "decoded on first use")
+        XCTAssertEqual(compiled.images.decodes, 1, "decoded by the compile")
         XCTAssertGreaterThanOrEqual(compiled.frameTimes(fps: 30).count, 60)
         _ = try compiled.renderAnimatedPNG(fps: 30)
         XCTAssertEqual(compiled.images.decodes, 1)
