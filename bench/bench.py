@@ -214,17 +214,50 @@ def cases():
     return out
 
 
+def parallel_text(args):
+    """Text painted in parallel (issue 43): 48 text-heavy scenes rendered
+    @3x with `easel render --out-dir` on 1 and 2 threads, by this binary and
+    by --baseline (an earlier commit's: its raster text held one
+    process-wide font lock from a render's first glyph to its end)."""
+    tree, out = os.path.join(OUT, "parallel-text"), os.path.join(OUT, "parallel-text-out")
+    shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(tree)
+    text_scene = open(text_inputs()[0]).read()
+    scenes = []
+    for i in range(48):
+        path = os.path.join(tree, f"{i:03d}.scene.xml")
+        with open(path, "w") as f:
+            f.write(text_scene.replace("Release notes", f"Release notes {i}"))
+        scenes.append(path)
+    binaries = [("this build", args.easel)] + ([("baseline", args.baseline)] if args.baseline else [])
+    print("\n| 48 text-heavy scenes @3x, easel render --out-dir | -j 1 | -j 2 | speed-up |")
+    print("|---|---|---|---|")
+    for name, easel in binaries:
+        times = {}
+        for jobs in ("1", "2"):
+            best = None
+            for _ in range(max(3, min(args.runs, 5))):
+                shutil.rmtree(out, ignore_errors=True)
+                start = time.perf_counter()
+                subprocess.run([easel, "render", *scenes, "--out-dir", out, "--scale", "3", "-j", jobs],
+                               check=True, stdout=subprocess.DEVNULL)
+                elapsed = time.perf_counter() - start
+                best = elapsed if best is None else min(best, elapsed)
+            times[jobs] = best
+        print(f"| {name} ({os.cpu_count()} cores) | {times['1']:.2f} s | {times['2']:.2f} s | {times['1'] / times['2']:.2f}× |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
     parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts and layout parts' first column")
-    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile"],
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile", "parallel"],
                         help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts,
-             "layout": layout_inputs, "dither": dither, "hostile": hostile_inputs}
+             "layout": layout_inputs, "dither": dither, "hostile": hostile_inputs, "parallel": parallel_text}
     for name, part in parts.items():
         if args.only in (None, name):
             part(args)

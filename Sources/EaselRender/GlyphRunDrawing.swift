@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 import EaselLayout
 import EaselModel
 
@@ -26,6 +27,61 @@ enum GlyphRunDrawing {
         } else {
             cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
         }
+        return true
+    }
+
+    /// One run's glyphs on a raster target through `GlyphMasks`: each
+    /// glyph's mask added at its whole-pixel origin into one mask for the
+    /// run, painted in the current source. `userToPixel`: user space to
+    /// the target's pixels (the CTM and the surface's device scale). False
+    /// if a glyph is too large for a mask: the caller fills the outlines.
+    static func fillMasked(_ run: GlyphRun, face: FontFace, outlines: [GlyphOutlines.Outline], on cr: OpaquePointer,
+                           userToPixel g: AffineTransform) -> Bool {
+        let m = run.fontMatrix
+        let key = (a: g.a * m.a + g.c * m.b, b: g.b * m.a + g.d * m.b, c: g.a * m.c + g.c * m.d, d: g.b * m.c + g.d * m.d)
+        var placed: [(mask: GlyphMasks.Mask, x: Int, y: Int)] = []
+        placed.reserveCapacity(run.glyphs.count)
+        var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+        for (i, glyph) in run.glyphs.enumerated() where i < outlines.count && i < run.positions.count {
+            let p = g.apply(run.positions[i])
+            guard p.x.isFinite, p.y.isFinite, abs(p.x) < 1e6, abs(p.y) < 1e6,
+                  let mask = GlyphMasks.mask(GlyphMasks.Key(face: face, glyph: glyph, a: key.a, b: key.b, c: key.c, d: key.d),
+                                             outline: outlines[i]) else { return false }
+            guard mask.width > 0 else { continue }
+            // Cairo 1.16 puts a glyph's origin on a whole pixel (`_cairo_lround`).
+            let x = Int((p.x + 0.5).rounded(.down)) + mask.left, y = Int((p.y + 0.5).rounded(.down)) + mask.top
+            placed.append((mask, x, y))
+            minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x + mask.width); maxY = max(maxY, y + mask.height)
+        }
+        guard !placed.isEmpty else { return true }
+        let width = maxX - minX, height = maxY - minY
+        guard width <= 16384, height <= 16384 else { return false }
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(width)))
+        guard stride > 0, let buffer = calloc(stride * height, 1)?.assumingMemoryBound(to: UInt8.self) else { return false }
+        defer { free(buffer) }
+        // Overlapping glyphs add, saturating (as Cairo adds glyph masks).
+        for (mask, x, y) in placed {
+            mask.coverage.withUnsafeBufferPointer { src in
+                for row in 0..<mask.height {
+                    let to = buffer + (y - minY + row) * stride + (x - minX), from = src.baseAddress! + row * mask.width
+                    for col in 0..<mask.width where from[col] != 0 {
+                        let sum = Int(to[col]) + Int(from[col])
+                        to[col] = UInt8(min(255, sum))
+                    }
+                }
+            }
+        }
+        guard let surface = cairo_image_surface_create_for_data(buffer, CAIRO_FORMAT_A8, Int32(width), Int32(height), Int32(stride)) else {
+            return false
+        }
+        defer { cairo_surface_destroy(surface) }
+        var dsx = 1.0, dsy = 1.0
+        cairo_surface_get_device_scale(cairo_get_target(cr), &dsx, &dsy)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_scale(cr, 1 / dsx, 1 / dsy)
+        cairo_mask_surface(cr, surface, Double(minX), Double(minY))
+        cairo_restore(cr)
         return true
     }
 

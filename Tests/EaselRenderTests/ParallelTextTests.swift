@@ -49,16 +49,17 @@ final class ParallelTextTests: XCTestCase {
     func testTwoThreadsPaintGlyphsAtOnce() throws {
         let compiled = try Easel.compile(source: Self.scene, baseDirectory: URL(fileURLWithPath: "/tmp")).get()
         let alone = try compiled.render(format: .png, scale: 2)
-        let readsAfterFirst = GlyphOutlines.reads
+        let readsAfterFirst = GlyphOutlines.reads, masksAfterFirst = GlyphMasks.made
         let meeting = Rendezvous()
         PaintingProbe.onOutlineGlyphs { meeting.arrive() }
         defer { PaintingProbe.onOutlineGlyphs(nil) }
         let both = ParallelJobs.map([2.0, 2.0], jobs: 2) { scale in try? compiled.render(format: .png, scale: scale) }
         XCTAssertTrue(meeting.met, "the two renders were never inside their text at the same time")
-        // The same pixels as a render alone, and no glyph read twice.
+        // The same pixels as a render alone, and no glyph read or rasterised twice.
         XCTAssertEqual(both[0], alone)
         XCTAssertEqual(both[1], alone)
         XCTAssertEqual(GlyphOutlines.reads, readsAfterFirst)
+        XCTAssertEqual(GlyphMasks.made, masksAfterFirst, "each glyph's mask made once per transform, then shared")
     }
 
     /// Outlines are filled where Cairo would have put its glyph masks: the

@@ -1,0 +1,106 @@
+import CCairo
+import EaselLayout
+import EaselModel
+
+/// Glyph coverage for raster output: each glyph's outline (`GlyphOutlines`)
+/// rasterised once per device transform into an 8-bit mask, immutable and
+/// shared by every render on every thread — what Cairo's glyph cache does
+/// for its own glyphs, without its fonts. A run's glyphs are added into
+/// one mask at their whole-pixel origins (as Cairo 1.16 places glyphs) and
+/// the run is painted through it in one operation: filling each glyph's
+/// path instead cost half as much again as Cairo's glyphs (48 text-heavy
+/// scenes @3x: 1.41 s against 0.93 s).
+package enum GlyphMasks {
+    /// Coverage, `width`×`height`, whose top-left pixel is (`left`, `top`)
+    /// from the glyph's origin pixel.
+    final class Mask: Sendable {
+        let left: Int, top: Int, width: Int, height: Int
+        let coverage: [UInt8]
+        init(left: Int, top: Int, width: Int, height: Int, coverage: [UInt8]) {
+            self.left = left; self.top = top; self.width = width; self.height = height; self.coverage = coverage
+        }
+    }
+
+    struct Key: Hashable {
+        var face: FontFace
+        var glyph: UInt32
+        /// The glyph's em square to device pixels (no translation).
+        var a, b, c, d: Double
+    }
+
+    private final class Table: @unchecked Sendable {
+        var masks: [Key: Mask] = [:]
+        var bytes = 0
+        var made = 0
+    }
+    private static let table = Locked(Table())
+    /// Past this many bytes of masks the table starts again: a long-lived
+    /// process (the preview, a build of thousands of scenes) keeps a
+    /// bounded cache.
+    static let maxBytes = 64 << 20
+    /// The largest mask side: a glyph bigger than this on the canvas is
+    /// filled as a path instead.
+    static let maxSide = 2048
+
+    /// Masks made so far (for tests: each glyph once per transform).
+    package static var made: Int { table.withLock { $0.made } }
+
+    /// The mask of `outline` under `transform`, made on first use; nil for
+    /// a glyph too large to keep as a mask.
+    static func mask(_ key: Key, outline: BezierPath) -> Mask? {
+        if let hit = table.withLock({ $0.masks[key] }) { return hit }
+        // Made outside the lock: two threads may both make one (the same
+        // bytes); painting never waits on another glyph's rasterising.
+        let t = AffineTransform(a: key.a, b: key.b, c: key.c, d: key.d, tx: 0, ty: 0)
+        let made: Mask
+        if let box = outline.applying(t).boundingBox {
+            let left = Int((box.minX - 1).rounded(.down)), top = Int((box.minY - 1).rounded(.down))
+            let width = Int((box.maxX + 1).rounded(.up)) - left, height = Int((box.maxY + 1).rounded(.up)) - top
+            guard width > 0, height > 0, width <= maxSide, height <= maxSide,
+                  let coverage = rasterise(outline, t, left: left, top: top, width: width, height: height) else { return nil }
+            made = Mask(left: left, top: top, width: width, height: height, coverage: coverage)
+        } else {
+            made = Mask(left: 0, top: 0, width: 0, height: 0, coverage: [])   // a space
+        }
+        return table.withLock { t in
+            if let hit = t.masks[key] { return hit }
+            if t.bytes + made.coverage.count > maxBytes { t.masks = [:]; t.bytes = 0 }
+            t.masks[key] = made
+            t.bytes += made.coverage.count
+            t.made += 1
+            return made
+        }
+    }
+
+    /// The outline's coverage, row by row (`width` bytes a row).
+    private static func rasterise(_ outline: BezierPath, _ t: AffineTransform, left: Int, top: Int, width: Int, height: Int) -> [UInt8]? {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height)) else { return nil }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
+        cairo_translate(cr, Double(-left), Double(-top))
+        var m = cairo_matrix_t(xx: t.a, yx: t.b, xy: t.c, yy: t.d, x0: 0, y0: 0)
+        cairo_transform(cr, &m)
+        cairo_new_path(cr)
+        for e in outline.elements {
+            switch e {
+            case .move(let p): cairo_move_to(cr, p.x, p.y)
+            case .line(let p): cairo_line_to(cr, p.x, p.y)
+            case .cubic(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .close: cairo_close_path(cr)
+            }
+        }
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        cairo_fill(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        var out = [UInt8](repeating: 0, count: width * height)
+        out.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                (dst.baseAddress! + y * width).update(from: data + y * stride, count: width)
+            }
+        }
+        return out
+    }
+}

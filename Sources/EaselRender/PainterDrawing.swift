@@ -1,0 +1,166 @@
+import CCairo
+import EaselLayout
+import EaselModel
+
+/// Drawing the render tree's leaves: text, paths and images.
+extension Painter {
+    /// Text is drawn as shaped during layout: its glyph runs as outlines or
+    /// with Cairo's glyph API (real text in PDF; `drawGlyphs`), filled with its paint, whose box is the
+    /// lines' extents or the frame; runs of a span with a fill of its own
+    /// in that fill, over the span's extents. Colour glyphs (emoji) paint
+    /// their own colours, once, at the fill's opacity; a character no font
+    /// covers is an empty box in the fill; underlines and strike-throughs
+    /// are bars in it.
+    func draw(_ text: TextDrawing) {
+        let runs = text.shaped.runs
+        var own = Set(runs.indices)
+        var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
+        for span in text.spanFills {
+            groups.append((span.fill, span.box, span.runs))
+            own.subtract(span.runs)
+        }
+        groups.insert((text.fill, text.paintBox, runs.indices.filter { own.contains($0) }), at: 0)
+        var undrawn: [String] = []
+        for group in groups where !group.runs.isEmpty {
+            guard let fillID = group.fill else { continue }
+            let fill = resolve(fillID)
+            guard charge(group.box, weight: PaintCost.perPixel(.text) + weight(of: fill)) else { return }
+            let members = group.runs.map { runs[$0] }
+            // Glyph ink can reach past the box (overhangs, marks, overflow):
+            // a paint drawn as an image covers what the clip shows instead.
+            paint(with: fill, extents: { self.target.imagePaintsCoverClip ? self.clipRect() : group.box }) {
+                for run in members where !run.isColor && !self.drawGlyphs(run) { undrawn.append(run.font?.file ?? "") }
+                GlyphRunDrawing.drawMissingBoxes(members, on: self.cr)
+                GlyphRunDrawing.drawDecorations(members, on: self.cr)
+            }
+            if members.contains(where: \.isColor) {
+                cairo_save(cr)
+                cairo_set_source_rgb(cr, 0, 0, 0)
+                let grouped = fill.opacity < 1
+                if grouped { cairo_push_group(cr) }
+                for run in members where run.isColor && !drawGlyphs(run) { undrawn.append(run.font?.file ?? "") }
+                if grouped {
+                    cairo_pop_group_to_source(cr)
+                    cairo_paint_with_alpha(cr, fill.opacity)
+                }
+                cairo_restore(cr)
+            }
+        }
+        if let file = undrawn.first {
+            failures.append(Diagnostic(.error, .cannotDrawFont(file), at: current))
+        }
+    }
+
+    /// One run's glyphs in the current source: filled as outlines where
+    /// the target takes them and the font has them (no lock), else through
+    /// Cairo's glyph API under the render's font hold (PDF text, colour
+    /// and bitmap glyphs). False if Cairo cannot use the run's font.
+    func drawGlyphs(_ run: GlyphRun) -> Bool {
+        guard let face = run.face, !run.glyphs.isEmpty else { return true }
+        if case .outlines = target.glyphs, !run.isColor, let outlines = GlyphOutlines.outlines(face, run.glyphs),
+           let all = Optional(outlines.compactMap { $0 }), all.count == outlines.count {
+            if !GlyphRunDrawing.fillMasked(run, face: face, outlines: all, on: cr, userToPixel: pixelGrid()) {
+                GlyphRunDrawing.fill(run, outlines: all, on: cr)
+            }
+            PaintingProbe.outlineGlyphsFilled()
+            return true
+        }
+        fontHold.take()
+        fontHold.drew(face)
+        return GlyphRunDrawing.draw(run, on: cr)
+    }
+
+    func draw(_ shape: RenderPath) {
+        // What tessellating the path costs, whatever it covers.
+        let complexity = (shape.fill != nil || shape.stroke != nil) && !shape.crossesOnlyNeighbours
+            ? PathCrossings.estimate(shape.path) : nil
+        func pathCost(stroke: Bool) -> Double {
+            if shape.crossesOnlyNeighbours {
+                let edges = PathCrossings.edges(of: shape.path)
+                return Double(edges.count) * PaintCost.perPathEdge + deviceRows(of: edges) * PaintCost.perNeighbourEdgeRow
+            }
+            guard let complexity else { return 0 }
+            return Double(complexity.edges) * PaintCost.perPathEdge
+                + complexity.crossings * (stroke ? PaintCost.perStrokeCrossing : PaintCost.perFillCrossing)
+        }
+        if let fill = shape.fill {
+            cairo_set_fill_rule(cr, fillRule(shape.fillRule))
+            // Before the extents, which already tessellate the path.
+            guard spend(pathCost(stroke: false)) else { return }
+            let paint = resolve(fill)
+            let area = coverage(of: shape, stroke: false, paint: paint)
+            guard charge(area, weight: weight(of: paint)) else { return }
+            self.paint(with: paint, extents: { area }) {
+                self.append(shape.path)
+                cairo_fill(self.cr)
+            }
+        }
+        if let stroke = shape.stroke {
+            cairo_set_line_width(cr, stroke.width)
+            cairo_set_line_cap(cr, lineCap(stroke.cap))
+            cairo_set_line_join(cr, lineJoin(stroke.join))
+            cairo_set_miter_limit(cr, stroke.miterLimit)
+            stroke.dash.withUnsafeBufferPointer {
+                cairo_set_dash(cr, $0.baseAddress, Int32($0.count), stroke.dashOffset)
+            }
+            guard spend(pathCost(stroke: true)) else { return }
+            let paint = resolve(stroke.paint)
+            let area = coverage(of: shape, stroke: true, paint: paint)
+            guard charge(area, weight: weight(of: paint)) else { return }
+            self.paint(with: paint, extents: { area }) {
+                self.append(shape.path)
+                cairo_stroke(self.cr)
+            }
+        }
+        cairo_new_path(cr)
+    }
+
+    /// The paint at the painted time.
+    func resolve(_ id: PaintID) -> ResolvedPaint {
+        paints.paint(id, at: time)
+    }
+
+    /// What filling or stroking `shape` covers, in user space: for a solid
+    /// colour (which needs no extent but the budget's) the path's bounds,
+    /// which take no tessellation; for paints placed over the area, Cairo's
+    /// exact extents.
+    func coverage(of shape: RenderPath, stroke: Bool, paint: ResolvedPaint) -> Rect {
+        if case .solid = paint.kind, let box = shape.bounds { return box }
+        return extents(of: shape.path, stroke: stroke)
+    }
+
+    /// Where `path` would paint, in user space.
+    func extents(of path: BezierPath, stroke: Bool) -> Rect {
+        append(path)
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        if stroke { cairo_stroke_extents(cr, &x0, &y0, &x1, &y1) } else { cairo_fill_extents(cr, &x0, &y0, &x1, &y1) }
+        cairo_new_path(cr)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    func draw(_ image: ImageDrawing, at location: SourceLocation) {
+        // Charged before decoding: what it covers, and its source's pixels.
+        let sourcePixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
+        guard charge(image.clipRect, .image), spend(sourcePixels * PaintCost.perImageSourcePixel) else { return }
+        guard let surface = images.surface(for: image.source) else {
+            failures.append(Diagnostic(.error, .cannotDecodePNG(image.source.path), at: location))
+            return
+        }
+        defer { cairo_surface_destroy(surface) }
+        let iw = Double(cairo_image_surface_get_width(surface)), ih = Double(cairo_image_surface_get_height(surface))
+        cairo_save(cr)
+        cairo_rectangle(cr, image.clipRect.x, image.clipRect.y, image.clipRect.width, image.clipRect.height)
+        cairo_clip(cr)
+        let d = image.destination
+        cairo_rectangle(cr, d.x, d.y, d.width, d.height)
+        cairo_clip(cr)
+        cairo_translate(cr, d.x, d.y)
+        cairo_scale(cr, d.width / iw, d.height / ih)
+        cairo_set_source_surface(cr, surface, 0, 0)
+        // Pad, then clip to the destination: a scaled-up image keeps sharp
+        // edges instead of fading to transparent over its outer half-pixel.
+        cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+}
