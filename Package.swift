@@ -3,7 +3,8 @@ import PackageDescription
 
 // The pipeline, one module per stage (A ← B: B depends on A):
 //   EaselModel ← EaselParse                   XML → Scene (libxml2, libcsv, json-glib)
-//   EaselModel ← EaselLayout ← EaselRender    Scene → laid-out tree → render tree → Cairo/Pango
+//   EaselModel ← EaselLayout ← EaselRender    Scene → geometry + render tree (one pass) → a backend per format:
+//                                              raster and PDF painted with Cairo, SVG written from the tree
 //   EaselParse, EaselRender ← Easel           the library: compile, render, build
 //   Easel ← EaselCommandLine ← easel          the CLI; EaselPreview (the HTTP server) ← easel-preview
 // Parsing and layout do not know each other: a Scene is all layout reads.
