@@ -77,3 +77,48 @@ public struct ImageDrawing: Sendable {
     public var destination: Rect
     public var clipRect: Rect
 }
+
+extension TextDrawing {
+    /// The runs as they are filled: the text's own fill over its box with
+    /// the runs no span claims, then each span with a fill of its own over
+    /// the span's extents (indices into `shaped.runs`).
+    public var fillGroups: [(fill: PaintID?, box: Rect, runs: [Int])] {
+        var own = Set(shaped.runs.indices)
+        var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
+        for span in spanFills {
+            groups.append((span.fill, span.box, span.runs))
+            own.subtract(span.runs)
+        }
+        groups.insert((fill, paintBox, shaped.runs.indices.filter { own.contains($0) }), at: 0)
+        return groups
+    }
+}
+
+extension StripesFill {
+    /// What stripes over `area` (user space) are drawn as: their centre
+    /// lines, each reaching past the area by a line width, or — for lines
+    /// far finer than any pixel (over 100,000 across the area) — nil: the
+    /// area in their average colour (`averageCoverage`).
+    public func lines(covering area: Rect) -> [(Point, Point)]? {
+        let d = direction, n = Point(-d.y, d.x)
+        let corners = [Point(area.minX, area.minY), Point(area.maxX, area.minY),
+                       Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { $0 - origin }
+        let across = corners.map { $0.x * n.x + $0.y * n.y }, along = corners.map { $0.x * d.x + $0.y * d.y }
+        let margin = lineWidth
+        let kmin = ((across.min()! - margin) / spacing).rounded(.down)
+        let kmax = ((across.max()! + margin) / spacing).rounded(.up)
+        guard kmax - kmin <= 100_000 else { return nil }
+        let smin = along.min()! - margin, smax = along.max()! + margin
+        var out: [(Point, Point)] = []
+        var k = kmin
+        while k <= kmax {
+            let base = origin + n * (k * spacing)
+            out.append((base + d * smin, base + d * smax))
+            k += 1
+        }
+        return out
+    }
+
+    /// The share of the area the lines cover.
+    public var averageCoverage: Double { min(1, lineWidth / spacing) }
+}

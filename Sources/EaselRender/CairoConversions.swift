@@ -5,15 +5,7 @@ import EaselModel
 /// Easel's geometry and style values as Cairo's.
 extension Painter {
     func append(_ path: BezierPath) {
-        cairo_new_path(cr)
-        for e in path.elements {
-            switch e {
-            case .move(let p): cairo_move_to(cr, p.x, p.y)
-            case .line(let p): cairo_line_to(cr, p.x, p.y)
-            case .cubic(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-            case .close: cairo_close_path(cr)
-            }
-        }
+        CairoPath.set(path, on: cr)
     }
 
     func concat(_ t: AffineTransform) {
@@ -51,6 +43,21 @@ extension Painter {
         case .pad: return CAIRO_EXTEND_PAD
         case .repeat: return CAIRO_EXTEND_REPEAT
         case .reflect: return CAIRO_EXTEND_REFLECT
+        }
+    }
+}
+
+enum CairoPath {
+    /// Makes `path` the context's current path (in user space).
+    static func set(_ path: BezierPath, on cr: OpaquePointer) {
+        cairo_new_path(cr)
+        for e in path.elements {
+            switch e {
+            case .move(let p): cairo_move_to(cr, p.x, p.y)
+            case .line(let p): cairo_line_to(cr, p.x, p.y)
+            case .cubic(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+            case .close: cairo_close_path(cr)
+            }
         }
     }
 }

@@ -80,15 +80,7 @@ package enum GlyphMasks {
         cairo_translate(cr, Double(-left), Double(-top))
         var m = cairo_matrix_t(xx: t.a, yx: t.b, xy: t.c, yy: t.d, x0: 0, y0: 0)
         cairo_transform(cr, &m)
-        cairo_new_path(cr)
-        for e in outline.elements {
-            switch e {
-            case .move(let p): cairo_move_to(cr, p.x, p.y)
-            case .line(let p): cairo_line_to(cr, p.x, p.y)
-            case .cubic(let c1, let c2, let p): cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
-            case .close: cairo_close_path(cr)
-            }
-        }
+        CairoPath.set(outline, on: cr)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         cairo_fill(cr)
         cairo_destroy(cr)

@@ -193,14 +193,6 @@ extension Painter {
     /// Stripes are drawn as real lines over the area to paint, not as tiles:
     /// continuous at any angle and scale, and vectors in PDF and SVG.
     func stripesPattern(_ s: StripesFill, covering area: Rect) -> OpaquePointer? {
-        let d = s.direction, n = Point(-d.y, d.x)
-        let corners = [Point(area.minX, area.minY), Point(area.maxX, area.minY),
-                       Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { $0 - s.origin }
-        let across = corners.map { $0.x * n.x + $0.y * n.y }, along = corners.map { $0.x * d.x + $0.y * d.y }
-        let margin = s.lineWidth
-        let kmin = ((across.min()! - margin) / s.spacing).rounded(.down)
-        let kmax = ((across.max()! + margin) / s.spacing).rounded(.up)
-        let smin = along.min()! - margin, smax = along.max()! + margin
         cairo_push_group(cr)
         if let bg = s.background {
             cairo_set_source_rgba(cr, bg.red, bg.green, bg.blue, bg.alpha)
@@ -208,26 +200,23 @@ extension Painter {
             cairo_fill(cr)
         }
         let c = s.color
-        if kmax - kmin > 100_000 {
+        if let lines = s.lines(covering: area) {
+            if s.lineWidth > 0 {
+                cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
+                cairo_set_line_width(cr, s.lineWidth)
+                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+                cairo_set_dash(cr, nil, 0, 0)
+                for (a, b) in lines {
+                    cairo_move_to(cr, a.x, a.y)
+                    cairo_line_to(cr, b.x, b.y)
+                }
+                cairo_stroke(cr)
+            }
+        } else {
             // Lines far finer than any pixel: their average colour.
-            let coverage = min(1, s.lineWidth / s.spacing)
-            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * coverage)
+            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha * s.averageCoverage)
             cairo_rectangle(cr, area.x, area.y, area.width, area.height)
             cairo_fill(cr)
-        } else if s.lineWidth > 0 {
-            cairo_set_source_rgba(cr, c.red, c.green, c.blue, c.alpha)
-            cairo_set_line_width(cr, s.lineWidth)
-            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
-            cairo_set_dash(cr, nil, 0, 0)
-            var k = kmin
-            while k <= kmax {
-                let base = s.origin + n * (k * s.spacing)
-                let a = base + d * smin, b = base + d * smax
-                cairo_move_to(cr, a.x, a.y)
-                cairo_line_to(cr, b.x, b.y)
-                k += 1
-            }
-            cairo_stroke(cr)
         }
         return cairo_pop_group(cr)
     }

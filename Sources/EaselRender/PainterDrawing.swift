@@ -13,13 +13,7 @@ extension Painter {
     /// are bars in it.
     func draw(_ text: TextDrawing) {
         let runs = text.shaped.runs
-        var own = Set(runs.indices)
-        var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
-        for span in text.spanFills {
-            groups.append((span.fill, span.box, span.runs))
-            own.subtract(span.runs)
-        }
-        groups.insert((text.fill, text.paintBox, runs.indices.filter { own.contains($0) }), at: 0)
+        let groups = text.fillGroups
         var undrawn: [String] = []
         for group in groups where !group.runs.isEmpty {
             guard let fillID = group.fill else { continue }

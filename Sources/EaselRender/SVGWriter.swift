@@ -190,14 +190,7 @@ final class SVGWriter {
     /// it too; colour glyphs as pictures; then the label as invisible text.
     private func write(_ text: TextDrawing) {
         let runs = text.shaped.runs
-        var own = Set(runs.indices)
-        var groups: [(fill: PaintID?, box: Rect, runs: [Int])] = []
-        for span in text.spanFills {
-            groups.append((span.fill, span.box, span.runs))
-            own.subtract(span.runs)
-        }
-        groups.insert((text.fill, text.paintBox, runs.indices.filter { own.contains($0) }), at: 0)
-        for group in groups where !group.runs.isEmpty {
+        for group in text.fillGroups where !group.runs.isEmpty {
             guard let fill = group.fill else { continue }
             let members = group.runs.map { runs[$0] }
             var glyphs = BezierPath()
@@ -421,32 +414,20 @@ final class SVGWriter {
     /// Stripes as real lines over `area`, in a pattern whose one tile is
     /// the area (no seams), as the painter draws them.
     private func writeStripes(_ s: StripesFill, id: String, area: Rect) {
-        let d = s.direction, n = Point(-d.y, d.x)
-        let corners = [Point(area.minX, area.minY), Point(area.maxX, area.minY),
-                       Point(area.minX, area.maxY), Point(area.maxX, area.maxY)].map { $0 - s.origin }
-        let across = corners.map { $0.x * n.x + $0.y * n.y }, along = corners.map { $0.x * d.x + $0.y * d.y }
-        let margin = s.lineWidth
-        let kmin = ((across.min()! - margin) / s.spacing).rounded(.down)
-        let kmax = ((across.max()! + margin) / s.spacing).rounded(.up)
-        let smin = along.min()! - margin, smax = along.max()! + margin
         let box = "x=\"\(SVGNumber.format(area.x))\" y=\"\(SVGNumber.format(area.y))\" width=\"\(SVGNumber.format(area.width))\" height=\"\(SVGNumber.format(area.height))\""
         var body = "<defs><pattern id=\"\(id)\" patternUnits=\"userSpaceOnUse\" \(box)>"
         // The tile's content is placed from its corner (x, y).
         body += "<g transform=\"translate(\(SVGNumber.format(-area.x)),\(SVGNumber.format(-area.y)))\">"
         if let bg = s.background { body += "<rect \(box)\(colorAttributes("fill", bg, opacity: 1))/>" }
         let c = s.color
-        if kmax - kmin > 100_000 {
-            body += "<rect \(box)\(colorAttributes("fill", c, opacity: min(1, s.lineWidth / s.spacing)))/>"
-        } else if s.lineWidth > 0, spend(Double(kmax - kmin + 1) * PaintCost.perPathEdge) {
-            var path = BezierPath()
-            var k = kmin
-            while k <= kmax {
-                let base = s.origin + n * (k * s.spacing)
-                path.move(to: base + d * smin)
-                path.line(to: base + d * smax)
-                k += 1
+        if let lines = s.lines(covering: area) {
+            if s.lineWidth > 0, spend(Double(lines.count) * PaintCost.perPathEdge) {
+                var path = BezierPath()
+                for (a, b) in lines { path.move(to: a); path.line(to: b) }
+                body += "<path d=\"\(pathData(path))\" fill=\"none\"\(colorAttributes("stroke", c, opacity: 1)) stroke-width=\"\(SVGNumber.format(s.lineWidth))\"/>"
             }
-            body += "<path d=\"\(pathData(path))\" fill=\"none\"\(colorAttributes("stroke", c, opacity: 1)) stroke-width=\"\(SVGNumber.format(s.lineWidth))\"/>"
+        } else {
+            body += "<rect \(box)\(colorAttributes("fill", c, opacity: s.averageCoverage))/>"
         }
         write(body + "</g></pattern></defs>\n")
     }
