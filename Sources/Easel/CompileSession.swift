@@ -111,11 +111,19 @@ public struct CompileSession: Sendable {
         // Images are decoded here, once: a PNG that is truncated or corrupt
         // is an error at its element when the scene is checked, not when a
         // render first paints it.
+        // Decoding is charged to the paint budget, as painting was charged
+        // for it: images together may not cost more than a render may.
         let images = DecodedImages()
+        var decodeCost = 0.0
         for root in scene.paintedRoots {
             root.walk { node in
-                guard case .image(let source, _) = node.kind, !source.data.isEmpty, !images.decode(source) else { return }
-                diagnostics.append(Diagnostic(.error, .cannotDecodePNG(source.path), at: node.location))
+                guard case .image(let source, _) = node.kind, !source.data.isEmpty, !hasErrors else { return }
+                decodeCost += Double(source.pixelWidth) * Double(source.pixelHeight) * PaintCost.perImageSourcePixel
+                if decodeCost > self.options.limits.maxPaintCost {
+                    diagnostics.append(Diagnostic(.error, .paintBudgetExceeded(self.options.limits.maxPaintCost), at: node.location))
+                } else if !images.decode(source) {
+                    diagnostics.append(Diagnostic(.error, .cannotDecodePNG(source.path), at: node.location))
+                }
             }
         }
         guard !hasErrors else { return nil }

@@ -18,7 +18,8 @@ public struct LaidOutScene: Sendable {
     public let dither: Bool
     /// Frames and transforms, node by node: geometry only.
     public let nodes: [LayoutNode]
-    /// Every text the scene shapes, in document order (a pattern tile's
+    /// Every text the scene shapes: the tree's in document order, then the
+    /// pattern tiles' (a tile's
     /// once per tile size): `LayoutNode.text` indexes it.
     public let texts: [LaidOutText]
     /// Every paint the render tree uses; its nodes name them by `PaintID`.

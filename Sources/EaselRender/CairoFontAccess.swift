@@ -2,8 +2,11 @@ import Glibc
 import EaselLayout
 
 /// One lock for every use of a font through Cairo: shaping with Pango,
-/// drawing glyphs, replaying a tile that holds glyphs, subsetting fonts
-/// when a PDF or SVG is finished.
+/// drawing glyphs with Cairo's glyph API (PDF text; colour and bitmap
+/// glyphs in any output), replaying a tile that holds such glyphs,
+/// subsetting fonts when a PDF is finished. Raster and SVG output draw
+/// every other glyph from Easel's own outlines (`GlyphOutlines`,
+/// `GlyphMasks`) and never take it.
 ///
 /// Cairo 1.16's FreeType backend keeps at most ten font files open
 /// (`MAX_OPEN_FACES`); opening another closes one whose lock count is zero,
@@ -12,7 +15,8 @@ import EaselLayout
 /// crash in `_cairo_ft_scaled_glyph_load_glyph`, `face->glyph` null, with
 /// 14 fonts on 8 threads). Cairo cannot be told which operations lock a
 /// face — a tile's recording replays its glyphs inside any fill — so a
-/// render takes the lock when it first draws text and keeps it to the end.
+/// render takes the lock when it first draws a glyph through Cairo and
+/// keeps it to the end.
 /// Renders without text, and everything after painting (PNG encoding),
 /// run in parallel as before.
 enum CairoFontAccess {

@@ -120,6 +120,7 @@ enum AnonymousFontFiles {
             guard let fd = entry.fd else { continue }
             CairoFontFaces.release(path: entry.path)
             GlyphOutlines.release(path: entry.path)
+            GlyphMasks.release(path: entry.path)
             close(fd)
         }
     }

@@ -42,6 +42,17 @@ package enum GlyphMasks {
     /// filled as a path instead.
     static let maxSide = 2048
 
+    /// Forgets the masks of glyphs from the file at `path` (its last font
+    /// set is gone: no render can draw from it again).
+    static func release(path: String) {
+        table.withLock { t in
+            for (key, mask) in t.masks where key.face.path == path {
+                t.masks[key] = nil
+                t.bytes -= mask.coverage.count
+            }
+        }
+    }
+
     /// Masks made so far (for tests: each glyph once per transform).
     package static var made: Int { table.withLock { $0.made } }
 
@@ -54,6 +65,7 @@ package enum GlyphMasks {
         let t = AffineTransform(a: key.a, b: key.b, c: key.c, d: key.d, tx: 0, ty: 0)
         let made: Mask
         if let box = outline.applying(t).boundingBox {
+            guard box.width < Double(maxSide), box.height < Double(maxSide), abs(box.minX) < 1e6, abs(box.minY) < 1e6 else { return nil }
             let left = Int((box.minX - 1).rounded(.down)), top = Int((box.minY - 1).rounded(.down))
             let width = Int((box.maxX + 1).rounded(.up)) - left, height = Int((box.maxY + 1).rounded(.up)) - top
             guard width > 0, height > 0, width <= maxSide, height <= maxSide,

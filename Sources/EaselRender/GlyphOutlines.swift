@@ -5,10 +5,13 @@ import Glibc
 
 /// Glyph outlines as paths, read from the font file by Easel's own
 /// FreeType faces (not Cairo's) once per face and glyph, and immutable
-/// from then on: raster and SVG output fill them as paths, so painting
-/// text needs no font machinery and no lock (`CairoFontAccess` guards
-/// Cairo's FreeType faces, which only PDF output and colour or bitmap
-/// glyphs still draw through).
+/// from then on: raster output rasterises them into masks (`GlyphMasks`),
+/// SVG writes them as paths, so neither takes the lock that guards
+/// Cairo's FreeType faces (`CairoFontAccess`), which only PDF output and
+/// colour or bitmap glyphs still draw through. FreeType faces are not
+/// thread-safe: every call on one happens under this table's lock, held
+/// while a glyph not seen before is read (once per glyph in the life of
+/// the process), never while a render paints.
 ///
 /// An outline is in em units, y down (Cairo's font space): a run's
 /// `fontMatrix` then its glyph position place it. It is read at 1,024
@@ -30,14 +33,10 @@ package enum GlyphOutlines {
         init(ft: FT_Face) { self.ft = ft }
     }
     private final class Table: @unchecked Sendable {
-        /// nil: the face could not be opened as outlines.
-        var faces: [FontFace: Face?] = [:]
+        var faces: [FontFace: Face] = [:]
         /// Glyphs read, for tests: each (face, glyph) is read once.
         var reads = 0
     }
-    /// Lookups and reads: a read is a few microseconds, once per glyph in
-    /// the life of the process; a painter holds the lock only while it
-    /// takes a run's outlines, never while it paints them.
     private static let table = Locked(Table())
 
     /// The outlines of `glyphs` in `face`, in order (nil where a glyph has
@@ -45,9 +44,20 @@ package enum GlyphOutlines {
     static func outlines(_ face: FontFace, _ glyphs: [UInt32]) -> [Outline?]? {
         guard !face.usesBitmaps else { return nil }
         return table.withLock { t -> [Outline?]? in
-            let entry: Face?
-            if let known = t.faces[face] { entry = known } else { entry = open(face); t.faces[face] = .some(entry) }
-            guard let entry else { return nil }
+            let entry: Face
+            if let known = t.faces[face] {
+                entry = known
+            } else {
+                // A face that cannot be opened now (out of descriptors, say)
+                // is not remembered: the next run tries again.
+                guard let opened = open(face) else { return nil }
+                // Faces are kept per file and variation: a preview editing
+                // `font-variation` makes a new one each time, so past 256
+                // the table starts again (outlines already taken stay valid).
+                if t.faces.count >= Self.maxFaces { closeAll(t) }
+                entry = opened
+                t.faces[face] = entry
+            }
             return glyphs.map { glyph in
                 if let hit = entry.glyphs[glyph] { return hit }
                 t.reads += 1
@@ -65,10 +75,17 @@ package enum GlyphOutlines {
     static func release(path: String) {
         table.withLock { t in
             for (face, entry) in t.faces where face.path == path {
-                if let entry { _ = FontSystem.withFreeType { _ in FT_Done_Face(entry.ft) } }
+                _ = FontSystem.withFreeType { _ in FT_Done_Face(entry.ft) }
                 t.faces[face] = nil
             }
         }
+    }
+
+    static let maxFaces = 256
+
+    private static func closeAll(_ t: Table) {
+        for entry in t.faces.values { _ = FontSystem.withFreeType { _ in FT_Done_Face(entry.ft) } }
+        t.faces = [:]
     }
 
     private static func open(_ face: FontFace) -> Face? {

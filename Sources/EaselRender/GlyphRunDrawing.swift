@@ -55,7 +55,9 @@ enum GlyphRunDrawing {
         }
         guard !placed.isEmpty else { return true }
         let width = maxX - minX, height = maxY - minY
-        guard width <= 16384, height <= 16384 else { return false }
+        // A run's mask is at most 16 megapixels (a line of text at @3x is a
+        // few hundred thousand): past that the outlines are filled as paths.
+        guard width * height <= 16_000_000 else { return false }
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(width)))
         guard stride > 0, let buffer = calloc(stride * height, 1)?.assumingMemoryBound(to: UInt8.self) else { return false }
         defer { free(buffer) }

@@ -142,7 +142,7 @@ extension Painter {
     }
 
     /// A `<pattern>` tile: a recording surface (a vector tiling pattern) for
-    /// PDF and SVG; for PNG an image at the device resolution the tile will
+    /// PDF; for PNG an image at the device resolution the tile will
     /// be drawn at, with a whole number of pixels per tile so that tiles
     /// meet without seams and are never upscaled.
     func tilePattern(_ p: PatternFill) -> OpaquePointer? {
@@ -191,7 +191,7 @@ extension Painter {
     }
 
     /// Stripes are drawn as real lines over the area to paint, not as tiles:
-    /// continuous at any angle and scale, and vectors in PDF and SVG.
+    /// continuous at any angle and scale, and vectors in PDF.
     func stripesPattern(_ s: StripesFill, covering area: Rect) -> OpaquePointer? {
         cairo_push_group(cr)
         if let bg = s.background {

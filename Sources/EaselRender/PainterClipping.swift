@@ -4,7 +4,7 @@ import EaselModel
 
 /// Clips: one plain shape clips directly, anything else becomes a mask.
 extension Painter {
-    /// One plain shape clips directly (exact and compact in PDF/SVG); a union
+    /// One plain shape clips directly (exact and compact in PDF); a union
     /// of shapes, or shapes with clips of their own, becomes an alpha mask.
     func withClip(_ clip: ResolvedClip, _ body: () -> Void) {
         if let within = clip.within.first {

@@ -133,7 +133,8 @@ extension Painter {
     }
 
     func draw(_ image: ImageDrawing, at location: SourceLocation) {
-        // Charged before decoding: what it covers, and its source's pixels.
+        // What it covers, and its source's pixels (decoded by the compile, which
+        // charged decoding too).
         let sourcePixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
         guard charge(image.clipRect, .image), spend(sourcePixels * PaintCost.perImageSourcePixel) else { return }
         guard let surface = images.surface(for: image.source) else {

@@ -3,7 +3,7 @@ import EaselModel
 /// What painting and encoding can report. Each is a located `Diagnostic`
 /// (the node being painted, or the scene) that the CLI formats.
 extension Diagnostic.Message {
-    static func paintBudgetExceeded(_ limit: Double) -> Self {
+    package static func paintBudgetExceeded(_ limit: Double) -> Self {
         .init(.workTooLarge, "painting this scene would cost more than \(limit.wholeNumberText) paint units (about \(CFormat.string("%.1f", limit / 1e9)) s; raise the limit with --max-paint)")
     }
     static func groupsTooDeep(_ pixels: Double) -> Self {

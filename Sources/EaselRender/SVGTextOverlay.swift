@@ -7,7 +7,8 @@ import EaselModel
 /// baseline and width), so SVG text can be selected, searched and read by
 /// assistive tools, as a PDF's text layer can.
 struct SVGTextOverlay {
-    /// The label's space → SVG user space (Cairo's CTM when it was drawn).
+    /// The label's space → the SVG user space it is written in (identity
+    /// where it is written beside its glyphs).
     var transform: AffineTransform
     var runs: [GlyphRun]
     var lines: [ShapedLine]

@@ -29,6 +29,10 @@ final class SVGWriter {
     private var nextID = 0
     /// Definitions already written, shared by every later use.
     private var clipIDs: [ResolvedClip: String] = [:]
+    private var clipChainIDs: [ResolvedClip: String] = [:]
+    /// Inside a `<pattern>`'s content: text there repeats as outlines, and
+    /// an invisible copy of its label per tile would be noise.
+    private var tileDepth = 0
     private var paintIDs: [Int: String] = [:]
     private var current: SourceLocation?
     private(set) var failures: [Diagnostic] = []
@@ -118,6 +122,7 @@ final class SVGWriter {
     /// A `<clipPath>` for the union of `clip`'s shapes (written once).
     private func clipID(_ clip: ResolvedClip) -> String {
         if let known = clipIDs[clip] { return known }
+        _ = spend(PaintCost.perOperation + Double(clip.shapes.reduce(0) { $0 + $1.path.elements.count }) * PaintCost.perPathEdge)
         let inner = clip.shapes.map { $0.clip.first.map(clipChainID) }
         let id = newID("c")
         var s = "<defs><clipPath id=\"\(id)\" clipPathUnits=\"userSpaceOnUse\">"
@@ -136,11 +141,14 @@ final class SVGWriter {
     /// as clip paths that clip each other.
     private func clipChainID(_ clip: ResolvedClip) -> String {
         guard let within = clip.within.first else { return clipID(clip) }
+        if let known = clipChainIDs[clip] { return known }
+        _ = spend(PaintCost.perOperation)
         let outer = clipChainID(ResolvedClip(shapes: within.shapes, within: within.within + clip.within.dropFirst()))
         let id = newID("c")
         let own = clipID(ResolvedClip(shapes: clip.shapes, within: []))
         write("<defs><clipPath id=\"\(id)\" clipPathUnits=\"userSpaceOnUse\" clip-path=\"url(#\(outer))\">"
               + "<rect x=\"-1e7\" y=\"-1e7\" width=\"2e7\" height=\"2e7\" clip-path=\"url(#\(own))\"/></clipPath></defs>\n")
+        clipChainIDs[clip] = id
         return id
     }
 
@@ -225,27 +233,59 @@ final class SVGWriter {
                 let d = pathData(path)
                 emit(fill, area: { box }) { "<path d=\"\(d)\"\($0.attributes("fill"))/>\n" }
             }
-            for run in pictures { writePicture(of: run, opacity: paints.paint(fill, at: time).opacity) }
+            for run in pictures {
+                if run.isColor {
+                    writePicture(of: run, opacity: paints.paint(fill, at: time).opacity)
+                } else {
+                    // Glyphs only Cairo can draw (a bitmap font): their
+                    // coverage as a mask over the fill.
+                    writeMasked(run, fill: fill, box: box)
+                }
+            }
         }
-        if text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
+        if tileDepth == 0, text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
             write(SVGTextOverlay(transform: .identity, runs: runs, lines: text.shaped.lines).element())
         }
     }
 
-    /// A run Cairo must draw (colour or bitmap glyphs): drawn on an image
-    /// at `pictureResolution` pixels per point, black where it has no
-    /// colours of its own (as the painter draws it), placed over its box.
+    /// A run Cairo must draw (colour glyphs): drawn on an image at
+    /// `pictureResolution` pixels per point, black where it has no colours
+    /// of its own (as the painter draws it), placed over its box.
     private func writePicture(of run: GlyphRun, opacity: Double) {
+        guard let (area, size, png) = picture(of: run, in: (0, 0, 0)) else { return }
+        var head = "<image \(imageBox(area, size))"
+        if opacity < 1 { head += " opacity=\"\(SVGNumber.format(opacity, places: 6))\"" }
+        write(head + " xlink:href=\"data:image/png;base64,")
+        out.append(contentsOf: Base64.encode(png))
+        write("\"/>\n")
+    }
+
+    /// A run of glyphs without outlines (a bitmap font): drawn white on an
+    /// image, which masks (by luminance) a box filled with the text's paint.
+    private func writeMasked(_ run: GlyphRun, fill: PaintID, box: Rect) {
+        guard let (area, size, png) = picture(of: run, in: (1, 1, 1)) else { return }
+        let id = newID("m")
+        write("<defs><mask id=\"\(id)\" maskUnits=\"userSpaceOnUse\" \(rectBox(area))><image \(imageBox(area, size))"
+              + " xlink:href=\"data:image/png;base64,")
+        out.append(contentsOf: Base64.encode(png))
+        write("\"/></mask></defs>\n")
+        emit(fill, area: { box }) { "<path d=\"\(self.pathData(.rect(area)))\"\($0.attributes("fill")) mask=\"url(#\(id))\"/>\n" }
+    }
+
+    /// The run drawn by Cairo (under the font lock) over its box and an em
+    /// around it, glyphs without colours of their own in `rgb`: the area,
+    /// the image's size in points, and its PNG.
+    private func picture(of run: GlyphRun, in rgb: (Double, Double, Double)) -> (Rect, Size, [UInt8])? {
         let em = run.logicalBox.height
         let area = Rect(x: run.logicalBox.x - em, y: run.logicalBox.y - em, width: run.logicalBox.width + 2 * em,
                         height: run.logicalBox.height + 2 * em)
         let res = min(Self.pictureResolution, 2048 / max(area.width, area.height, 1))
         let w = Int((area.width * res).rounded(.up)), h = Int((area.height * res).rounded(.up))
         guard w > 0, h > 0, spend(Double(w * h) * PaintCost.perPixel(.text)), let canvas = RasterCanvas(width: w, height: h),
-              let cr = cairo_create(canvas.surface) else { return }
+              let cr = cairo_create(canvas.surface) else { return nil }
         cairo_scale(cr, res, res)
         cairo_translate(cr, -area.x, -area.y)
-        cairo_set_source_rgb(cr, 0, 0, 0)
+        cairo_set_source_rgb(cr, rgb.0, rgb.1, rgb.2)
         fontHold.take()
         if let face = run.face { fontHold.drew(face) }
         let drawn = GlyphRunDrawing.draw(run, on: cr)
@@ -253,15 +293,18 @@ final class SVGWriter {
         cairo_surface_flush(canvas.surface)
         guard drawn else {
             failures.append(Diagnostic(.error, .cannotDrawFont(run.font?.file ?? ""), at: current))
-            return
+            return nil
         }
-        guard let png = PNGEncoder.encode(canvas, compression: .default, keepAlpha: true) else { return }
-        var head = "<image x=\"\(SVGNumber.format(area.x))\" y=\"\(SVGNumber.format(area.y))\" width=\"\(SVGNumber.format(Double(w) / res))\""
-        head += " height=\"\(SVGNumber.format(Double(h) / res))\" preserveAspectRatio=\"none\""
-        if opacity < 1 { head += " opacity=\"\(SVGNumber.format(opacity, places: 6))\"" }
-        write(head + " xlink:href=\"data:image/png;base64,")
-        out.append(contentsOf: Base64.encode(png))
-        write("\"/>\n")
+        guard let png = PNGEncoder.encode(canvas, compression: .default, keepAlpha: true) else { return nil }
+        return (area, Size(Double(w) / res, Double(h) / res), png)
+    }
+
+    private func rectBox(_ r: Rect) -> String {
+        "x=\"\(SVGNumber.format(r.x))\" y=\"\(SVGNumber.format(r.y))\" width=\"\(SVGNumber.format(r.width))\" height=\"\(SVGNumber.format(r.height))\""
+    }
+
+    private func imageBox(_ area: Rect, _ size: Size) -> String {
+        rectBox(Rect(x: area.x, y: area.y, width: size.width, height: size.height)) + " preserveAspectRatio=\"none\""
     }
 
     static let pictureResolution = 4.0
@@ -349,7 +392,9 @@ final class SVGWriter {
             head += " height=\"\(SVGNumber.format(p.tile.height))\""
             if !p.matrix.isIdentity { head += " patternTransform=\"\(matrix(p.matrix))\"" }
             write(head + ">\n")
+            tileDepth += 1
             write(p.content)
+            tileDepth -= 1
             write("</pattern></defs>\n")
         case .stripes(let st):
             writeStripes(st, id: id, area: area())
@@ -482,7 +527,8 @@ enum SVGNumber {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         let scaled = (v * scale).rounded()
-        guard abs(scaled) < 9e15 else { return String(Int64(v.rounded())) }
+        // Past 2^53 a Double has no fraction; beyond Int64 it has no integer.
+        guard abs(scaled) < 9e15 else { return CFormat.string("%.0f", v) }
         let r = Int64(scaled)
         if r == 0 { return "0" }
         let unit = Int64(scale)

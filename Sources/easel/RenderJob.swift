@@ -51,39 +51,104 @@ struct RenderJob: Sendable {
         return output.flatMap { IconFileKind(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
     }
 
+    /// One loop for every kind of output: each scene compiles once in its
+    /// own session, on up to -j threads, and writes its outputs
+    /// (`outputs(for:)`); diagnostics are printed in input order, whatever
+    /// finished first; then the depfile.
     func run() throws {
         diagnosticsOutput = DiagnosticsOutput(format: diagnosticsFormat)
         defer { diagnosticsOutput.finish() }
-        if let icon = iconKind { return try runIconFiles(icon) }
-        if fps != nil || wantsAPNG { return try runAnimation() }
+        try refuseCollisions { input in outputs(for: input).map(\.claimedPath) }
+        try createOutputFolder()
+        let options = try compileOptions(scale: scale, scales: producesStills ? scaleList : [])
+        if let output { try createFolder(URL(fileURLWithPath: output).deletingLastPathComponent().path) }
+        let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
+            var (session, compiled) = compile(input, options)
+            guard let compiled else { return (session, []) }
+            var written: [String] = []
+            for output in outputs(for: input) {
+                session.run { written += try output.write(compiled, time: time) }
+            }
+            if outputs(for: input).contains(where: \.isAnimatedSVG), time == nil {
+                let still = SceneRenderer.animatedPaintsSVGCannotAnimate(in: compiled.layout)
+                if still > 0 { session.report([Diagnostic(.warning, .stillSVGAnimation(still), at: nil)]) }
+            }
+            return (session, session.hasErrors ? [] : written)
+        }
+        let sessions = results.map(\.0)
+        for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
+        let depfileWritten = writeDepfile(sessions, outputs: results.map(\.1))
+        if let status = failureStatus(sessions) { throw status }
+        if !depfileWritten { throw ExitCode(1) }
+    }
+
+    /// Still images in PNG, PDF or SVG (not an animation, not icon files).
+    var producesStills: Bool { iconKind == nil && fps == nil && !wantsAPNG }
+
+    /// What one scene writes.
+    func outputs(for input: String) -> [RenderOutput] {
+        let name = String(OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "png").dropLast(4))
+        if let icon = iconKind {
+            if let output { return [.icon(URL(fileURLWithPath: output), icon)] }
+            return [.icon(URL(fileURLWithPath: outDir!).appendingPathComponent(
+                OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: icon.rawValue)), icon)]
+        }
+        if fps != nil || wantsAPNG {
+            let rate = fps ?? 30
+            if let output { return [.animatedPNG(URL(fileURLWithPath: output), fps: rate)] }
+            if wantsAPNG { return [.animatedPNG(URL(fileURLWithPath: outDir!).appendingPathComponent(name + ".apng"), fps: rate)] }
+            return [.frames(folder: URL(fileURLWithPath: outDir!), name: name, fps: rate)]
+        }
         let formats = !formatNames.isEmpty ? formatNames.compactMap(OutputFormat.init(rawValue:))
             : [output.flatMap { OutputFormat(fileExtension: URL(fileURLWithPath: $0).pathExtension) } ?? .png]
         let plan = OutputPlan(output: output, outDir: outDir, formats: formats, scales: scaleList, variant: variant)
-        try refuseCollisions { plan.outputs(for: $0).map(\.url.path) }
-        try createOutputFolder()
-        let options = try compileOptions(scale: scale, scales: scaleList)
-        if let output { try createFolder(URL(fileURLWithPath: output).deletingLastPathComponent().path) }
-        // Every scene in its own session, on up to -j threads; diagnostics
-        // are printed in input order, whatever finished first.
-        let sessions = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> CompileSession in
-            var (session, compiled) = compile(input, options)
-            guard let compiled else { return session }
-            for (url, fmt, scale) in plan.outputs(for: input) {
-                session.run { try compiled.write(to: url, format: fmt, scale: scale, time: time) }
-                let still = fmt == .svg && time == nil ? SceneRenderer.animatedPaintsSVGCannotAnimate(in: compiled.layout) : 0
-                if still > 0 {
-                    session.report([Diagnostic(.warning, .stillSVGAnimation(still), at: nil)])
-                }
+        return plan.outputs(for: input).map { .still($0.url, $0.format, scale: $0.scale) }
+    }
+}
+
+/// One file (or, for frames, one numbered series) a render writes.
+enum RenderOutput: Sendable {
+    case still(URL, OutputFormat, scale: Double?)
+    case animatedPNG(URL, fps: Double)
+    /// `NAME-0000.png`, `NAME-0001.png`… in the folder.
+    case frames(folder: URL, name: String, fps: Double)
+    case icon(URL, IconFileKind)
+
+    /// The path two scenes must not both write (frames: the series' pattern).
+    var claimedPath: String {
+        switch self {
+        case .still(let url, _, _), .animatedPNG(let url, _), .icon(let url, _): return url.path
+        case .frames(let folder, let name, _): return folder.appendingPathComponent(name + "-NNNN.png").path
+        }
+    }
+
+    var isAnimatedSVG: Bool {
+        if case .still(_, .svg, _) = self { return true }
+        return false
+    }
+
+    /// Renders and writes it atomically; the paths written.
+    func write(_ compiled: CompiledScene, time: Double?) throws -> [String] {
+        switch self {
+        case .still(let url, let format, let scale):
+            try compiled.write(to: url, format: format, scale: scale, time: time)
+            return [url.path]
+        case .animatedPNG(let url, let fps):
+            try AtomicFile.write(try compiled.renderAnimatedPNG(fps: fps), to: url)
+            return [url.path]
+        case .frames(let folder, let name, let fps):
+            var written: [String] = []
+            for (k, png) in try compiled.renderFrames(fps: fps).enumerated() {
+                let number = String(k).count >= 4 ? String(k) : String(repeating: "0", count: 4 - String(k).count) + String(k)
+                let url = folder.appendingPathComponent("\(name)-\(number).png")
+                try AtomicFile.write(png, to: url)
+                written.append(url.path)
             }
-            return session
+            return written
+        case .icon(let url, let kind):
+            try AtomicFile.write(try compiled.renderIconFile(kind), to: url)
+            return [url.path]
         }
-        for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
-        let written = zip(inputs, sessions).map { input, session in
-            session.hasErrors ? [] : plan.outputs(for: input).map(\.url.path)
-        }
-        let depfileWritten = writeDepfile(sessions, outputs: written)
-        if let status = failureStatus(sessions) { throw status }
-        if !depfileWritten { throw ExitCode(1) }
     }
 }
 
@@ -160,78 +225,4 @@ extension RenderJob {
         }
         return EaselCommandLineTool.writeDepfile(depfile, rules)
     }
-
-    /// `--fps`: an animated PNG per scene (`-o`, or `--out-dir` with
-    /// `--format apng`), or numbered PNG frames in `--out-dir`.
-    func runAnimation() throws {
-        let rate = fps ?? 30
-        // Frames are NAME-0000.png…: two scenes with one NAME would interleave them.
-        try refuseCollisions { input in
-            if let output { return [output] }
-            let name = wantsAPNG ? OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "apng")
-                : OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "png").dropLast(4) + "-NNNN.png"
-            return [URL(fileURLWithPath: outDir!).appendingPathComponent(name).path]
-        }
-        try createOutputFolder()
-        let options = try compileOptions(scale: scale)
-        let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
-            var (session, compiled) = compile(input, options)
-            guard let compiled else { return (session, []) }
-            // NAME~VARIANT.apng, or frames NAME~VARIANT-0000.png…
-            let name = String(OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "png").dropLast(4))
-            var written: [String] = []
-            if let output {
-                session.run { try AtomicFile.write(try compiled.renderAnimatedPNG(fps: rate), to: URL(fileURLWithPath: output)) }
-                written = [output]
-            } else if wantsAPNG {
-                let url = URL(fileURLWithPath: outDir!).appendingPathComponent(name + ".apng")
-                session.run { try AtomicFile.write(try compiled.renderAnimatedPNG(fps: rate), to: url) }
-                written = [url.path]
-            } else {
-                session.run {
-                    for (k, png) in try compiled.renderFrames(fps: rate).enumerated() {
-                        let number = String(k).count >= 4 ? String(k) : String(repeating: "0", count: 4 - String(k).count) + String(k)
-                        let url = URL(fileURLWithPath: outDir!).appendingPathComponent("\(name)-\(number).png")
-                        try AtomicFile.write(png, to: url)
-                        written.append(url.path)
-                    }
-                }
-            }
-            return (session, session.hasErrors ? [] : written)
-        }
-        let sessions = results.map(\.0)
-        for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
-        let depfileWritten = writeDepfile(sessions, outputs: results.map(\.1))
-        if let status = failureStatus(sessions) { throw status }
-        if !depfileWritten { throw ExitCode(1) }
-    }
 }
-
-extension RenderJob {
-    /// `-o NAME.icns`/`.ico`, or `--out-dir` with `--format icns|ico`: an
-    /// icon file per scene, each size painted from the scene.
-    func runIconFiles(_ kind: IconFileKind) throws {
-        @Sendable func target(_ input: String) -> URL {
-            if let output { return URL(fileURLWithPath: output) }
-            return URL(fileURLWithPath: outDir!).appendingPathComponent(
-                OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: kind.rawValue))
-        }
-        try refuseCollisions { [target($0).path] }
-        try createOutputFolder()
-        if let output { try createFolder(URL(fileURLWithPath: output).deletingLastPathComponent().path) }
-        let options = try compileOptions(scale: nil)
-        let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
-            var (session, compiled) = compile(input, options)
-            guard let compiled else { return (session, []) }
-            let url = target(input)
-            session.run { try AtomicFile.write(try compiled.renderIconFile(kind), to: url) }
-            return (session, session.hasErrors ? [] : [url.path])
-        }
-        let sessions = results.map(\.0)
-        for (input, session) in zip(inputs, sessions) { report(session.diagnostics, input: input) }
-        let depfileWritten = writeDepfile(sessions, outputs: results.map(\.1))
-        if let status = failureStatus(sessions) { throw status }
-        if !depfileWritten { throw ExitCode(1) }
-    }
-}
-

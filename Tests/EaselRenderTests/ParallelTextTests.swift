@@ -62,29 +62,32 @@ final class ParallelTextTests: XCTestCase {
         XCTAssertEqual(GlyphMasks.made, masksAfterFirst, "each glyph's mask made once per transform, then shared")
     }
 
-    /// Outlines are filled where Cairo would have put its glyph masks: the
-    /// same text drawn through Cairo's glyph API (PDF's path, rasterised
-    /// here on an image surface) and as outlines differs only by
-    /// anti-aliasing — no glyph moves, none is missing.
+    /// Glyphs through Easel's masks land where Cairo's own glyphs do: every
+    /// docs scene and example drawn both ways (Cairo's glyph API, as PDF
+    /// draws text, here on an image surface) at @2x differs only by
+    /// anti-aliasing — no glyph moves, none is missing. Measured: at most
+    /// 26/255 at an edge pixel, and under 0.1 % of a scene's pixels differ
+    /// by more than 8.
     func testOutlineGlyphsLandWhereCairoGlyphsDo() throws {
-        let compiled = try Easel.compile(source: Self.scene, baseDirectory: URL(fileURLWithPath: "/tmp")).get()
-        let outlines = try SceneRenderer.renderImage(compiled.layout, scale: 3)
-        let glyphs = try SceneRenderer.renderImage(compiled.layout, scale: 3, target: .rasterWithFontGlyphs)
-        XCTAssertEqual(outlines.width, glyphs.width)
-        var over8 = 0, worst = 0, inked = 0
-        for y in 0..<outlines.height {
-            for x in 0..<outlines.width {
-                let a = outlines.pixel(x, y), b = glyphs.pixel(x, y)
-                let d = [(a.r, b.r), (a.g, b.g), (a.b, b.b), (a.a, b.a)].map { abs(Int($0) - Int($1)) }.max()!
+        var inkedScenes = 0
+        for url in DocsScenesTests.scenes {
+            let name = url.lastPathComponent
+            let compiled = try Easel.compile(fileAt: url).get()
+            let masks = try SceneRenderer.renderImage(compiled.layout, scale: 2, images: compiled.images)
+            let glyphs = try SceneRenderer.renderImage(compiled.layout, scale: 2, images: compiled.images, target: .rasterWithFontGlyphs)
+            XCTAssertEqual(masks.width, glyphs.width, name)
+            var over8 = 0, worst = 0
+            for i in stride(from: 0, to: masks.rgba.count, by: 4) {
+                var d = 0
+                for c in 0..<4 { d = max(d, abs(Int(masks.rgba[i + c]) - Int(glyphs.rgba[i + c]))) }
                 worst = max(worst, d)
                 if d > 8 { over8 += 1 }
-                if a.r < 128 { inked += 1 }
             }
+            if over8 > 0 { inkedScenes += 1 }
+            XCTAssertLessThanOrEqual(worst, 48, name)
+            XCTAssertLessThan(Double(over8), 0.002 * Double(masks.width * masks.height), name)
         }
-        XCTAssertGreaterThan(inked, 500, "no text was drawn")
-        // Measured: at most 17/255 on the examples and 38 at one glyph edge;
-        // under 0.1 % of pixels differ by more than 8.
-        XCTAssertLessThanOrEqual(worst, 48)
-        XCTAssertLessThan(Double(over8), 0.002 * Double(outlines.width * outlines.height))
+        // Not vacuous: the text scenes do differ a little (two rasterisers).
+        XCTAssertGreaterThanOrEqual(inkedScenes, 8)
     }
 }
