@@ -134,7 +134,7 @@ public struct CompileSession: Sendable {
         let loader = FontSetLoader { CompileSession.fontSet(for: laidOut, fontData: fontData, options: options) }
         let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries,
                                           maxWork: options.limits.maxLayoutWork)
-        let layout = LayoutEngine.resolveFrames(scene, text: LazyTextShaper(loader: loader), options: layoutOptions)
+        let (layout, renderTree) = LayoutEngine.layOut(scene, text: LazyTextShaper(loader: loader), options: layoutOptions)
         if case .failure(let d)? = loader.result {
             diagnostics.append(d)
             return nil
@@ -155,7 +155,7 @@ public struct CompileSession: Sendable {
         diagnostics += textDiagnostics
         fontDiagnostics += textDiagnostics
         guard !hasErrors else { return nil }
-        return CompiledScene(scene: scene, layout: layout, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
+        return CompiledScene(scene: scene, layout: layout, renderTree: renderTree, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
                              pngCompression: options.pngCompression, reads: reads, fonts: fonts, images: images)
     }
 

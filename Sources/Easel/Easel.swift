@@ -109,7 +109,10 @@ public enum Easel {
 /// `Sendable`: render it from several threads at once.
 public struct CompiledScene: Sendable {
     public var scene: Scene
+    /// Every node's geometry and the shaped texts (`easel layout`, the checks).
     public var layout: LaidOutScene
+    /// What the backends paint, made by the same layout pass.
+    public var renderTree: RenderTree
     public var warnings: [Diagnostic]
     public var limits: Limits
     public var pngCompression: PNGCompression
@@ -127,11 +130,11 @@ public struct CompiledScene: Sendable {
     public let images: DecodedImages
     /// Layouts for scales above `layout.maxScale` (graph reductions for
     /// finer pixels), made once per scale.
-    private let layoutsByScale = Locked<[Double: LaidOutScene]>([:])
+    private let layoutsByScale = Locked<[Double: RenderTree]>([:])
 
     /// How long the scene animates: its `duration`, or the longest pass
     /// among its animations; nil when nothing animates.
-    public var duration: Double? { scene.duration ?? layout.paints.longestPass }
+    public var duration: Double? { scene.duration ?? renderTree.paints.longestPass }
 
     /// `scale` defaults to the scene's (PNG only); `time` is seconds into
     /// its animations — without one, SVG output animates (SMIL) and PNG and
@@ -151,14 +154,14 @@ public struct CompiledScene: Sendable {
     /// The laid-out tree, unless it reduced a graph line for a smaller
     /// scale than `scale`: then a layout for that scale, so a render is
     /// never coarser than asked (the compile's `scales` avoid this).
-    private func tree(for scale: Double) throws -> LaidOutScene {
-        guard layout.reducedSeries, scale > layout.maxScale else { return layout }
+    private func tree(for scale: Double) throws -> RenderTree {
+        guard layout.reducedSeries, scale > layout.maxScale else { return renderTree }
         if let made = layoutsByScale.withLock({ $0[scale] }) { return made }
-        let laid = LayoutEngine.resolveFrames(scene, text: CompiledScene.textEngine(fonts),
-                                              options: LayoutOptions(maxScale: scale, reduceSeries: true, maxWork: limits.maxLayoutWork))
+        let (laid, tree) = LayoutEngine.layOut(scene, text: CompiledScene.textEngine(fonts),
+                                               options: LayoutOptions(maxScale: scale, reduceSeries: true, maxWork: limits.maxLayoutWork))
         if let exhausted = laid.work.exhaustedError(limit: limits.maxLayoutWork) { throw DiagnosticsError([exhausted]) }
-        layoutsByScale.withLock { $0[scale] = laid }
-        return laid
+        layoutsByScale.withLock { $0[scale] = tree }
+        return tree
     }
 
     /// Renders, then replaces `url` atomically: on any failure the previous
@@ -184,7 +187,7 @@ public struct CompiledScene: Sendable {
     public func renderFrames(fps: Double, scale: Double? = nil, keepAlpha: Bool = false) throws -> [[UInt8]] {
         let s = scale ?? scene.scale
         let times = frameTimes(fps: fps)
-        let (w, h) = SceneRenderer.pixelSize(of: layout, scale: s)
+        let (w, h) = SceneRenderer.pixelSize(of: renderTree, scale: s)
         // Every frame is cleared and encoded whatever it paints: that much
         // of the budget is spent before the first frame is drawn.
         let framesCost = Double(times.count) * Double(w) * Double(h) * PaintCost.perFramePixel
@@ -208,7 +211,7 @@ public struct CompiledScene: Sendable {
         // A whole frame rate is exact as n/fps; others in milliseconds.
         let (num, den): (UInt16, UInt16) = fps == fps.rounded() && fps <= 65535 ? (1, UInt16(fps)) : (UInt16(max(1, min(65535, (1000 / fps).rounded()))), 1000)
         return try AnimatedPNG.assemble(frames.map { AnimatedPNG.Frame(png: $0, delayNumerator: num, delayDenominator: den) },
-                                        plays: layout.paints.plays)
+                                        plays: renderTree.paints.plays)
     }
 
     /// The text engine of a layout again: the compile's fonts (a scene

@@ -49,7 +49,7 @@ extension DraftNode {
                                   copyCount: copies?.count, text: nil)
         if case .text(let t)? = drawing {
             geometry.text = texts.count
-            texts.append(LaidOutText(location: location, text: t))
+            texts.append(LaidOutText(location: location, text: ShapedTextLayout(shaped: t.shaped, fitting: t.fitting)))
         }
         var renderChildren: [RenderNode] = []
         geometry.children.reserveCapacity(children.count)

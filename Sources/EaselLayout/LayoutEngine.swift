@@ -18,17 +18,35 @@ public struct LayoutOptions: Sendable {
 }
 
 /// The layout pass: gives every node a frame and a transform, sizes stacks
-/// and shapes text, reduces shapes to paths and places paints, producing
-/// the tree `EaselRender` paints.
+/// and shapes text, reduces shapes to paths and places paints — producing,
+/// in one pass, the geometry (`LaidOutScene`) and the tree `EaselRender`
+/// paints (`RenderTree`).
 public enum LayoutEngine {
-    public static func resolveFrames(_ scene: Scene, text: TextMeasuring, options: LayoutOptions = LayoutOptions()) -> LaidOutScene {
+    public static func layOut(_ scene: Scene, text: TextMeasuring,
+                              options: LayoutOptions = LayoutOptions()) -> (layout: LaidOutScene, renderTree: RenderTree) {
         let context = LayoutContext(maxWork: options.maxWork, location: scene.location)
         let resolver = Resolver(definitions: scene.definitions, measurer: ChargedTextMeasuring(base: text, context: context),
                                 context: context, options: options, lang: scene.lang)
         let content = Size(scene.width, scene.height)
         let drafts = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
-        return LaidOutScene(location: scene.location, size: content, scale: scene.scale, background: scene.background,
-                            dither: scene.dither, drafts: drafts, tileTexts: context.tileTexts, paints: context.paints,
-                            maxScale: options.maxScale, reducedSeries: context.reducedSeries, work: context.work)
+        var texts: [LaidOutText] = []
+        var geometry: [LayoutNode] = []
+        var render: [RenderNode] = []
+        for draft in drafts {
+            let (node, painted) = draft.split(collecting: &texts)
+            geometry.append(node)
+            if let painted { render.append(painted) }
+        }
+        let layout = LaidOutScene(location: scene.location, size: content, scale: scene.scale, nodes: geometry,
+                                  texts: texts + context.tileTexts, maxScale: options.maxScale,
+                                  reducedSeries: context.reducedSeries, work: context.work)
+        let tree = RenderTree(size: content, background: scene.background, dither: scene.dither, nodes: render,
+                              paints: context.paints, location: scene.location)
+        return (layout, tree)
+    }
+
+    /// The geometry alone (for tests and tools that paint nothing).
+    public static func resolveFrames(_ scene: Scene, text: TextMeasuring, options: LayoutOptions = LayoutOptions()) -> LaidOutScene {
+        layOut(scene, text: text, options: options).layout
     }
 }

@@ -8,6 +8,8 @@ import EaselModel
 public struct RenderTree: Sendable {
     public var size: Size
     public var background: Color
+    /// Gradients on a raster target are dithered (the scene's `dither`).
+    public var dither: Bool
     public var nodes: [RenderNode]
     /// Every paint the tree's paths and texts name by `PaintID`.
     public var paints: PaintTable

@@ -2,12 +2,13 @@ import CCairo
 import EaselLayout
 import EaselModel
 
-/// Paints a laid-out scene into PNG, PDF or SVG bytes, in memory. The
-/// scale, the format and the time are arguments of painting: one laid-out
-/// scene serves them all, from any number of threads at once.
+/// Renders a render tree into PNG, PDF or SVG bytes, in memory, with the
+/// backend for the format. The scale, the format and the time are
+/// arguments of rendering: one tree serves them all, from any number of
+/// threads at once.
 public enum SceneRenderer {
     /// Pixel size of a raster render: points × scale, rounded up.
-    public static func pixelSize(of scene: LaidOutScene, scale: Double) -> (width: Int, height: Int) {
+    public static func pixelSize(of scene: RenderTree, scale: Double) -> (width: Int, height: Int) {
         func side(_ v: Double) -> Int { v.isFinite && v < 1e9 ? Int(v.rounded(.up)) : Int(1e9) }
         return (side(scene.size.width * scale), side(scene.size.height * scale))
     }
@@ -18,7 +19,7 @@ public enum SceneRenderer {
     /// `animateSVG`: SVG output of animated paints as SMIL animations
     /// (starting at 0) instead of the still frame at `time`.
     /// `png`: how PNG output is encoded.
-    public static func render(_ scene: LaidOutScene, format: OutputFormat, scale: Double, time: Double = 0,
+    public static func render(_ scene: RenderTree, format: OutputFormat, scale: Double, time: Double = 0,
                               maxPaintCost: Double = .infinity, animateSVG: Bool = false,
                               png: PNGSettings = PNGSettings(), images: DecodedImages = DecodedImages()) throws -> [UInt8] {
         TestLeak.leakIfAsked()
@@ -34,7 +35,7 @@ public enum SceneRenderer {
             let fontHold = CairoFontAccess.Hold()
             defer { fontHold.end() }
             let budget = PaintBudget(limit: maxPaintCost)
-            let (bytes, failures) = SVGWriter.document(scene.renderTree, time: animateSVG ? 0 : time, animates: animateSVG,
+            let (bytes, failures) = SVGWriter.document(scene, time: animateSVG ? 0 : time, animates: animateSVG,
                                                        budget: budget, fontHold: fontHold)
             if budget.remaining < 0 {
                 throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
@@ -76,7 +77,7 @@ public enum SceneRenderer {
     /// How many animated paints an animated SVG can only show as their first
     /// frame (a conic keyframe, keyframes of different kinds, transforms or
     /// spreads): what a caller should warn about.
-    public static func animatedPaintsSVGCannotAnimate(in scene: LaidOutScene) -> Int {
+    public static func animatedPaintsSVGCannotAnimate(in scene: RenderTree) -> Int {
         scene.paints.entries.filter { entry in
             if case .animated(let a) = entry { return SVGAnimation(a) == nil }
             return false
@@ -84,13 +85,13 @@ public enum SceneRenderer {
     }
 
     /// A raster render without PNG encoding.
-    public static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0,
+    public static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0,
                                    maxPaintCost: Double = .infinity, images: DecodedImages = DecodedImages()) throws -> RasterImage {
         try renderImage(scene, scale: scale, time: time, maxPaintCost: maxPaintCost, images: images, target: .raster)
     }
 
     /// A raster render on another target (tests compare glyph paths).
-    package static func renderImage(_ scene: LaidOutScene, scale: Double, time: Double = 0, maxPaintCost: Double = .infinity,
+    package static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0, maxPaintCost: Double = .infinity,
                                     images: DecodedImages = DecodedImages(), target: PaintTarget) throws -> RasterImage {
         let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, target: target)
         return RasterImage(surface: canvas.surface)
@@ -100,13 +101,13 @@ public enum SceneRenderer {
         DiagnosticsError([Diagnostic(.error, message, at: location)])
     }
 
-    private static func check(_ status: cairo_status_t, _ scene: LaidOutScene) throws {
+    private static func check(_ status: cairo_status_t, _ scene: RenderTree) throws {
         guard status == CAIRO_STATUS_SUCCESS else {
             throw failure(.cairoFailed(String(cString: cairo_status_to_string(status))), scene.location)
         }
     }
 
-    private static func rasterCanvas(_ scene: LaidOutScene, scale: Double, time: Double, budget: Double,
+    private static func rasterCanvas(_ scene: RenderTree, scale: Double, time: Double, budget: Double,
                                      images: DecodedImages, target: PaintTarget = .raster) throws -> RasterCanvas {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
@@ -119,7 +120,7 @@ public enum SceneRenderer {
     }
 
     /// Paints the scene on a Cairo surface (raster or PDF).
-    private static func draw(_ scene: LaidOutScene, on surface: OpaquePointer, scale: Double, time: Double,
+    private static func draw(_ scene: RenderTree, on surface: OpaquePointer, scale: Double, time: Double,
                              target: PaintTarget, budget limit: Double,
                              images: DecodedImages, fontHold: CairoFontAccess.Hold) throws {
         guard let cr = cairo_create(surface) else { throw failure(.cairoFailed("no context"), scene.location) }
@@ -138,7 +139,7 @@ public enum SceneRenderer {
         let painter = Painter(context: cr, target: target, paints: scene.paints, time: time, budget: budget,
                               dither: scene.dither, images: images,
                               fontHold: fontHold)
-        painter.paint(scene.renderTree.nodes)
+        painter.paint(scene.nodes)
         if budget.groupsTooDeep {
             throw failure(.groupsTooDeep(budget.maxGroupPixels), budget.exceededAt ?? scene.location)
         }

@@ -70,7 +70,7 @@ struct RenderJob: Sendable {
                 session.run { written += try output.write(compiled, time: time) }
             }
             if outputs(for: input).contains(where: \.isAnimatedSVG), time == nil {
-                let still = SceneRenderer.animatedPaintsSVGCannotAnimate(in: compiled.layout)
+                let still = SceneRenderer.animatedPaintsSVGCannotAnimate(in: compiled.renderTree)
                 if still > 0 { session.report([Diagnostic(.warning, .stillSVGAnimation(still), at: nil)]) }
             }
             return (session, session.hasErrors ? [] : written)

@@ -121,8 +121,8 @@ final class LayoutWorkTests: XCTestCase {
         let result = SceneParser.parse(source: "<scene width=\"400\" height=\"300\"><defs><linearGradient id=\"g\">\(stops)</linearGradient></defs>\(rects)</scene>",
                                        baseDirectory: URL(fileURLWithPath: "/tmp"))
         let scene = try XCTUnwrap(result.scene)
-        let laid = LayoutEngine.resolveFrames(scene, text: FixedAdvanceMeasurer())
-        let storage = laid.paints.entries.compactMap { entry -> Int? in
+        let tree = LayoutEngine.layOut(scene, text: FixedAdvanceMeasurer()).renderTree
+        let storage = tree.paints.entries.compactMap { entry -> Int? in
             guard case .fixed(let paint) = entry, case .linear(let g) = paint.kind else { return nil }
             return g.stops.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }
         }

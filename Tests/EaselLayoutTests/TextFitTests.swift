@@ -50,7 +50,7 @@ final class CountingMeasurer: TextMeasuring, @unchecked Sendable {
 struct LayoutMissing: Error, CustomStringConvertible { var description: String }
 
 final class TextFitTests: XCTestCase {
-    func fitted(_ text: String, attributes: String) throws -> (TextDrawing, CountingMeasurer) {
+    func fitted(_ text: String, attributes: String) throws -> (ShapedTextLayout, CountingMeasurer) {
         let source = "<scene width=\"1000\" height=\"1000\"><text \(attributes) fit=\"shrink\">\(text)</text></scene>"
         let parsed = try XCTUnwrap(SceneParser.parse(source: source, baseDirectory: URL(fileURLWithPath: "/tmp")).scene)
         let measurer = CountingMeasurer()

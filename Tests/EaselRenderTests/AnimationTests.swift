@@ -157,7 +157,7 @@ final class AnimationTests: XCTestCase {
         </scene>
         """)
         XCTAssertNotEqual(try s.render(format: .png, time: 0), try s.render(format: .png, time: 1))
-        XCTAssertEqual(s.layout.paints.longestPass, 1)
+        XCTAssertEqual(s.renderTree.paints.longestPass, 1)
     }
 
     func testBadAnimationsAreLocated() {

@@ -248,19 +248,3 @@ final class LineGraphTests: XCTestCase {
         XCTAssertEqual(sum.shaped.text, "12")
     }
 }
-
-/// The first path the scene's render tree paints, depth first: a graph's
-/// first layer, in a scene of one graph.
-func firstPath(_ s: CompiledScene) -> RenderPath? {
-    func find(_ nodes: [RenderNode]) -> RenderPath? {
-        for node in nodes {
-            switch node {
-            case .path(let p): return p
-            case .group(let g): if let p = find(g.children) { return p }
-            case .image, .text: continue
-            }
-        }
-        return nil
-    }
-    return find(s.layout.renderTree.nodes)
-}

@@ -73,8 +73,8 @@ final class ParallelTextTests: XCTestCase {
         for url in DocsScenesTests.scenes {
             let name = url.lastPathComponent
             let compiled = try Easel.compile(fileAt: url).get()
-            let masks = try SceneRenderer.renderImage(compiled.layout, scale: 2, images: compiled.images)
-            let glyphs = try SceneRenderer.renderImage(compiled.layout, scale: 2, images: compiled.images, target: .rasterWithFontGlyphs)
+            let masks = try SceneRenderer.renderImage(compiled.renderTree, scale: 2, images: compiled.images)
+            let glyphs = try SceneRenderer.renderImage(compiled.renderTree, scale: 2, images: compiled.images, target: .rasterWithFontGlyphs)
             XCTAssertEqual(masks.width, glyphs.width, name)
             var over8 = 0, worst = 0
             for i in stride(from: 0, to: masks.rgba.count, by: 4) {

@@ -153,7 +153,7 @@ final class RenderTreeTests: XCTestCase {
           <rect width="4" height="4" fill="red" opacity="0"/>
         </scene>
         """)
-        let nodes = s.layout.renderTree.nodes
+        let nodes = s.renderTree.nodes
         XCTAssertEqual(nodes.count, 2, "the invisible rect is left out")
         guard case .group(let view) = nodes[0] else { return XCTFail() }
         XCTAssertEqual(view.opacity, 0.5)

@@ -263,7 +263,7 @@ final class TextSpanFitDirectionTests: XCTestCase {
         """)
         let text = try XCTUnwrap(compiled.layout.texts.first).text
         XCTAssertEqual(text.shaped.text, "max 9 steps")
-        let green = try XCTUnwrap(text.spanFills.first)
+        let green = try XCTUnwrap(firstText(compiled)?.spanFills.first)
         XCTAssertEqual(green.runs.map { text.shaped.runs[$0].text }.joined(), "9 steps")
         let image = try compiled.renderImage()
         XCTAssertFalse(columns(image, near: (0, 192, 0)).isEmpty, "the span is in the parameter's colour")
