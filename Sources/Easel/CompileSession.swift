@@ -12,6 +12,7 @@ extension Diagnostic.Message {
     }
     static let noFontsMade = Self(.renderFailed, "no fonts were made for this scene")
     public static let noSuchScene = Self(.noSuchScene, "no such file")
+    public static let sceneIsAFolder = Self(.noSuchScene, "a folder, not a scene file: give its .scene.xml file, or build the whole folder with `easel build FOLDER -o OUT`")
     public static func stillSVGAnimation(_ count: Int) -> Self {
         .init(.stillSVGAnimation, "\(count) animated paint\(count == 1 ? "" : "s") cannot be animated in SVG (a conic keyframe, or keyframes of different kinds, transforms or spreads): the SVG shows \(count == 1 ? "its" : "their") first frame")
     }

@@ -144,7 +144,7 @@ extension DiagnosticCode {
         case .stillSVGAnimation: return "Animated paints that SVG cannot animate (a conic keyframe, keyframes of different kinds): the SVG shows their first frame."
         case .staleManifest: return "The build manifest in the output folder is not one this Easel reads: everything is built again."
         case .unusedSetting: return "`--set` names a parameter that no scene in the build declares."
-        case .noSuchScene: return "A scene file given on the command line does not exist."
+        case .noSuchScene: return "A scene file given on the command line does not exist, or is a folder (which `easel build` takes)."
         case .appIconNotSquare: return "An app icon, ICNS or ICO is square on every platform; the scene's width and height must be equal."
         case .appIconNotOpaque: return "An iOS app icon must be opaque: its rendering has a pixel with alpha below 255 (give the scene a `background`)."
         case .colorSetClash: return "Two scenes of one asset-catalog build export a palette colour of one name with different values; rename one or mark it `export=\"false\"`."

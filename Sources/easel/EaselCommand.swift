@@ -87,8 +87,15 @@ func workingDirectory() -> String {
 /// Compiles one scene in its own session; the session holds what it found.
 func compile(_ path: String, _ options: Easel.Options) -> (CompileSession, CompiledScene?) {
     var session = CompileSession(options: options)
-    guard FileManager.default.fileExists(atPath: path) else {
+    var isFolder = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
         session.report([Diagnostic(.error, .noSuchScene, at: nil)])
+        return (session, nil)
+    }
+    // A folder of scenes is what `easel build` takes: say so, rather than
+    // that it cannot be read.
+    if isFolder {
+        session.report([Diagnostic(.error, .sceneIsAFolder, at: nil)])
         return (session, nil)
     }
     // Messages name the file as it was typed, relative paths included.

@@ -16,6 +16,19 @@ final class DiagnosticsOutputTests: XCTestCase, CommandLineTesting {
 
     /// Every scene example in the table, compiled: it reports its own code
     /// (the index would otherwise document a code with a wrong example).
+    /// A folder given as a scene says it is a folder and what to do
+    /// instead, not that it cannot be read.
+    func testAFolderGivenAsASceneSaysSo() throws {
+        let folder = dir.appendingPathComponent("icons")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for args in [["render", folder.path, "-o", dir.appendingPathComponent("x.png").path], ["check", folder.path]] {
+            let r = try easel(args)
+            XCTAssertEqual(r.status, 1, args[0])
+            XCTAssertTrue(r.stderr.contains("\(folder.path): error: a folder, not a scene file") && r.stderr.contains("easel build")
+                          && r.stderr.contains("[E0808]"), r.stderr)
+        }
+    }
+
     func testEveryExampleReportsItsCode() throws {
         let folder = dir.appendingPathComponent("scenes/deeper")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
