@@ -15,7 +15,7 @@ final class SVGWriterTests: XCTestCase {
           <rect width="10" height="10" x="-3e18" fill="red"/>
           <text transform="scale(1e19 1)">far</text>
         </scene>
-        """)
+        """, options: TestFonts.declaredOnly())
         let svg = String(decoding: try s.render(format: .svg), as: UTF8.self)
         XCTAssertTrue(svg.contains("10000000000000000000"), svg)
         XCTAssertFalse(try s.render(format: .png).isEmpty)
@@ -30,7 +30,7 @@ final class SVGWriterTests: XCTestCase {
           <rect width="100" height="20" fill="url(#p)"/>
           <text y="22" font-size="10">label</text>
         </scene>
-        """)
+        """, options: TestFonts.declaredOnly())
         let svg = String(decoding: try s.render(format: .svg), as: UTF8.self)
         XCTAssertEqual(svg.components(separatedBy: "<text").count - 1, 1, svg)
         XCTAssertTrue(svg.contains(">label</tspan>"))
