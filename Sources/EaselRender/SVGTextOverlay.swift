@@ -7,9 +7,6 @@ import EaselModel
 /// baseline and width), so SVG text can be selected, searched and read by
 /// assistive tools, as a PDF's text layer can.
 struct SVGTextOverlay {
-    /// The label's space → the SVG user space it is written in (identity
-    /// where it is written beside its glyphs).
-    var transform: AffineTransform
     var runs: [GlyphRun]
     var lines: [ShapedLine]
 
@@ -34,10 +31,8 @@ extension SVGTextOverlay {
     /// The label as one invisible `<text>` element: a `<tspan>` per line
     /// at the line's baseline and width, in the families it was set in.
     func element() -> String {
-        let t = transform
-        var out = "<text"
-        if !t.isIdentity { out += " transform=\"matrix(\(n(t.a)),\(n(t.b)),\(n(t.c)),\(n(t.d)),\(n(t.tx)),\(n(t.ty)))\"" }
-        out += " fill-opacity=\"0\" stroke=\"none\""
+        // Written beside its glyphs, in their user space: no transform.
+        var out = "<text fill-opacity=\"0\" stroke=\"none\""
         if !families.isEmpty {
             // CSS quotes every name (one with digits or punctuation is no identifier).
             let list = families.map { "'" + $0.flatMap { $0 == "'" ? ["\\", "'"] : [$0] } + "'" }.joined(separator: ", ")

@@ -244,7 +244,7 @@ final class SVGWriter {
             }
         }
         if tileDepth == 0, text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
-            write(SVGTextOverlay(transform: .identity, runs: runs, lines: text.shaped.lines).element())
+            write(SVGTextOverlay(runs: runs, lines: text.shaped.lines).element())
         }
     }
 
