@@ -29,20 +29,26 @@ enum DitheredGradient {
     /// fixed-point range.
     static func linear(_ g: LinearShading, visible: PixelBox, userToPixel: AffineTransform, opacity: Double) -> OpaquePointer? {
         draw(stops: g.rasterStops ?? g.stops, spread: g.spread, opacity: opacity, matrix: g.matrix, visible: visible, userToPixel: userToPixel,
-             direction: Point(g.end.x - g.start.x, g.end.y - g.start.y)) { scale, stops in
+             direction: Point(g.end.x - g.start.x, g.end.y - g.start.y)) { scale in
             var p1 = pixman_point_fixed_t(), p2 = pixman_point_fixed_t()
             guard fixed(g.start, scale, &p1), fixed(g.end, scale, &p2), p1.x != p2.x || p1.y != p2.y else { return nil }
-            return pixman_image_create_linear_gradient(&p1, &p2, stops, Int32(stops.count))
+            return .linear(p1, p2)
         }
     }
 
     static func radial(_ g: RadialShading, visible: PixelBox, userToPixel: AffineTransform, opacity: Double) -> OpaquePointer? {
-        draw(stops: g.rasterStops ?? g.stops, spread: g.spread, opacity: opacity, matrix: g.matrix, visible: visible, userToPixel: userToPixel) { scale, stops in
+        draw(stops: g.rasterStops ?? g.stops, spread: g.spread, opacity: opacity, matrix: g.matrix, visible: visible, userToPixel: userToPixel) { scale in
             var focus = pixman_point_fixed_t(), center = pixman_point_fixed_t()
             let r = g.radius * scale
             guard fixed(g.focus, scale, &focus), fixed(g.center, scale, &center), r > 1e-3, r < 32000 else { return nil }
-            return pixman_image_create_radial_gradient(&focus, &center, 0, fixedPoint(r), stops, Int32(stops.count))
+            return .radial(focus: focus, center: center, radius: fixedPoint(r))
         }
+    }
+
+    /// A gradient's geometry in pixman's fixed point, scaled.
+    private enum Geometry {
+        case linear(pixman_point_fixed_t, pixman_point_fixed_t)
+        case radial(focus: pixman_point_fixed_t, center: pixman_point_fixed_t, radius: pixman_fixed_t)
     }
 
     /// The premultiplied 8-bit pixel Cairo paints for a solid colour (its
@@ -108,7 +114,7 @@ enum DitheredGradient {
     /// is copied (the Flo graph's background: 94 M instructions of 295 M).
     private static func draw(stops: [ShadingStop], spread: SpreadMethod, opacity: Double, matrix: AffineTransform,
                              visible: PixelBox, userToPixel: AffineTransform, direction: Point? = nil,
-                             make: (Double, [pixman_gradient_stop_t]) -> OpaquePointer?) -> OpaquePointer? {
+                             geometry: (Double) -> Geometry?) -> OpaquePointer? {
         guard visible.width > 0, visible.height > 0, visible.width <= 32767, visible.height <= 32767,
               let pixelToGradient = userToPixel.concatenating(matrix).inverted else { return nil }
         let local = pixelToGradient.concatenating(.translation(Double(visible.x0), Double(visible.y0)))
@@ -119,33 +125,32 @@ enum DitheredGradient {
         var ft = pixman_f_transform()
         ft.m = ((t.a, t.c, t.tx), (t.b, t.d, t.ty), (0, 0, 1))
         var transform = pixman_transform()
-        guard pixman_transform_from_pixman_f_transform(&transform, &ft) != 0,
-              let gradient = make(scale, pixmanStops(stops, spread: spread, opacity: opacity)) else { return nil }
-        defer { pixman_image_unref(gradient) }
-        pixman_image_set_transform(gradient, &transform)
-        pixman_image_set_repeat(gradient, repeatMode(spread))
+        guard pixman_transform_from_pixman_f_transform(&transform, &ft) != 0, let geometry = geometry(scale) else { return nil }
+        let stops = pixmanStops(stops, spread: spread, opacity: opacity)
 
         guard let image = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(visible.width), Int32(visible.height)) else { return nil }
         defer { cairo_surface_destroy(image) }
         guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(image) else { return nil }
         cairo_surface_flush(image)
         let stride = cairo_image_surface_get_stride(image)
-        guard let target = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(visible.width), Int32(visible.height),
-                                                    UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self), stride) else {
-            return nil
-        }
-        defer { pixman_image_unref(target) }
-        // The threshold of pixel (i, j) is that of device pixel (x0+i, y0+j):
-        // the pattern belongs to the canvas, not to this image.
-        pixman_image_set_dither(target, PIXMAN_DITHER_ORDERED_BAYER_8)
-        pixman_image_set_dither_offset(target, Int32(visible.x0), Int32(visible.y0))
         let (w, h) = (visible.width, visible.height), period = 8
         // dx·c + dy·d is the change down a column, dx·a + dy·b along a row;
         // only exact zeros (axis-aligned geometry) take the copy.
         let rowsRepeat = direction.map { $0.y == 0 && t.c == 0 } ?? false
         let columnsRepeat = direction.map { $0.x == 0 && t.b == 0 } ?? false
         let drawnWidth = columnsRepeat ? min(w, period) : w, drawnHeight = rowsRepeat ? min(h, period) : h
-        pixman_image_composite32(PIXMAN_OP_SRC, gradient, nil, target, 0, 0, 0, 0, 0, 0, Int32(drawnWidth), Int32(drawnHeight))
+        var written = false
+        if case .linear(let p1, let p2) = geometry {
+            // The threshold of pixel (i, j) is that of device pixel (x0+i,
+            // y0+j): the pattern belongs to the canvas, not to this image.
+            written = LinearGradientSpans(start: p1, end: p2, stops: stops, repeatMode: repeatMode(spread), transform: transform)
+                .write(into: UnsafeMutableRawPointer(data), stride: Int(stride), width: drawnWidth, height: drawnHeight,
+                       ditherX: visible.x0, ditherY: visible.y0)
+        }
+        if !written {
+            guard composite(geometry, stops: stops, spread: spread, transform: transform, into: data, stride: stride,
+                            width: drawnWidth, height: drawnHeight, ditherX: visible.x0, ditherY: visible.y0) else { return nil }
+        }
         let rowBytes = 4 * w, rowStride = Int(stride)
         if drawnHeight < h {
             for j in drawnHeight..<h { memcpy(data + j * rowStride, data + (j - period) * rowStride, rowBytes) }
@@ -165,6 +170,34 @@ enum DitheredGradient {
         cairo_surface_mark_dirty(image)
 
         return PixelBox.pattern(for: image, at: visible, userToPixel: userToPixel, exactPixels: true)
+    }
+
+    /// pixman draws the gradient (a radial one, or a linear one out of
+    /// `LinearGradientSpans`'s range) into the pixels, dithered.
+    private static func composite(_ geometry: Geometry, stops: [pixman_gradient_stop_t], spread: SpreadMethod, transform: pixman_transform,
+                                  into data: UnsafeMutablePointer<UInt8>, stride: Int32, width: Int, height: Int,
+                                  ditherX: Int, ditherY: Int) -> Bool {
+        let gradient: OpaquePointer?
+        switch geometry {
+        case .linear(var p1, var p2):
+            gradient = pixman_image_create_linear_gradient(&p1, &p2, stops, Int32(stops.count))
+        case .radial(var focus, var center, let radius):
+            gradient = pixman_image_create_radial_gradient(&focus, &center, 0, radius, stops, Int32(stops.count))
+        }
+        guard let gradient else { return false }
+        defer { pixman_image_unref(gradient) }
+        var transform = transform
+        pixman_image_set_transform(gradient, &transform)
+        pixman_image_set_repeat(gradient, repeatMode(spread))
+        guard let target = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height),
+                                                    UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self), stride) else {
+            return false
+        }
+        defer { pixman_image_unref(target) }
+        pixman_image_set_dither(target, PIXMAN_DITHER_ORDERED_BAYER_8)
+        pixman_image_set_dither_offset(target, Int32(ditherX), Int32(ditherY))
+        pixman_image_composite32(PIXMAN_OP_SRC, gradient, nil, target, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
+        return true
     }
 
     private static func fixed(_ p: Point, _ scale: Double, _ out: inout pixman_point_fixed_t) -> Bool {

@@ -2,27 +2,30 @@ import CCairo
 import CDeflate
 
 /// How hard PNG output is compressed (`--png-compression`). Measured with
-/// `bench/png-encoders.c` on the benchmark's frames (docs/benchmarks.md).
+/// `bench/png-encoders.c` on every example @2x beside resvg's files
+/// (docs/benchmarks.md, "PNG encoding").
 public enum PNGCompression: String, Sendable, CaseIterable {
-    /// libdeflate level 3, every row filtered with Up: about half the
-    /// default's encoding time, files about 20% larger.
+    /// libdeflate level 1, every row filtered with Up: about two thirds of
+    /// the default's encoding time, files about 20% larger.
     case fast
-    /// Every row filtered with Paeth; libdeflate level 6 for opaque images,
-    /// 7 for images with transparency: about 0.5–0.6× the time of Cairo's
-    /// writer (libpng, zlib 6, filter chosen per row) for files within 2%
-    /// of its size. (Level 6 on smooth translucent gradients makes files
-    /// 60% larger; choosing each row's filter costs a third more time for
-    /// 2% less size.)
+    /// libdeflate level 3, every row filtered with Paeth: no larger than
+    /// resvg's file for any example (resvg writes with the `png` crate at
+    /// its default level) in about a fifth of the time of Cairo's writer
+    /// (libpng, zlib 6) and half of libdeflate 6; files about 10% larger
+    /// than level 6's. Only dithered slow gradients come out larger than
+    /// resvg's, whose picture has the bands dithering removes (with
+    /// `--dither no` they are smaller again). Choosing each row's filter
+    /// costs half as much again for 2% less size, so one filter it is.
     case `default`
     /// libdeflate's strongest level (12), each row's filter chosen by
-    /// libpng's heuristic: many times slower, about 18% smaller.
+    /// libpng's heuristic: many times slower, about 30% smaller.
     case small
 
     /// The libdeflate level for an image with or without an alpha channel.
     func level(alpha: Bool) -> Int32 {
         switch self {
-        case .fast: return 3
-        case .default: return alpha ? 7 : 6
+        case .fast: return 1
+        case .default: return 3
         case .small: return 12
         }
     }

@@ -76,6 +76,23 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertLessThan(sizes[.default]!, sizes[.fast]!)
     }
 
+    /// The default's promise (issue 44): no larger than resvg's file for
+    /// the same picture — the card and the Flo graph @2x against resvg
+    /// rendering the hand-written equivalents bench/ compares speed with.
+    func testTheDefaultFileIsNoLargerThanResvgs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+        for name in ["card", "flo-graph"] {
+            let scene = try Easel.compile(fileAt: root.appendingPathComponent("examples/\(name).scene.xml")).get()
+            let easel = try scene.render(format: .png, scale: 2).count
+            let dir = ExternalTool.temporaryDirectory("png-size")
+            let output = dir.appendingPathComponent("\(name).png")
+            let r = try ExternalTool.run("resvg", ["-z", "2", root.appendingPathComponent("bench/svg/\(name).svg").path, output.path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let resvg = try Data(contentsOf: output).count
+            XCTAssertLessThanOrEqual(easel, resvg, "\(name) @2x: Easel \(easel) bytes, resvg \(resvg)")
+        }
+    }
+
     /// One frame opaque, a later one translucent: the animated PNG still
     /// has one header (every frame RGBA).
     func testAnimationWithOpaqueAndTranslucentFramesAssembles() throws {
