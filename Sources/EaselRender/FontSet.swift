@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 import CPangoCairo
 import EaselLayout
 import EaselModel
@@ -18,8 +19,9 @@ public final class FontSet: @unchecked Sendable {
     let config: OpaquePointer
     /// Every family name the set defines, sorted (for suggestions).
     public let families: [String]
-    /// The families' names as fontconfig compares them (case and spaces ignored).
-    private let familyKeys: Set<String>
+    /// The families' names as fontconfig compares them (case and spaces
+    /// ignored), each with the names the set has for it.
+    private let namesByKey: [String: [String]]
     /// The machine's fonts are in the set.
     public let includesSystemFonts: Bool
     /// Why the machine's fonts could not be found (its fontconfig
@@ -28,14 +30,31 @@ public final class FontSet: @unchecked Sendable {
     /// Anonymous-file path → the declared file's path as read.
     private let declaredPaths: [String: String]
     private let idle = Locked<[ShapingContext]>([])
-    private let familyLists = Locked<[String: [String]]>([:])
+    private let familyLists = Locked<[FamilyListKey: [String]]>([:])
+    private struct FamilyListKey: Hashable {
+        var requested: [FontFamilyName]
+        var lang: String?
+        var script: String
+    }
 
     /// The anonymous font files the set holds (`AnonymousFontFiles`), given
     /// back when the set goes.
     private let heldFonts: [String]
+    /// The configuration document the set was made from, when smaller sets
+    /// may be made from it for texts that need few families
+    /// (`NarrowedFonts`): a set of the machine's fonts and no declared ones.
+    private let document: String?
+    /// Each family's characters (by key), for `narrowing`.
+    private let coverages = Locked<[String: FamilyCoverage]>([:])
+    /// Narrowed sets by the family names they hold, the most recently used last.
+    private let narrowed = Locked<[(key: String, fonts: NarrowedFonts)]>([])
+    /// How many narrowed sets a set keeps: a scene's texts use a few.
+    static let narrowedCapacity = 16
 
-    init(config: OpaquePointer, includesSystemFonts: Bool, declaredPaths: [String: String], heldFonts: [String] = []) {
+    init(config: OpaquePointer, includesSystemFonts: Bool, declaredPaths: [String: String], heldFonts: [String] = [],
+         document: String? = nil) {
         self.config = config
+        self.document = document
         self.heldFonts = heldFonts
         self.includesSystemFonts = includesSystemFonts
         self.declaredPaths = declaredPaths
@@ -52,7 +71,7 @@ public final class FontSet: @unchecked Sendable {
             FcPatternDestroy(pattern)
         }
         families = names.sorted()
-        familyKeys = Set(names.map(FontSet.key))
+        namesByKey = Dictionary(grouping: families, by: FontSet.key)
     }
 
     deinit {
@@ -60,13 +79,15 @@ public final class FontSet: @unchecked Sendable {
         // then the configuration (each font map holds a reference of its
         // own), then the files nothing else uses.
         idle.withLock { $0.removeAll() }
+        narrowed.withLock { $0.removeAll() }
+        coverages.withLock { $0.removeAll() }
         FcConfigDestroy(config)
         AnonymousFontFiles.release(heldFonts)
     }
 
     /// Whether a font of the set has this family name (compared as
     /// fontconfig compares them: ignoring case and spaces).
-    public func defines(family: String) -> Bool { familyKeys.contains(FontSet.key(family)) }
+    public func defines(family: String) -> Bool { namesByKey[FontSet.key(family)] != nil }
 
     static func key(_ family: String) -> String { String(family.lowercased().filter { $0 != " " }) }
 
@@ -80,13 +101,13 @@ public final class FontSet: @unchecked Sendable {
     /// defines, each once.
     public func familyList(_ requested: [FontFamilyName], lang: String?, script: FontScript = .latin) -> [String] {
         // Texts ask again and again (stacks measure, then shape): once each.
-        let key = "\(requested)|\(lang ?? "")|\(script.rawValue)"
+        let key = FamilyListKey(requested: requested, lang: lang, script: script.rawValue)
         if let known = familyLists.withLock({ $0[key] }) { return known }
         var out: [String] = []
         var seen = Set<String>()
         func add(_ name: String) {
             let k = FontSet.key(name)
-            if familyKeys.contains(k), seen.insert(k).inserted { out.append(name) }
+            if namesByKey[k] != nil, seen.insert(k).inserted { out.append(name) }
         }
         for name in requested {
             switch name {
@@ -99,11 +120,146 @@ public final class FontSet: @unchecked Sendable {
         return out
     }
 
-    /// Runs `body` with a shaping context no other thread is using.
-    func withShapingContext<T>(_ body: (ShapingContext) -> T) -> T {
+    /// Runs `body` with a shaping context no other thread is using: one
+    /// over just a few families' fonts when they are all the text can use
+    /// (see `narrowing(_:for:)`), else one over the whole set.
+    func withShapingContext<T>(for text: String, families lists: [[String]]?, _ body: (ShapingContext) -> T) -> T {
+        if let lists, let names = narrowing(lists, for: text), let fonts = narrowedFonts(names) {
+            let context = fonts.idle.withLock { $0.popLast() } ?? ShapingContext(config: fonts.config)
+            defer { fonts.idle.withLock { $0.append(context) } }
+            return body(context)
+        }
         let context = idle.withLock { $0.popLast() } ?? ShapingContext(config: config)
         defer { idle.withLock { $0.append(context) } }
         return body(context)
+    }
+
+    /// The families a text needs, when its descriptions list `lists`:
+    /// of each list, the shortest start whose fonts together have a glyph
+    /// for every character (line breaks and tabs aside, which no font is
+    /// chosen for); nil if a whole list does not cover the text.
+    ///
+    /// Why that is all: fontconfig sorts a description's fonts family by
+    /// family in the list's order (the family outranks every other property
+    /// Pango asks for), so the fonts of a list's first k families are the
+    /// first fonts of the sort over the whole set, in the same order; if
+    /// some font among them covers a character, the first font that covers
+    /// it — Pango's choice — is among them. A set of just those families
+    /// gives the same choices (and the same first font, for metrics).
+    func narrowing(_ lists: [[String]], for text: String) -> [String]? {
+        let scalars = text.unicodeScalars.filter { $0 != "\n" && $0 != "\r" && $0 != "\t" }.map(\.value)
+        var keys = Set<String>()
+        for list in lists {
+            var covered = [Bool](repeating: false, count: scalars.count)
+            var remaining = scalars.count
+            var prefix = 0
+            for family in list where remaining > 0 {
+                let key = FontSet.key(family)
+                prefix += 1
+                keys.insert(key)
+                guard let charset = coverage(of: key) else { continue }
+                for (i, c) in scalars.enumerated() where !covered[i] && FcCharSetHasChar(charset, c) != 0 {
+                    covered[i] = true
+                    remaining -= 1
+                }
+            }
+            guard remaining == 0 else { return nil }
+        }
+        return keys.sorted().flatMap { namesByKey[$0] ?? [] }
+    }
+
+    /// The characters the fonts of one family (by key) have, together.
+    func coverage(of key: String) -> OpaquePointer? {
+        if let known = coverages.withLock({ $0[key] }) { return known.charset }
+        guard let names = namesByKey[key], let made = FamilyCoverage(config: config, names: Set(names)) else { return nil }
+        return coverages.withLock { known in
+            if let other = known[key] { return other.charset }
+            known[key] = made
+            return made.charset
+        }
+    }
+
+    /// The narrowed set of these family names, made on first use: the
+    /// set's own configuration with every font refused but theirs, read
+    /// from the same caches in the same order.
+    private func narrowedFonts(_ names: [String]) -> NarrowedFonts? {
+        guard let document, !names.isEmpty else { return nil }
+        let key = names.joined(separator: "\u{1}")
+        if let hit = narrowed.withLock({ list -> NarrowedFonts? in
+            guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = list.remove(at: i)
+            list.append(entry)
+            return entry.fonts
+        }) {
+            return hit
+        }
+        guard let made = NarrowedFonts(document: document, families: names) else { return nil }
+        narrowed.withLock { list in
+            list.append((key, made))
+            if list.count > FontSet.narrowedCapacity { list.removeFirst(list.count - FontSet.narrowedCapacity) }
+        }
+        return made
+    }
+}
+
+/// The characters the fonts of one family of a set have, together (the
+/// union of their fontconfig charsets): immutable once made.
+final class FamilyCoverage: @unchecked Sendable {
+    let charset: OpaquePointer
+
+    init?(config: OpaquePointer, names: Set<String>) {
+        guard let charset = FcCharSetCreate() else { return nil }
+        if let set = FcConfigGetFonts(config, FcSetSystem) {
+            for i in 0..<Int(set.pointee.nfont) {
+                guard let font = set.pointee.fonts[i], FontPattern(font).strings("family").contains(where: names.contains) else { continue }
+                var fontCharset: OpaquePointer?
+                if FcPatternGetCharSet(font, "charset", 0, &fontCharset) == FcResultMatch, let fontCharset {
+                    _ = FcCharSetMerge(charset, fontCharset, nil)
+                }
+            }
+        }
+        self.charset = charset
+    }
+
+    deinit { FcCharSetDestroy(charset) }
+}
+
+/// A font set cut down to a few families for the texts that need no others:
+/// its own configuration (refusing every font — an empty pattern; a glob
+/// would refuse by file name before any pattern could accept — but theirs,
+/// scalable ones only, as the whole set does), the characters they cover together, and
+/// its shaping contexts. Pango 1.50's font map sorts every font of its
+/// configuration for each new font description (`FcFontSetSort`, in the
+/// background, whether or not the text needs a fallback): over the
+/// machine's 451 faces that was a third of a small text scene's
+/// instructions.
+final class NarrowedFonts: @unchecked Sendable {
+    let config: OpaquePointer
+    let idle = Locked<[ShapingContext]>([])
+
+    init?(document: String, families: [String]) {
+        let closing = "</fontconfig>\n"
+        guard !families.isEmpty, document.hasSuffix(closing) else { return nil }
+        var xml = String(document.dropLast(closing.count))
+        xml += "<selectfont>\n<acceptfont>\n"
+        for family in families where XMLText.canHold(family) {
+            xml += "<pattern><patelt name=\"family\"><string>\(XMLText.escape(family))</string></patelt>"
+            xml += "<patelt name=\"scalable\"><bool>true</bool></patelt></pattern>\n"
+        }
+        xml += "</acceptfont>\n<rejectfont><pattern></pattern></rejectfont>\n</selectfont>\n</fontconfig>\n"
+        guard let config = FcConfigCreate() else { return nil }
+        FcConfigSetSysRoot(config, nil)
+        guard xml.withCString({ FcConfigParseAndLoadFromMemory(config, UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self), 1) }) != 0,
+              FcConfigBuildFonts(config) != 0 else {
+            FcConfigDestroy(config)
+            return nil
+        }
+        self.config = config
+    }
+
+    deinit {
+        idle.withLock { $0.removeAll() }
+        FcConfigDestroy(config)
     }
 }
 

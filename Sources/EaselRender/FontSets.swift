@@ -102,7 +102,11 @@ public enum FontSets {
         }
         var paths: [String: String] = [:]
         for (file, s) in stored { paths[s.path] = file.path }
-        let set = FontSet(config: config, includesSystemFonts: systemFonts, declaredPaths: paths, heldFonts: held)
+        // Texts over a few of the machine's families shape over a smaller
+        // set cut from the same document (`NarrowedFonts`); with declared
+        // fonts the set is not the machine's, and is not cut.
+        let set = FontSet(config: config, includesSystemFonts: systemFonts, declaredPaths: paths, heldFonts: held,
+                          document: systemFonts && declared.isEmpty ? document : nil)
         set.systemFontsProblem = systemFonts ? FontSystem.machineFolders.problem : nil
         return .success(set)
     }

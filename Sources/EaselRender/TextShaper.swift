@@ -6,6 +6,8 @@ import EaselModel
 /// layout pass: glyph runs out, no Pango object kept.
 public struct TextShaper: TextMeasuring {
     public let fonts: FontSet
+    /// Off: every text shapes over the whole set (the tests' reference).
+    var narrowsFontSet = true
     public init(fonts: FontSet) { self.fonts = fonts }
 
     static let scale = 1024.0   // PANGO_SCALE
@@ -15,7 +17,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func measureCountingLayouts(_ request: TextRequest) -> (size: Size, layouts: Int) {
-        fonts.withShapingContext { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: request.maxLines == nil ? request.text : request.text + "…", families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
             let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -24,7 +26,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func shape(_ request: TextRequest) -> ShapedText {
-        fonts.withShapingContext { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: request.maxLines == nil ? request.text : request.text + "…", families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
             let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -39,12 +41,39 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
-        fonts.withShapingContext { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: request.maxLines == nil ? request.text : request.text + "…", families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
             let layout = self.layout(request.text, spans: request.spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             return TextFitMeasure(size: size(of: layout, request), lineCount: Int(pango_layout_get_line_count(layout)),
                                   brokenWord: brokenWord(layout, request.text), fontSize: baseSize(request.font))
         } }
+    }
+
+    /// The family list of each description of `request`'s text and spans,
+    /// from which `FontSet.narrowing` takes the few families the text can
+    /// use — or nil when the text needs more: a script with faces of its own (whose
+    /// stretches list other families), or emoji (set in the family
+    /// "emoji"). Pango's font map sorts every font it has for each new
+    /// description (Pango 1.50), so shaping over these few instead of the
+    /// machine's hundreds is most of a text scene's font cost.
+    func narrowedFamilies(_ request: TextRequest) -> [[String]]? {
+        guard narrowsFontSet else { return nil }
+        for s in request.text.unicodeScalars {
+            if s.properties.isEmojiPresentation || s.value == 0xFE0F || s.value == 0x20E3 || (0xE0020...0xE007F).contains(s.value) {
+                return nil
+            }
+            if TextShaper.fontScript(PangoScript(rawValue: g_unichar_get_script(s.value).rawValue)) != nil {
+                return nil
+            }
+        }
+        var styles = [(font: request.font, lang: request.lang)]
+        for span in request.spans {
+            var e = span.parent.map { styles[$0 + 1] } ?? styles[0]
+            e.font = e.font.overridden(by: span.font)
+            if let v = span.lang { e.lang = v }
+            styles.append(e)
+        }
+        return styles.map { fonts.familyList(requestedFamilies($0.font), lang: $0.lang) }
     }
 
     /// A word the layout's lines break inside: a line that starts where no
