@@ -316,12 +316,23 @@ def renders(args):
 
 
 def encoders(args):
-    """bench/png-encoders.c on the benchmark's frames (Easel's own renders)."""
+    """bench/png-encoders.c on the benchmark's frames (Easel's own renders):
+    every candidate's time and size over all frames, then for each frame
+    the file resvg writes for its SVG beside the size and the encoder's
+    instructions (callgrind, beyond reading the frame) of the candidates
+    Easel's settings were chosen among."""
     frames = os.path.join(OUT, "frames-png")
     shutil.rmtree(frames, ignore_errors=True)
     os.makedirs(frames)
-    for name, scene, _, _ in cases()[:4]:
-        subprocess.run([args.easel, "render", scene, "-o", os.path.join(frames, os.path.basename(scene).replace(".scene.xml", ".png"))], check=True)
+    resvg_sizes = {}
+    resvg = elf("resvg")
+    for name, scene, svg, zoom in cases()[:4]:
+        frame = os.path.join(frames, os.path.basename(scene).replace(".scene.xml", ".png"))
+        subprocess.run([args.easel, "render", scene, "-o", frame], check=True)
+        if resvg:
+            out = os.path.join(OUT, "resvg-size.png")
+            subprocess.run([resvg, "-z", str(zoom), svg, out], check=True, capture_output=True)
+            resvg_sizes[os.path.basename(frame)] = os.path.getsize(out)
     anim = os.path.join(OUT, "animation.scene.xml")
     write_animation_scene(anim)
     subprocess.run([args.easel, "render", anim, "--time", "0.5", "-o", os.path.join(frames, "animation-frame.png")], check=True)
@@ -331,6 +342,22 @@ def encoders(args):
     subprocess.run(["cc", "-O2", os.path.join(ROOT, "bench", "png-encoders.c"), *flags, "-o", tool], check=True)
     print("\nPNG encoders on the benchmark frames (" + ", ".join(sorted(os.listdir(frames))) + "):\n")
     subprocess.run([tool, *sorted(glob.glob(os.path.join(frames, "*.png")))], check=True)
+
+    chosen = ["libdeflate 1, filter Up", "libdeflate 1, filter Paeth", "libdeflate 2, filter Paeth", "libdeflate 3, filter Up",
+              "libdeflate 3, filter Paeth", "libdeflate 6, filter Paeth", "libdeflate 7, filter Paeth"]
+    print("\nEach frame: resvg's file for the same picture, and each candidate's size (KB) / encoder instructions (M):\n")
+    print("| frame | resvg | " + " | ".join(chosen) + " |")
+    print("|---|---|" + "---|" * len(chosen))
+    for frame in sorted(glob.glob(os.path.join(frames, "*.png"))):
+        base = instructions([tool, "--one", "none", frame]) or 0
+        cells = []
+        for candidate in chosen:
+            size = int(subprocess.run([tool, "--one", candidate, frame], capture_output=True, text=True, check=True).stdout)
+            count = (instructions([tool, "--one", candidate, frame]) or 0) - base
+            cells.append(f"{size / 1024:.0f} / {count / 1e6:.1f}")
+        name = os.path.basename(frame)
+        resvg_size = f"{resvg_sizes[name] / 1024:.0f}" if name in resvg_sizes else "–"
+        print(f"| {name} | {resvg_size} | " + " | ".join(cells) + " |")
 
 
 def animation(args):

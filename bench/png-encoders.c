@@ -2,6 +2,11 @@
  *
  *   cc -O2 bench/png-encoders.c $(pkg-config --cflags --libs cairo libpng libdeflate spng zlib) -o png-encoders
  *   png-encoders FRAME.png...
+ *   png-encoders --one "CANDIDATE" FRAME.png   (or --one none)
+ *
+ * With --one, the frame is encoded once by that candidate and its size
+ * printed: bench.py runs it under callgrind, and the instructions beyond
+ * `--one none` (reading the frame, nothing encoded) are the encoder's.
  *
  * Each frame is read into a Cairo ARGB32 surface (what Easel paints into)
  * and encoded again by each candidate, several times; the table gives the
@@ -229,6 +234,8 @@ int main(int argc, char **argv) {
         { "libspng, zlib 1", encode_spng, 1, 0 },
         { "libdeflate 1, filter Up", encode_libdeflate, 1, 0 },
         { "libdeflate 1, filter Paeth", encode_libdeflate, 1, 1 },
+        { "libdeflate 2, filter Paeth", encode_libdeflate, 2, 1 },
+        { "libdeflate 2, filter Up", encode_libdeflate, 2, 0 },
         { "libdeflate 3, filter Up", encode_libdeflate, 3, 0 },
         { "libdeflate 3, filter Paeth", encode_libdeflate, 3, 1 },
         { "libdeflate 3, adaptive filter", encode_libdeflate, 3, 2 },
@@ -243,6 +250,29 @@ int main(int argc, char **argv) {
         { "libdeflate 12, adaptive filter", encode_libdeflate, 12, 2 },
     };
     int count = sizeof candidates / sizeof *candidates, runs = 7;
+    if (argc == 4 && strcmp(argv[1], "--one") == 0) {
+        cairo_surface_t *png = cairo_image_surface_create_from_png(argv[3]);
+        if (cairo_surface_status(png)) { fprintf(stderr, "%s: not a PNG\n", argv[3]); return 1; }
+        cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(png), cairo_image_surface_get_height(png));
+        cairo_t *cr = cairo_create(s);
+        cairo_set_source_surface(cr, png, 0, 0);
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+        cairo_paint(cr);
+        cairo_destroy(cr);
+        cairo_surface_flush(s);
+        if (strcmp(argv[2], "none") == 0) { printf("0\n"); return 0; }
+        for (int c = 0; c < count; c++) {
+            if (strcmp(argv[2], candidates[c].name) != 0) continue;
+            buffer out = { 0 };
+            libpng_filters = candidates[c].variant;
+            deflate_filtering = candidates[c].variant;
+            candidates[c].encode(s, &out, candidates[c].level);
+            printf("%zu\n", out.size);
+            return 0;
+        }
+        fprintf(stderr, "no candidate %s\n", argv[2]);
+        return 1;
+    }
     printf("| encoder | time (all frames) | size (all frames) | time / Cairo's | size / Cairo's |\n|---|---|---|---|---|\n");
     double cairoTime = 0, cairoSize = 0;
     for (int c = 0; c < count; c++) {

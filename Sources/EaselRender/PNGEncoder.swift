@@ -1,24 +1,28 @@
 import CCairo
 import CDeflate
 
-/// How hard PNG output is compressed (`--png-compression`). Measured with
-/// `bench/png-encoders.c` on every example @2x beside resvg's files
-/// (docs/benchmarks.md, "PNG encoding").
+/// How hard PNG output is compressed (`--png-compression`). Chosen by
+/// `bench/run --only encoders`: each candidate's size and instructions on
+/// the benchmark's frames beside resvg's files (docs/benchmarks.md, "PNG
+/// encoding").
 public enum PNGCompression: String, Sendable, CaseIterable {
-    /// libdeflate level 1, every row filtered with Up: about two thirds of
-    /// the default's encoding time, files about 20% larger.
+    /// libdeflate level 1, every row filtered with Up: about half the
+    /// default's deflate instructions, files about 10% larger (within 2% of
+    /// resvg's for the card and the Flo graph).
     case fast
-    /// libdeflate level 3, every row filtered with Paeth: no larger than
-    /// resvg's file for any example (resvg writes with the `png` crate at
-    /// its default level) in about a fifth of the time of Cairo's writer
-    /// (libpng, zlib 6) and half of libdeflate 6; files about 10% larger
-    /// than level 6's. Only dithered slow gradients come out larger than
-    /// resvg's, whose picture has the bands dithering removes (with
-    /// `--dither no` they are smaller again). Choosing each row's filter
-    /// costs half as much again for 2% less size, so one filter it is.
+    /// libdeflate level 3; every row filtered with Up for opaque images,
+    /// Paeth for images with transparency (the animation frame of the
+    /// benchmark: Up's file 21% larger). Smaller than resvg's file (the `png` crate at
+    /// its default level) on every benchmark frame and every example but
+    /// dithered slow gradients (whose resvg picture has the bands dithering
+    /// removes; with `--dither no` they are smaller too), for about half the
+    /// instructions of libdeflate 6 with Paeth; files about 20% larger than
+    /// that. Choosing each row's filter cost half as much again for 2%;
+    /// level 2 costs about what level 3 does, level 1 leaves files within 2%
+    /// of resvg's.
     case `default`
     /// libdeflate's strongest level (12), each row's filter chosen by
-    /// libpng's heuristic: many times slower, about 30% smaller.
+    /// libpng's heuristic: many times slower, about 40% smaller.
     case small
 
     /// The libdeflate level for an image with or without an alpha channel.
@@ -32,10 +36,10 @@ public enum PNGCompression: String, Sendable, CaseIterable {
 
     /// The one filter type for every row (PNG filter 2 Up, 4 Paeth), or
     /// nil: choose per row.
-    var rowFilter: UInt8? {
+    func rowFilter(alpha: Bool) -> UInt8? {
         switch self {
         case .fast: return 2
-        case .default: return 4
+        case .default: return alpha ? 4 : 2
         case .small: return nil
         }
     }
@@ -81,7 +85,7 @@ enum PNGEncoder {
         func emit(_ y: Int) {
             let out = base + y * (rowBytes + 1)
             let above = y == 0 ? UnsafePointer(zeroRow) : UnsafePointer(previous)
-            if let type = compression.rowFilter {
+            if let type = compression.rowFilter(alpha: channels == 4) {
                 out[0] = type
                 filter(type, UnsafePointer(current), above, rowBytes, channels, out + 1)
             } else {
