@@ -21,6 +21,9 @@ public enum Easel {
         /// properties below of the same names are this value's.
         public var parse = ParseOptions()
         public var limits: Limits { get { parse.limits } set { parse.limits = newValue } }
+        /// `ParseOptions.hashesFilesRead`: off, `filesRead` records carry no
+        /// hash (what `render` and `check` choose: they report paths only).
+        public var hashesFilesRead: Bool { get { parse.hashesFilesRead } set { parse.hashesFilesRead = newValue } }
         /// Folders outside the scene's own that `href`/`src` may read.
         public var allowedDirectories: [URL] { get { parse.allowedDirectories } set { parse.allowedDirectories = newValue } }
         /// Overrides the scene's `scale` (the default scale of PNG renders).

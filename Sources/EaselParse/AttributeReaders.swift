@@ -81,7 +81,7 @@ extension SceneBuilder {
             diagnostics.error(.badLength(name, a.value, allowFill: allowFill), on: a)
             return nil
         }
-        if ["width", "height"].contains(name) {
+        if name == "width" || name == "height" {
             switch v {
             case .points(let p) where p < 0, .percent(let p) where p < 0:
                 rangeError(el, name, "0 or more")

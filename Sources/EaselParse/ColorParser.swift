@@ -10,6 +10,8 @@ extension Diagnostic.Message {
 /// The CSS Color 4 subset of the contract, plus palette names from `<defs>`.
 public enum ColorParser {
     public static func parse(_ raw: String, palette: [String: Color]) -> Color? {
+        // `#rrggbb` and the like, the commonest spelling, read in place.
+        if palette.isEmpty || palette[raw] == nil, let c = hexBytes(raw.utf8) { return c }
         let text = raw.trimmingSpaces
         let lower = text.lowercased()
         // A palette colour is the scene author's own name; it wins over CSS's.
@@ -27,6 +29,35 @@ public enum ColorParser {
             }
         }
         return nil
+    }
+
+    /// `#` and 3, 4, 6 or 8 hex digits, nothing else (no spaces); nil otherwise.
+    static func hexBytes(_ bytes: String.UTF8View) -> Color? {
+        guard bytes.first == UInt8(ascii: "#") else { return nil }
+        // The digits, four bits each, first digit highest.
+        var packed: UInt32 = 0, count = 0
+        for b in bytes.dropFirst() {
+            let v: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            count += 1
+            guard count <= 8 else { return nil }
+            packed = packed << 4 | UInt32(v)
+        }
+        func digit(_ i: Int) -> Int { Int(packed >> UInt32(4 * (count - 1 - i)) & 0xF) }
+        switch count {
+        case 3, 4:
+            return Color(r8: digit(0) * 17, g8: digit(1) * 17, b8: digit(2) * 17, alpha: count == 4 ? Double(digit(3) * 17) / 255 : 1)
+        case 6, 8:
+            return Color(r8: digit(0) * 16 + digit(1), g8: digit(2) * 16 + digit(3), b8: digit(4) * 16 + digit(5),
+                         alpha: count == 8 ? Double(digit(6) * 16 + digit(7)) / 255 : 1)
+        default:
+            return nil
+        }
     }
 
     static func hex(_ h: String) -> Color? {

@@ -46,7 +46,10 @@ extension SceneBuilder {
                 diagnostics.error(.notAFont(src.value), on: src)
                 return
             }
-            let sha = resolver.recorder.record(of: resolved.path)?.sha256 ?? ContentHash.sha256(bytes)
+            // A font's hash is its identity (two `<font>`s of one file are
+            // one font): taken even when records carry none.
+            let recorded = resolver.recorder.record(of: resolved.path)?.sha256 ?? ""
+            let sha = recorded.isEmpty ? ContentHash.sha256(bytes) : recorded
             guard !fontDeclarations.contains(where: { $0.sha256 == sha }) else { return }
             fontDeclarations.append(FontDeclaration(path: resolved.path, reference: src.value, sha256: sha, location: src.valueLocation))
             fontData[sha] = bytes

@@ -78,11 +78,41 @@ struct NumberScanner {
 /// caller attaches the attribute's location.
 public enum ValueParser {
     public static func number(_ text: String) -> Double? {
+        if let v = plainDecimal(text.utf8) { return v }
         var s = NumberScanner(text)
         s.skipSpaces()
         guard let v = s.scanNumber() else { return nil }
         s.skipSpaces()
         return s.isAtEnd ? v : nil
+    }
+
+    /// A number written as most are — an optional `-`, at most 15 digits
+    /// with at most one `.` among them — read without copying the text;
+    /// nil for anything else (spaces, exponents, `+`, more digits), which
+    /// `NumberScanner` and `strtod` read. The value is the digits as an
+    /// integer divided by a power of ten: both exact in a Double (below
+    /// 2^53 and 10^22), so the one division rounds correctly, as `strtod`
+    /// does (Clinger's fast path).
+    static func plainDecimal<Bytes: Collection>(_ bytes: Bytes) -> Double? where Bytes.Element == UInt8 {
+        var negative = false, mantissa: Int64 = 0, digits = 0, fraction = -1
+        var first = true
+        for b in bytes {
+            defer { first = false }
+            switch b {
+            case UInt8(ascii: "-") where first: negative = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits += 1
+                guard digits <= 15 else { return nil }
+                mantissa = mantissa * 10 + Int64(b - UInt8(ascii: "0"))
+                if fraction >= 0 { fraction += 1 }
+            case UInt8(ascii: ".") where fraction < 0: fraction = 0
+            default: return nil
+            }
+        }
+        guard digits > 0 else { return nil }
+        let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+        let v = Double(mantissa) / powers[max(fraction, 0)]
+        return negative ? -v : v
     }
 
     /// Numbers separated by spaces and/or commas.
@@ -100,6 +130,13 @@ public enum ValueParser {
 
     /// `12`, `12.5`, `50%`, and `fill` where the attribute allows it.
     public static func length(_ text: String, allowFill: Bool) -> Length? {
+        // `12`, `12.5`, `50%`: read in place (no copies of the text).
+        let bytes = text.utf8
+        if bytes.last == UInt8(ascii: "%") {
+            if let v = plainDecimal(bytes.dropLast()) { return .percent(v) }
+        } else if let v = plainDecimal(bytes) {
+            return .points(v)
+        }
         let t = text.trimmingSpaces
         if t == "fill" { return allowFill ? .fill : nil }
         if t.hasSuffix("%") {

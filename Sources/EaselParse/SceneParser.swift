@@ -5,6 +5,12 @@ public struct ParseOptions: Sendable {
     /// `--locale pseudo`/`pseudo-rtl`, if the locale is one.
     public var pseudoLocale: PseudoLocale? { locale.flatMap(PseudoLocale.init(rawValue:)) }
     public var limits = Limits()
+    /// Each file read is hashed (SHA-256) as it is read, for the records a
+    /// build compares (`ParseResult.filesRead`); off, the records' hashes
+    /// are empty and nothing is hashed — `render` and `check` need only the
+    /// paths (10,000 rectangles: the scene's hash was 41 M instructions of
+    /// 1,370 M, and the only reason a text-free render loaded GLib).
+    public var hashesFilesRead = true
     /// Folders outside the scene's own from which `href`/`src` may read.
     public var allowedDirectories: [URL] = []
     /// Values for the scene's `<param>`s (`--set`, `--set-file`).
@@ -36,8 +42,12 @@ public struct ParseOptions: Sendable {
 /// resolver copies of one parse.
 final class FileRecorder: Sendable {
     private let records = Locked<[FileRecord]>([])
+    /// Whether records carry their file's hash (`ParseOptions.hashesFilesRead`).
+    let hashes: Bool
+    init(hashes: Bool = true) { self.hashes = hashes }
     func record(path: String, bytes: [UInt8], modified: Int?) {
-        let entry = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: modified.flatMap(FileTime.trusted))
+        let entry = FileRecord(path: path, sha256: hashes ? ContentHash.sha256(bytes) : "", size: bytes.count,
+                               modified: modified.flatMap(FileTime.trusted))
         records.withLock { list in
             if !list.contains(where: { $0.path == path }) { list.append(entry) }
         }
@@ -54,6 +64,7 @@ final class FileRecorder: Sendable {
 public struct ParseResult: Sendable {
     public var scene: Scene?
     public var diagnostics: [Diagnostic]
+    /// With `ParseOptions.hashesFilesRead` off, each record's `sha256` is empty.
     public var filesRead: [FileRecord]
     /// The bytes of each `<font src>` file, by content hash (`Scene.fonts`).
     public var fontData: [String: [UInt8]] = [:]
@@ -90,11 +101,11 @@ public struct SceneSource: Sendable {
 public enum SceneParser {
     /// `displayPath` names the file in diagnostics (default: its full path).
     public static func parse(fileAt url: URL, displayPath: String? = nil, options: ParseOptions = ParseOptions()) -> ParseResult {
-        build(read(fileAt: url, displayPath: displayPath, limits: options.limits), options: options)
+        build(read(fileAt: url, displayPath: displayPath, limits: options.limits, hashes: options.hashesFilesRead), options: options)
     }
 
     /// Reads and parses the XML of a scene file.
-    public static func read(fileAt url: URL, displayPath: String? = nil, limits: Limits) -> SceneSource {
+    public static func read(fileAt url: URL, displayPath: String? = nil, limits: Limits, hashes: Bool = true) -> SceneSource {
         let path = displayPath ?? url.path
         let start = SourceLocation(file: path, line: 1, column: 1)
         func failed(_ d: Diagnostic) -> SceneSource {
@@ -108,7 +119,8 @@ public enum SceneParser {
         case .success(let read): (bytes, modified) = read
         }
         let real = url.standardizedFileURL.resolvingSymlinksInPath()
-        let record = FileRecord(path: real.path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: FileTime.trusted(modified))
+        let record = FileRecord(path: real.path, sha256: hashes ? ContentHash.sha256(bytes) : "", size: bytes.count,
+                                modified: FileTime.trusted(modified))
         let (root, xml) = XMLReader.read(bytes: bytes, file: path, errorLimit: limits.maxErrors)
         // A scene reached through a symlink (as in Bazel's sandbox, where
         // every input is a link to the source tree) may also read beside
@@ -120,7 +132,7 @@ public enum SceneParser {
 
     /// The scene a read file is under `options`.
     public static func build(_ source: SceneSource, options: ParseOptions) -> ParseResult {
-        let recorder = FileRecorder()
+        let recorder = FileRecorder(hashes: options.hashesFilesRead)
         if let r = source.record { recorder.add(r) }
         guard let root = source.root else { return ParseResult(scene: nil, diagnostics: source.diagnostics, filesRead: recorder.all) }
         var options = options
@@ -135,7 +147,7 @@ public enum SceneParser {
     }
 
     public static func parse(bytes: [UInt8], file: String, baseDirectory: URL, options: ParseOptions) -> ParseResult {
-        parse(bytes: bytes, file: file, baseDirectory: baseDirectory, options: options, recorder: FileRecorder())
+        parse(bytes: bytes, file: file, baseDirectory: baseDirectory, options: options, recorder: FileRecorder(hashes: options.hashesFilesRead))
     }
 
     private static func parse(bytes: [UInt8], file: String, baseDirectory: URL, options: ParseOptions,

@@ -220,8 +220,12 @@ private final class ReaderState {
         while start > 0, bytes[start] != UInt8(ascii: "<") { start -= 1 }
         let positions = scanStartTag(from: start, to: end)
         var attrs: [XMLAttribute] = []
-        for (qname, value) in attributes {
-            let pos = positions[qname] ?? (start, start, start)
+        attrs.reserveCapacity(attributes.count)
+        for (index, (qname, value)) in attributes.enumerated() {
+            // In written order, so the same index; searched if not.
+            let found = index < positions.count && spells(positions[index].name, qname) ? positions[index]
+                : positions.first { spells($0.name, qname) }
+            let pos = found.map { ($0.name.lowerBound, $0.value, $0.valueEnd) } ?? (start, start, start)
             attrs.append(XMLAttribute(name: qname, value: value,
                                       location: lines.location(ofByte: pos.0),
                                       valueLocation: lines.location(ofByte: pos.1),
@@ -271,11 +275,12 @@ private final class ReaderState {
         if diagnostics.isFull, let context { xmlStopParser(context) }
     }
 
-    /// Finds the byte offsets of each attribute's name and value inside a
-    /// start tag that libxml2 has already checked to be well formed.
-    /// Byte offsets of each attribute's name, value start and value end.
-    private func scanStartTag(from start: Int, to end: Int) -> [String: (Int, Int, Int)] {
-        var result: [String: (Int, Int, Int)] = [:]
+    /// The byte offsets of each attribute's name, value start and value end
+    /// inside a start tag that libxml2 has already checked to be well
+    /// formed, in the order they are written (the order libxml2 reports
+    /// them in): no names copied, no table made.
+    private func scanStartTag(from start: Int, to end: Int) -> [(name: Range<Int>, value: Int, valueEnd: Int)] {
+        var result: [(name: Range<Int>, value: Int, valueEnd: Int)] = []
         var i = start + 1
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
         while i < end, !isSpace(bytes[i]), bytes[i] != UInt8(ascii: ">"), bytes[i] != UInt8(ascii: "/") { i += 1 }
@@ -284,16 +289,21 @@ private final class ReaderState {
             guard i < end, bytes[i] != UInt8(ascii: ">"), bytes[i] != UInt8(ascii: "/") else { break }
             let nameStart = i
             while i < end, bytes[i] != UInt8(ascii: "="), !isSpace(bytes[i]) { i += 1 }
-            let name = String(decoding: bytes[nameStart..<i], as: UTF8.self)
+            let nameEnd = i
             while i < end, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "'") { i += 1 }
             guard i < end else { break }
             let quote = bytes[i]
             i += 1
             let valueStart = i
             while i < end, bytes[i] != quote { i += 1 }
-            result[name] = (nameStart, valueStart, i)
+            result.append((nameStart..<nameEnd, valueStart, i))
             i += 1
         }
         return result
+    }
+
+    /// Whether the bytes in `range` spell `name`.
+    private func spells(_ range: Range<Int>, _ name: String) -> Bool {
+        name.utf8.count == range.count && name.utf8.elementsEqual(bytes[range])
     }
 }

@@ -70,11 +70,11 @@ public struct XMLElement: Hashable, Sendable {
 
 /// Maps UTF-8 byte offsets to 1-based line and column.
 struct LineTable {
-    let file: String
+    let file: SourceFiles.ID
     private var lineStarts: [Int] = [0]
 
     init(file: String, bytes: [UInt8]) {
-        self.file = file
+        self.file = SourceFiles.id(of: file)
         for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { lineStarts.append(i + 1) }
     }
 
@@ -84,6 +84,6 @@ struct LineTable {
             let mid = (lo + hi + 1) / 2
             if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
         }
-        return SourceLocation(file: file, line: lo + 1, column: offset - lineStarts[lo] + 1)
+        return SourceLocation(fileID: file, line: lo + 1, column: offset - lineStarts[lo] + 1)
     }
 }

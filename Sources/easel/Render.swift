@@ -64,6 +64,8 @@ struct Render: ParsableCommand {
     /// The compile's options, from every option group.
     private func compileOptions(scale: Double?, scales: [Double] = []) throws -> Easel.Options {
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options(scale: scale, scales: scales)))))
+        // A render reports the paths it read (depfile), never their hashes.
+        options.hashesFilesRead = false
         options.variant = variant
         options.layer = layer
         return options
@@ -184,6 +186,7 @@ struct Check: ParsableCommand {
         diagnosticsOutput = diagnostics.start()
         defer { diagnosticsOutput.finish() }
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
+        options.hashesFilesRead = false
         options.variant = variant
         var sessions: [CompileSession] = []
         for input in inputs {
@@ -219,6 +222,7 @@ struct Layout: ParsableCommand {
         diagnosticsOutput = diagnostics.start()
         defer { diagnosticsOutput.finish() }
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
+        options.hashesFilesRead = false
         options.variant = variant
         let (session, compiled) = compile(input, options)
         report(session.diagnostics, input: input)

@@ -184,7 +184,11 @@ extension RenderJob {
             scale = value
         }
         self.init(inputs: [scene], output: output, scale: scale, depfile: values["--depfile"],
-                  makeOptions: { scale, scales in Easel.Options(scale: scale, scales: scales) })
+                  makeOptions: { scale, scales in
+                      var options = Easel.Options(scale: scale, scales: scales)
+                      options.hashesFilesRead = false
+                      return options
+                  })
     }
 }
 
