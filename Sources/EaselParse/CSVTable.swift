@@ -36,6 +36,7 @@ struct CSVTable {
         return r.map { range in
             let cell = Self.trimmed(range, in: bytes)
             guard !cell.isEmpty else { return nil }
+            if let v = ValueParser.plainDecimal(bytes[cell]) { return v }
             scanner.index = cell.lowerBound
             guard let v = scanner.scanNumber(), scanner.index == cell.upperBound else { return nil }
             return v

@@ -140,10 +140,16 @@ enum DitheredGradient {
         let columnsRepeat = direction.map { $0.x == 0 && t.b == 0 } ?? false
         let drawnWidth = columnsRepeat ? min(w, period) : w, drawnHeight = rowsRepeat ? min(h, period) : h
         var written = false
-        if case .linear(let p1, let p2) = geometry {
-            // The threshold of pixel (i, j) is that of device pixel (x0+i,
-            // y0+j): the pattern belongs to the canvas, not to this image.
+        // The threshold of pixel (i, j) is that of device pixel (x0+i,
+        // y0+j): the pattern belongs to the canvas, not to this image.
+        switch geometry {
+        case .linear(let p1, let p2):
             written = LinearGradientSpans(start: p1, end: p2, stops: stops, repeatMode: repeatMode(spread), transform: transform)
+                .write(into: UnsafeMutableRawPointer(data), stride: Int(stride), width: drawnWidth, height: drawnHeight,
+                       ditherX: visible.x0, ditherY: visible.y0)
+        case .radial(let focus, let center, let radius):
+            written = RadialGradientSpans(focus: focus, center: center, radius: radius, stops: stops, repeatMode: repeatMode(spread),
+                                          transform: transform)
                 .write(into: UnsafeMutableRawPointer(data), stride: Int(stride), width: drawnWidth, height: drawnHeight,
                        ditherX: visible.x0, ditherY: visible.y0)
         }
@@ -172,8 +178,8 @@ enum DitheredGradient {
         return PixelBox.pattern(for: image, at: visible, userToPixel: userToPixel, exactPixels: true)
     }
 
-    /// pixman draws the gradient (a radial one, or a linear one out of
-    /// `LinearGradientSpans`'s range) into the pixels, dithered.
+    /// pixman draws the gradient (one out of the range of Easel's own
+    /// spans, `GradientSpans.swift`) into the pixels, dithered.
     private static func composite(_ geometry: Geometry, stops: [pixman_gradient_stop_t], spread: SpreadMethod, transform: pixman_transform,
                                   into data: UnsafeMutablePointer<UInt8>, stride: Int32, width: Int, height: Int,
                                   ditherX: Int, ditherY: Int) -> Bool {

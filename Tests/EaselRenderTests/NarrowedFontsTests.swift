@@ -41,7 +41,7 @@ final class NarrowedFontsTests: XCTestCase {
     }
 
     func testAShapedTextIsTheSameOverItsFewFamiliesAsOverTheWholeSet() throws {
-        var rng = LinearGradientSpansTests.Seeded(state: 44)
+        var rng = GradientSpansTests.Seeded(state: 44)
         let beyond = try charactersBeyondTheFirstFamily()
         XCTAssertFalse(beyond.isEmpty, "this machine's fallback families cover nothing beyond DejaVu Sans")
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz ABCXYZ 0123456789 .,;:!?-–—…“”‘’ éüßøçñ ΑΒΓαβγ АБВабв ₤€¥ →⇒∑√∞ fiﬁ")

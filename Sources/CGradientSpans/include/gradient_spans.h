@@ -22,4 +22,15 @@ void easel_gradient_row(uint32_t *row, int width, int64_t t, double inc, int fil
                         const float thresholds[8],
                         const easel_gradient_stop *stops, int count, int repeat);
 
+/* One row of a radial gradient from a circle of radius 0 at `focus` to
+ * one of radius `radius` (16.16) at `center`, as pixman's affine path
+ * computes it: `v` is the row's first pixel centre in gradient space
+ * (16.16, from pixman_transform_point_3d) and `unit` the step from one
+ * pixel to the next. False (the row unwritten) when a value leaves the
+ * range where pixman's integer arithmetic is exact. */
+int easel_radial_row(uint32_t *row, int width, int64_t vx, int64_t vy, int64_t ux, int64_t uy,
+                     int64_t focus_x, int64_t focus_y, int64_t center_x, int64_t center_y, int64_t radius,
+                     const float thresholds[8],
+                     const easel_gradient_stop *stops, int count, int repeat);
+
 #endif

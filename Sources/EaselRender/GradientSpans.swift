@@ -17,8 +17,8 @@ import CPixman
 /// (per row, here), the colour from the stop interval in single precision,
 /// the dither `f + (d − f) / 256` and the truncation to 8 bits (per pixel,
 /// in C: `easel_gradient_row`, the four channels in one SSE2 register).
-/// `LinearGradientSpansTests` holds this to pixman's own output on
-/// hundreds of random gradients; radial gradients are still pixman's.
+/// `GradientSpansTests` holds this to pixman's own output on hundreds of
+/// random gradients.
 ///
 /// Only affine transforms reach here (Easel's gradients are never
 /// projective); `write` is false when a value leaves the range where
@@ -68,6 +68,42 @@ struct LinearGradientSpans {
             // pixman starts each row with a new walker, as this does.
             easel_gradient_row(row, Int32(width), Int64(t), inc, Int64(inc * Double(width)) == 0 ? 1 : 0, thresholds,
                                cStops, Int32(cStops.count), Int32(repeatMode.rawValue))
+        }
+        return true
+    }
+}
+
+/// A radial gradient from a circle of radius 0 at `focus` to one of
+/// `radius` at `center` (Easel's radial gradients; all 16.16), written as
+/// pixman's float path stores it onto a dithered `a8r8g8b8` image: per
+/// row, the first pixel's centre in gradient space from pixman's own
+/// transform; per pixel, pixman's exact 64-bit quadratic terms, its
+/// double-precision root and the same float walker and dither as linear
+/// gradients (`easel_radial_row`). `GradientSpansTests` holds the bytes
+/// to pixman's.
+struct RadialGradientSpans {
+    let focus: pixman_point_fixed_t, center: pixman_point_fixed_t
+    let radius: pixman_fixed_t
+    let stops: [pixman_gradient_stop_t]
+    let repeatMode: pixman_repeat_t
+    let transform: pixman_transform
+
+    /// As `LinearGradientSpans.write`.
+    func write(into pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int, ditherX: Int, ditherY: Int) -> Bool {
+        let m = transform.matrix
+        guard m.2.0 == 0, m.2.1 == 0, m.2.2 == 0x10000, width > 0, height > 0 else { return false }
+        var transform = transform
+        let cStops = stops.map {
+            easel_gradient_stop(x: $0.x, red: $0.color.red, green: $0.color.green, blue: $0.color.blue, alpha: $0.color.alpha)
+        }
+        for j in 0..<height {
+            let row = pixels.advanced(by: j * stride).assumingMemoryBound(to: UInt32.self)
+            var v = pixman_vector(vector: (0x8000, pixman_fixed_t(j) << 16 | 0x8000, 0x10000))
+            guard pixman_transform_point_3d(&transform, &v) != 0, v.vector.2 == 0x10000 else { return false }
+            let thresholds = OrderedDither.row(ditherY + j, startingAt: ditherX)
+            guard easel_radial_row(row, Int32(width), Int64(v.vector.0), Int64(v.vector.1), Int64(m.0.0), Int64(m.1.0),
+                                   Int64(focus.x), Int64(focus.y), Int64(center.x), Int64(center.y), Int64(radius), thresholds,
+                                   cStops, Int32(cStops.count), Int32(repeatMode.rawValue)) != 0 else { return false }
         }
         return true
     }

@@ -2,12 +2,12 @@ import CPixman
 @testable import EaselRender
 import XCTest
 
-/// `LinearGradientSpans` against pixman itself: the same gradient drawn by
+/// `LinearGradientSpans` and `RadialGradientSpans` against pixman itself: the same gradient drawn by
 /// `pixman_image_composite32` onto a dithered `a8r8g8b8` image (what Easel
 /// drew before, and what pixman's float path computes) must give the same
 /// bytes, for random geometry, stops, repeat modes, transforms, sizes and
 /// dither offsets.
-final class LinearGradientSpansTests: XCTestCase {
+final class GradientSpansTests: XCTestCase {
     /// SplitMix64: a seeded generator, so a failure names its case.
     struct Seeded: RandomNumberGenerator {
         var state: UInt64
@@ -116,5 +116,51 @@ final class LinearGradientSpansTests: XCTestCase {
             let differing = expected.indices.filter { $0 >= actual.count || expected[$0] != actual[$0] }.count
             XCTAssertEqual(differing, 0, "pixels of 60,000 that differ from pixman's")
         }
+    }
+}
+
+extension GradientSpansTests {
+    func pixmanPixels(_ spans: RadialGradientSpans, width: Int, height: Int, ditherX: Int, ditherY: Int) -> [UInt32] {
+        var pixels = [UInt32](repeating: 0xdeadbeef, count: width * height)
+        var focus = spans.focus, center = spans.center, transform = spans.transform
+        let gradient = pixman_image_create_radial_gradient(&focus, &center, 0, spans.radius, spans.stops, Int32(spans.stops.count))!
+        defer { pixman_image_unref(gradient) }
+        pixman_image_set_transform(gradient, &transform)
+        pixman_image_set_repeat(gradient, spans.repeatMode)
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            let target = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), buffer.baseAddress, Int32(4 * width))!
+            defer { pixman_image_unref(target) }
+            pixman_image_set_dither(target, PIXMAN_DITHER_ORDERED_BAYER_8)
+            pixman_image_set_dither_offset(target, Int32(ditherX), Int32(ditherY))
+            pixman_image_composite32(PIXMAN_OP_SRC, gradient, nil, target, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
+        }
+        return pixels
+    }
+
+    func testEveryRadialPixelIsTheByteThatPixmanStores() {
+        var rng = Seeded(state: 45)
+        var differing = 0, total = 0, cases = 0
+        for n in 0..<400 {
+            let (linear, width, height, ditherX, ditherY) = randomCase(&rng)
+            func fixed(_ v: Double) -> pixman_fixed_t { pixman_fixed_t((v * 65536).rounded()) }
+            var center = pixman_point_fixed_t(x: fixed(.random(in: -60...60, using: &rng)), y: fixed(.random(in: -60...60, using: &rng)))
+            let focus = n % 3 == 0 ? center
+                : pixman_point_fixed_t(x: center.x + fixed(.random(in: -20...20, using: &rng)), y: center.y + fixed(.random(in: -20...20, using: &rng)))
+            if n % 7 == 0 { center = focus }
+            let radius = fixed(.random(in: 0.5...120, using: &rng))
+            let spans = RadialGradientSpans(focus: focus, center: center, radius: radius, stops: linear.stops, repeatMode: linear.repeatMode,
+                                            transform: linear.transform)
+            let expected = pixmanPixels(spans, width: width, height: height, ditherX: ditherX, ditherY: ditherY)
+            var actual = [UInt32](repeating: 0xdeadbeef, count: width * height)
+            let ok = actual.withUnsafeMutableBytes {
+                spans.write(into: $0.baseAddress!, stride: 4 * width, width: width, height: height, ditherX: ditherX, ditherY: ditherY)
+            }
+            guard ok else { XCTFail("case \(n): out of range"); continue }
+            cases += 1
+            total += expected.count
+            differing += expected.indices.filter { expected[$0] != actual[$0] }.count
+        }
+        XCTAssertEqual(cases, 400)
+        XCTAssertEqual(differing, 0, "pixels of \(total) that differ from pixman's")
     }
 }
