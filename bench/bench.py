@@ -100,10 +100,13 @@ def million_point_inputs(n=1_000_000, name="million"):
     return scene, svg
 
 
-def series_inputs(n, series=10, name=None):
+def series_inputs(n, series=10, name=None, svg=False):
     """`series` random walks of `n` rows each in one CSV, placed by a numeric
     x column (unsorted: Easel sorts it), drawn as ten lines with a y axis, an
-    x axis and a legend: the multi-series graph at scale."""
+    x axis and a legend: the multi-series graph at scale. With `svg`, also
+    the same walks as ten SVG polylines over the same plot box, every row a
+    point (what resvg and rsvg-convert draw: the full data, no axes), and
+    (scene, svg) is returned."""
     random.seed(2)
     name = name or f"series-{n}"
     walks = [0.0] * series
@@ -119,12 +122,25 @@ def series_inputs(n, series=10, name=None):
     scene = os.path.join(OUT, name + ".scene.xml")
     colours = ["#1570ef", "#d92d20", "#079455", "#f79009", "#7a5af8", "#0e9384", "#e31b54", "#667085", "#b54708", "#2e90fa"]
     with open(scene, "w") as f:
-        f.write(f'<scene width="1000" height="500" scale="1" background="white">'
+        # @2x beside the SVG renderers' --zoom 2; the curves' sizes at 1x.
+        f.write(f'<scene width="1000" height="500" scale="{2 if svg else 1}" background="white">'
                 f'<lineGraph width="1000" height="500" src="{name}.csv" x-column="x" padding="40 20 30 50">')
         f.writelines(f'<series column="s{k}" name="s{k}"><line stroke="{colours[k % len(colours)]}" stroke-width="1"/></series>'
                      for k in range(series))
         f.write('<yAxis font-size="10"/><xAxis font-size="10"/><legend font-size="10"/></lineGraph></scene>')
-    return scene
+    if not svg:
+        return scene
+    values = [[float(v) for v in row.split(",")[1:]] for row in rows]
+    low, high = min(min(r) for r in values), max(max(r) for r in values)
+    left, top, width, height = 50, 40, 1000 - 50 - 20, 500 - 40 - 30
+    path = os.path.join(OUT, name + ".svg")
+    with open(path, "w") as f:
+        f.write('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="500"><rect width="1000" height="500" fill="white"/>')
+        for k in range(series):
+            points = " ".join(f"{left + i / (n - 1) * width:.2f},{top + (high - r[k]) / (high - low) * height:.2f}" for i, r in enumerate(values))
+            f.write(f'<polyline fill="none" stroke="{colours[k % len(colours)]}" stroke-width="1" points="{points}"/>')
+        f.write("</svg>")
+    return scene, path
 
 
 def node_inputs(count, name=None):
@@ -210,6 +226,7 @@ def cases():
     out.append(("text-heavy card @2x", *text_inputs(), 2))
     out.append(("10,000 nodes", *node_inputs(10_000), 1))
     out.append(("1,000,000-point graph from CSV", *million_point_inputs(), 1))
+    out.append(("10 series × 100,000 rows @2x, with axes", *series_inputs(100_000, name="series-2x-100000", svg=True), 2))
     out.append(("empty scene", *empty_inputs(), 1))
     return out
 
