@@ -176,6 +176,8 @@ void easel_gradient_row(uint32_t *row, int width, int64_t t, double inc, int fil
                         const float thresholds[8],
                         const easel_gradient_stop *stops, int count, int repeat)
 {
+    if (count <= 0)
+        return;
     walker w = { stops, count, repeat, 0, 0, 0, { 0 }, { 0 } };
     if (fill) {
         uint32_t period[8];
@@ -217,8 +219,9 @@ static inline uint32_t radial_pixel(walker *w, double a, double b, double c, dou
             else return 0;
         }
     }
-    /* Far outside every stop a padded or repeated gradient is the same
-     * colour; pixman's own conversion is undefined there. */
+    /* Beyond ±4e18 (far outside every stop) pixman's conversion to an
+     * integer is undefined; here the parameter is clamped, so only there
+     * can the bytes differ from pixman's. */
     if (t > 4e18) t = 4e18;
     if (t < -4e18) t = -4e18;
     return pixel(w, (int64_t)t, d);
@@ -229,8 +232,12 @@ int easel_radial_row(uint32_t *row, int width, int64_t vx, int64_t vy, int64_t u
                      const float thresholds[8],
                      const easel_gradient_stop *stops, int count, int repeat)
 {
+    if (count <= 0 || radius > ((int64_t)1 << 29) || radius < 0)
+        return 0;
     walker w = { stops, count, repeat, 0, 0, 0, { 0 }, { 0 } };
-    const int64_t limit = (int64_t)1 << 30;
+    /* Every term below stays under 2^62: px, py, dx, dy and the whole
+     * row's steps within 2^29. */
+    const int64_t limit = (int64_t)1 << 29;
     int64_t dx = center_x - focus_x, dy = center_y - focus_y, dr = radius;
     int64_t px = vx - focus_x, py = vy - focus_y;
     if (px > limit || px < -limit || py > limit || py < -limit || dx > limit || dx < -limit || dy > limit || dy < -limit

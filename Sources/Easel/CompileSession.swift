@@ -53,7 +53,9 @@ public struct CompileSession: Sendable {
 
     /// The scene file first, then every file it read, in reading order,
     /// with content hashes (a font's is taken when first asked for, once a
-    /// process: `easel render` needs only paths).
+    /// process), unless `Options.hashesFilesRead` is off: then every
+    /// record but a font's has an empty `sha256` (`easel render` needs only
+    /// paths).
     public var filesRead: [FileRecord] { reads.compactMap(\.record) }
 
     /// The paths of `filesRead`, without hashing anything.

@@ -120,7 +120,8 @@ public struct CompiledScene: Sendable {
     public var limits: Limits
     public var pngCompression: PNGCompression
     /// The scene file and every file it read (the font files its text used
-    /// among them), with content hashes.
+    /// among them), with content hashes unless `Options.hashesFilesRead`
+    /// was off (then empty, but for fonts).
     public var filesRead: [FileRecord] { reads.compactMap(\.record) }
     /// The paths of `filesRead`, without hashing anything.
     public var pathsRead: [String] { reads.map(\.path) }

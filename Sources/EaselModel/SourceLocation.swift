@@ -32,8 +32,10 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 
 /// Every file name a location has named in this process, each once, by
 /// number. A process sees a few (its scenes, their CSV files and string
-/// tables), so the table only grows, and is looked up under a lock only
-/// when a location is made from a name or printed.
+/// tables), so the table only grows — a host that compiles sources under a
+/// new name each time grows it by that name — and is looked up under a
+/// lock only when a location is made from a name or printed. A number the
+/// table never gave prints as an empty name.
 public enum SourceFiles {
     public typealias ID = UInt32
 

@@ -60,20 +60,10 @@ public enum ColorParser {
         }
     }
 
-    static func hex(_ h: String) -> Color? {
-        guard h.allSatisfy(\.isHexDigit) else { return nil }
-        let digits = h.map { Int(String($0), radix: 16)! }
-        switch digits.count {
-        case 3, 4:
-            let v = digits.map { $0 * 17 }
-            return Color(r8: v[0], g8: v[1], b8: v[2], alpha: v.count == 4 ? Double(v[3]) / 255 : 1)
-        case 6, 8:
-            let v = stride(from: 0, to: digits.count, by: 2).map { digits[$0] * 16 + digits[$0 + 1] }
-            return Color(r8: v[0], g8: v[1], b8: v[2], alpha: v.count == 4 ? Double(v[3]) / 255 : 1)
-        default:
-            return nil
-        }
-    }
+    /// `h` (the digits after `#`) as 3, 4, 6 or 8 ASCII hex digits. Only
+    /// ASCII: `Character.isHexDigit` also takes fullwidth digits, which
+    /// once reached a forced conversion (`#ＡＢＣ` crashed).
+    static func hex(_ h: String) -> Color? { hexBytes(("#" + h).utf8) }
 
     /// Splits a function body in either the legacy comma form `(a, b, c, d)`
     /// or the modern space form `(a b c / d)`.

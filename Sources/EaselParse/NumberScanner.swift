@@ -93,6 +93,8 @@ public enum ValueParser {
     /// integer divided by a power of ten: both exact in a Double (below
     /// 2^53 and 10^22), so the one division rounds correctly, as `strtod`
     /// does (Clinger's fast path).
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
     static func plainDecimal<Bytes: Collection>(_ bytes: Bytes) -> Double? where Bytes.Element == UInt8 {
         var negative = false, mantissa: Int64 = 0, digits = 0, fraction = -1
         var first = true
@@ -110,8 +112,7 @@ public enum ValueParser {
             }
         }
         guard digits > 0 else { return nil }
-        let powers: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-        let v = Double(mantissa) / powers[max(fraction, 0)]
+        let v = Double(mantissa) / powersOfTen[max(fraction, 0)]
         return negative ? -v : v
     }
 

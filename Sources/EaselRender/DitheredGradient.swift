@@ -12,16 +12,15 @@ import Glibc
 /// adds an ordered threshold and truncates, which is `floor(255·v + d)`
 /// with `d` in (0, 1) — at most half a step either way from rounding, and a
 /// value that is exactly an 8-bit level stays that level. So the gradient
-/// is drawn here by pixman itself, with the same geometry Cairo hands it,
-/// into an image on the target's pixel grid; Cairo then fills, strokes or
-/// shows glyphs with that image as the source, sampling it pixel for pixel.
-///
-/// Chosen over evaluating the gradient in Swift (as `ConicMesh` must,
-/// pixman having no sweep with Easel's sectors): pixman's float path is
-/// native code in debug builds too, and it is exactly the gradient Cairo
-/// drew before, so only the dither moves a pixel. The pattern is pixman's
-/// 8×8 Bayer matrix: blue noise (64×64) gave larger files and a larger
-/// block error on the same renders (docs/benchmarks.md).
+/// is drawn with pixman's float path and dither, with the same geometry
+/// Cairo hands pixman, into an image on the target's pixel grid; Cairo then
+/// fills, strokes or shows glyphs with that image as the source, sampling
+/// it pixel for pixel. The pixels are written by Easel's own spans
+/// (`LinearGradientSpans`, `RadialGradientSpans`: pixman's arithmetic in
+/// one pass, a fifth of its instructions, the same bytes on x86-64), and
+/// by pixman itself when a value is out of their range. The pattern is
+/// pixman's 8×8 Bayer matrix: blue noise (64×64) gave larger files and a
+/// larger block error on the same renders (docs/benchmarks.md).
 enum DitheredGradient {
     /// A pattern for `g` over `visible` (device pixels, the area painted and
     /// not clipped away); nil when Cairo's own undithered gradient serves:
@@ -96,22 +95,21 @@ enum DitheredGradient {
         }
     }
 
-    /// Draws the gradient `make` builds into an image over `visible` and
+    /// Draws the gradient `geometry` gives into an image over `visible` and
     /// returns it as a Cairo pattern in user space.
     ///
-    /// pixman samples pixel (i, j) of the image at its centre, mapped by the
-    /// gradient image's transform. That transform takes image pixels to
-    /// gradient space scaled by `scale`, a factor that keeps the matrix's
-    /// entries near 1: they are 16.16 fixed-point numbers, and a tiny entry
-    /// (a gradient in unit-box space over hundreds of pixels) would lose
-    /// most of its digits. `make` receives the scale to apply to the
-    /// geometry.
+    /// Pixel (i, j) of the image is sampled at its centre, mapped by the
+    /// gradient's transform, as pixman samples it. That transform takes
+    /// image pixels to gradient space scaled by `scale`, a factor that keeps
+    /// the matrix's entries near 1: they are 16.16 fixed-point numbers, and
+    /// a tiny entry (a gradient in unit-box space over hundreds of pixels)
+    /// would lose most of its digits. `geometry` receives the scale to apply.
     ///
     /// A linear gradient along `direction` (gradient space) whose colour is
     /// constant down the pixel columns (or along the rows) — a background
     /// from left to right or from top to bottom — repeats every 8 rows
-    /// (columns), the dither's period: pixman draws one period and the rest
-    /// is copied (the Flo graph's background: 94 M instructions of 295 M).
+    /// (columns), the dither's period: one period is drawn and the rest
+    /// copied.
     private static func draw(stops: [ShadingStop], spread: SpreadMethod, opacity: Double, matrix: AffineTransform,
                              visible: PixelBox, userToPixel: AffineTransform, direction: Point? = nil,
                              geometry: (Double) -> Geometry?) -> OpaquePointer? {
@@ -225,10 +223,7 @@ enum DitheredGradient {
     }
 
     /// pixman's 8×8 Bayer threshold for device pixel (x, y), in (0, 1): the
-    /// same `d` pixman adds, for the conic sweep Easel evaluates itself.
-    static func threshold(_ x: Int, _ y: Int) -> Double {
-        let yx = y ^ x
-        let m = ((yx & 1) << 5) | ((x & 1) << 4) | ((yx & 2) << 2) | ((x & 2) << 1) | ((yx & 4) >> 1) | ((x & 4) >> 2)
-        return Double(m) / 64 + 1.0 / 128
-    }
+    /// same `d` pixman adds, for the conic sweep Easel evaluates itself
+    /// (exact in a Float: a multiple of 1/128).
+    static func threshold(_ x: Int, _ y: Int) -> Double { Double(OrderedDither.threshold(x, y)) }
 }

@@ -1,5 +1,4 @@
 import CCairo
-import Glibc
 import CPangoCairo
 import EaselLayout
 import EaselModel
@@ -124,7 +123,7 @@ public final class FontSet: @unchecked Sendable {
     /// over just a few families' fonts when they are all the text can use
     /// (see `narrowing(_:for:)`), else one over the whole set.
     func withShapingContext<T>(for text: String, families lists: [[String]]?, _ body: (ShapingContext) -> T) -> T {
-        if let lists, let names = narrowing(lists, for: text), let fonts = narrowedFonts(names) {
+        if document != nil, let lists, let names = narrowing(lists, for: text), let fonts = narrowedFonts(names) {
             let context = fonts.idle.withLock { $0.popLast() } ?? ShapingContext(config: fonts.config)
             defer { fonts.idle.withLock { $0.append(context) } }
             return body(context)
@@ -152,10 +151,8 @@ public final class FontSet: @unchecked Sendable {
         for list in lists {
             var covered = [Bool](repeating: false, count: scalars.count)
             var remaining = scalars.count
-            var prefix = 0
             for family in list where remaining > 0 {
                 let key = FontSet.key(family)
-                prefix += 1
                 keys.insert(key)
                 guard let charset = coverage(of: key) else { continue }
                 for (i, c) in scalars.enumerated() where !covered[i] && FcCharSetHasChar(charset, c) != 0 {
@@ -194,16 +191,21 @@ public final class FontSet: @unchecked Sendable {
             return hit
         }
         guard let made = NarrowedFonts(document: document, families: names) else { return nil }
-        narrowed.withLock { list in
+        // Another thread may have made the same set meanwhile: one is kept.
+        return narrowed.withLock { list in
+            if let other = list.first(where: { $0.key == key }) { return other.fonts }
             list.append((key, made))
             if list.count > FontSet.narrowedCapacity { list.removeFirst(list.count - FontSet.narrowedCapacity) }
+            return made
         }
-        return made
     }
 }
 
 /// The characters the fonts of one family of a set have, together (the
-/// union of their fontconfig charsets): immutable once made.
+/// union of their fontconfig charsets) — of the fonts Pango can use: it
+/// drops every font whose format is not TrueType or CFF (Type 1, say)
+/// after sorting, so a family covers a text only through those.
+/// Immutable once made.
 final class FamilyCoverage: @unchecked Sendable {
     let charset: OpaquePointer
 
@@ -211,7 +213,9 @@ final class FamilyCoverage: @unchecked Sendable {
         guard let charset = FcCharSetCreate() else { return nil }
         if let set = FcConfigGetFonts(config, FcSetSystem) {
             for i in 0..<Int(set.pointee.nfont) {
-                guard let font = set.pointee.fonts[i], FontPattern(font).strings("family").contains(where: names.contains) else { continue }
+                guard let font = set.pointee.fonts[i], FontPattern(font).strings("family").contains(where: names.contains),
+                      let format = FontPattern(font).strings("fontformat").first?.lowercased(),
+                      format == "truetype" || format == "cff" else { continue }
                 var fontCharset: OpaquePointer?
                 if FcPatternGetCharSet(font, "charset", 0, &fontCharset) == FcResultMatch, let fontCharset {
                     _ = FcCharSetMerge(charset, fontCharset, nil)
@@ -227,8 +231,10 @@ final class FamilyCoverage: @unchecked Sendable {
 /// A font set cut down to a few families for the texts that need no others:
 /// its own configuration (refusing every font — an empty pattern; a glob
 /// would refuse by file name before any pattern could accept — but theirs,
-/// scalable ones only, as the whole set does), the characters they cover together, and
-/// its shaping contexts. Pango 1.50's font map sorts every font of its
+/// scalable ones only, as the whole set does) and its shaping contexts.
+/// Each is built from the fontconfig caches of the machine's folders (a
+/// folder without a current cache is scanned again for each set: `fc-cache`
+/// keeps that from happening). Pango 1.50's font map sorts every font of its
 /// configuration for each new font description (`FcFontSetSort`, in the
 /// background, whether or not the text needs a fallback): over the
 /// machine's 451 faces that was a third of a small text scene's
@@ -242,7 +248,9 @@ final class NarrowedFonts: @unchecked Sendable {
         guard !families.isEmpty, document.hasSuffix(closing) else { return nil }
         var xml = String(document.dropLast(closing.count))
         xml += "<selectfont>\n<acceptfont>\n"
-        for family in families where XMLText.canHold(family) {
+        // A family the document cannot hold would be missing from the set.
+        guard families.allSatisfy(XMLText.canHold) else { return nil }
+        for family in families {
             xml += "<pattern><patelt name=\"family\"><string>\(XMLText.escape(family))</string></patelt>"
             xml += "<patelt name=\"scalable\"><bool>true</bool></patelt></pattern>\n"
         }

@@ -16,7 +16,9 @@ import CPixman
 /// as a 16.16 fixed-point number from pixman's double-precision formula
 /// (per row, here), the colour from the stop interval in single precision,
 /// the dither `f + (d − f) / 256` and the truncation to 8 bits (per pixel,
-/// in C: `easel_gradient_row`, the four channels in one SSE2 register).
+/// in C: `easel_gradient_row`, the four channels in one SSE2 register; C
+/// compiled without contracting `a·b + c`, as Debian's x86-64 pixman is —
+/// on a target whose pixman fuses them, the last bit could differ).
 /// `GradientSpansTests` holds this to pixman's own output on hundreds of
 /// random gradients.
 ///
@@ -37,7 +39,7 @@ struct LinearGradientSpans {
         let dx = Int64(end.x) - Int64(start.x), dy = Int64(end.y) - Int64(start.y)
         let lengthSquared = dx &* dx &+ dy &* dy
         let m = transform.matrix
-        guard lengthSquared != 0, m.2.0 == 0, m.2.1 == 0, m.2.2 != 0, width > 0, height > 0 else { return false }
+        guard !stops.isEmpty, lengthSquared != 0, m.2.0 == 0, m.2.1 == 0, m.2.2 != 0, width > 0, height > 0 else { return false }
         // pixman's test for a gradient that does not change down the image:
         // then every row takes the first row's parameters.
         let down = Double(height) * 65536.0 * 65536.0 * Double(dx &* Int64(m.0.1) &+ dy &* Int64(m.1.1))
@@ -46,9 +48,7 @@ struct LinearGradientSpans {
         let across = dx &* Int64(m.0.0) &+ dy &* Int64(m.1.0)
         let origin = dx &* Int64(start.x) &+ dy &* Int64(start.y)
         var transform = transform
-        let cStops = stops.map {
-            easel_gradient_stop(x: $0.x, red: $0.color.red, green: $0.color.green, blue: $0.color.blue, alpha: $0.color.alpha)
-        }
+        let cStops = OrderedDither.cStops(stops)
         let limit = Double(Int64.max / 4)
         for j in 0..<height {
             let row = pixels.advanced(by: j * stride).assumingMemoryBound(to: UInt32.self)
@@ -91,11 +91,9 @@ struct RadialGradientSpans {
     /// As `LinearGradientSpans.write`.
     func write(into pixels: UnsafeMutableRawPointer, stride: Int, width: Int, height: Int, ditherX: Int, ditherY: Int) -> Bool {
         let m = transform.matrix
-        guard m.2.0 == 0, m.2.1 == 0, m.2.2 == 0x10000, width > 0, height > 0 else { return false }
+        guard !stops.isEmpty, m.2.0 == 0, m.2.1 == 0, m.2.2 == 0x10000, width > 0, height > 0 else { return false }
         var transform = transform
-        let cStops = stops.map {
-            easel_gradient_stop(x: $0.x, red: $0.color.red, green: $0.color.green, blue: $0.color.blue, alpha: $0.color.alpha)
-        }
+        let cStops = OrderedDither.cStops(stops)
         for j in 0..<height {
             let row = pixels.advanced(by: j * stride).assumingMemoryBound(to: UInt32.self)
             var v = pixman_vector(vector: (0x8000, pixman_fixed_t(j) << 16 | 0x8000, 0x10000))
@@ -109,15 +107,22 @@ struct RadialGradientSpans {
     }
 }
 
-/// pixman's 8×8 ordered dither.
+/// pixman's 8×8 ordered dither, and the stops as the C span writers take them.
 enum OrderedDither {
+    /// The threshold pixman adds at device pixel (x, y), in (0, 1):
+    /// reverse(interleave(x xor y, x)) of the low three bits, over 64, plus
+    /// half a step.
+    static func threshold(_ x: Int, _ y: Int) -> Float {
+        let yx = y ^ x
+        let m = ((yx & 1) << 5) | ((x & 1) << 4) | ((yx & 2) << 2) | ((x & 2) << 1) | ((yx & 4) >> 1) | ((x & 4) >> 2)
+        return Float(m) * (1 / 64 as Float) + (1 / 128 as Float)
+    }
+
     /// The thresholds of the eight device pixels (x, y), (x + 1, y), …
     /// whose index is their column modulo 8 from `x`.
-    static func row(_ y: Int, startingAt x: Int) -> [Float] {
-        (0..<8).map { i in
-            let px = x + i, yx = y ^ px
-            let m = ((yx & 1) << 5) | ((px & 1) << 4) | ((yx & 2) << 2) | ((px & 2) << 1) | ((yx & 4) >> 1) | ((px & 4) >> 2)
-            return Float(m) * (1 / 64 as Float) + (1 / 128 as Float)
-        }
+    static func row(_ y: Int, startingAt x: Int) -> [Float] { (0..<8).map { threshold(x + $0, y) } }
+
+    static func cStops(_ stops: [pixman_gradient_stop_t]) -> [easel_gradient_stop] {
+        stops.map { easel_gradient_stop(x: $0.x, red: $0.color.red, green: $0.color.green, blue: $0.color.blue, alpha: $0.color.alpha) }
     }
 }

@@ -10,9 +10,10 @@ public enum PNGCompression: String, Sendable, CaseIterable {
     /// default's deflate instructions, files about 10% larger (within 2% of
     /// resvg's for the card and the Flo graph).
     case fast
-    /// libdeflate level 3; every row filtered with Up for opaque images,
-    /// Paeth for images with transparency (the animation frame of the
-    /// benchmark: Up's file 21% larger). Smaller than resvg's file (the `png` crate at
+    /// libdeflate level 3; every row filtered with Up for images written
+    /// without an alpha channel, Paeth for those with one (translucent
+    /// images, and animation frames, which share one RGBA header; the
+    /// benchmark's animation frame: Up's file 21% larger). Smaller than resvg's file (the `png` crate at
     /// its default level) on every benchmark frame and every example but
     /// dithered slow gradients (whose resvg picture has the bands dithering
     /// removes; with `--dither no` they are smaller too), for about half the
@@ -25,8 +26,8 @@ public enum PNGCompression: String, Sendable, CaseIterable {
     /// libpng's heuristic: many times slower, about 40% smaller.
     case small
 
-    /// The libdeflate level for an image with or without an alpha channel.
-    func level(alpha: Bool) -> Int32 {
+    /// The libdeflate level.
+    var level: Int32 {
         switch self {
         case .fast: return 1
         case .default: return 3
@@ -113,7 +114,7 @@ enum PNGEncoder {
         }
 
         let filteredCount = height * (rowBytes + 1)
-        guard let compressor = libdeflate_alloc_compressor(compression.level(alpha: channels == 4)) else { return nil }
+        guard let compressor = libdeflate_alloc_compressor(compression.level) else { return nil }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, filteredCount)
         // Pages the compressor does not write are never touched: the bound

@@ -17,7 +17,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func measureCountingLayouts(_ request: TextRequest) -> (size: Size, layouts: Int) {
-        fonts.withShapingContext(for: request.maxLines == nil ? request.text : request.text + "…", families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
             let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -26,7 +26,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func shape(_ request: TextRequest) -> ShapedText {
-        fonts.withShapingContext(for: request.maxLines == nil ? request.text : request.text + "…", families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
             let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -41,12 +41,18 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
-        fonts.withShapingContext(for: request.maxLines == nil ? request.text : request.text + "…", families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: request.text, families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
             let layout = self.layout(request.text, spans: request.spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             return TextFitMeasure(size: size(of: layout, request), lineCount: Int(pango_layout_get_line_count(layout)),
                                   brokenWord: brokenWord(layout, request.text), fontSize: baseSize(request.font))
         } }
+    }
+
+    /// Every character a layout of `request` may set: its text, and the
+    /// ellipsis `maxLines` may end it with (`displayText`).
+    private func drawnCharacters(_ request: TextRequest) -> String {
+        request.maxLines == nil ? request.text : request.text + "…"
     }
 
     /// The family list of each description of `request`'s text and spans,

@@ -27,11 +27,11 @@ func mallocInfo(_ options: Int32, _ stream: UnsafeMutablePointer<FILE>) -> Int32
 func heapInUseMegabytes() -> Double {
     var buffer: UnsafeMutablePointer<CChar>?
     var length = 0
-    guard let stream = open_memstream(&buffer, &length) else { return 0 }
+    guard let stream = open_memstream(&buffer, &length) else { fatalError("open_memstream failed: no heap figure") }
     _ = mallocInfo(0, stream)
     fclose(stream)
     defer { free(buffer) }
-    guard let buffer else { return 0 }
+    guard let buffer else { fatalError("malloc_info wrote nothing: no heap figure") }
     let report = String(cString: buffer)
     // The report ends with the totals over all arenas: <total type="fast"
     // .../> <total type="rest" .../> <total type="mmap" .../> <system
@@ -42,7 +42,10 @@ func heapInUseMegabytes() -> Double {
         guard let sizeRange = rest.range(of: "size=\"") else { return 0 }
         return Double(rest[sizeRange.upperBound...].prefix { $0.isNumber }) ?? 0
     }
-    let inUse = size("<system type=\"current\"") - size("<total type=\"fast\"") - size("<total type=\"rest\"") + size("<total type=\"mmap\"")
+    let current = size("<system type=\"current\"")
+    // A report without its totals would make every round 0: a leak unseen.
+    guard current > 0 else { fatalError("malloc_info's report has no current size: no heap figure") }
+    let inUse = current - size("<total type=\"fast\"") - size("<total type=\"rest\"") + size("<total type=\"mmap\"")
     return inUse / 1_048_576
 }
 

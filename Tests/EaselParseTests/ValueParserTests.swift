@@ -1,5 +1,7 @@
 import EaselModel
+import Glibc
 @testable import EaselParse
+import EaselTestSupport
 import XCTest
 
 final class ColorParserTests: XCTestCase {
@@ -31,9 +33,42 @@ final class ColorParserTests: XCTestCase {
 
     func testBadColorsAreRejectedNotBlack() {
         for bad in ["#ff", "#12345", "#gggggg", "rgb(1,2)", "rgb(1,2,3,4,5)", "rgb(1 2 3 /)", "hsl(0, 100, 50%)",
-                    "redd", "", "url(#x)", "rgb(a,b,c)", "#ff00000", "rgb(1,2 3)"] {
+                    "redd", "", "url(#x)", "rgb(a,b,c)", "#ff00000", "rgb(1,2 3)",
+                    // Fullwidth digits are hex digits to `Character`, not to CSS (this one crashed).
+                    "#ＡＢＣ", "#１２３", " #ＦＦ００００ "] {
             XCTAssertNil(parse(bad), "'\(bad)' should not parse")
         }
+    }
+}
+
+/// The in-place readers (plain decimals, `#hex`) against the general ones
+/// they stand in front of: `strtod` for numbers, the Character-based path
+/// for colours with spaces around them.
+final class FastPathParserTests: XCTestCase {
+    func testPlainDecimalsAreStrtodsNumbers() {
+        var rng = SeededGenerator(seed: 9)
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...15, using: &rng)
+            var text = String((0..<digits).map { _ in Character(String(Int.random(in: 0...9, using: &rng))) })
+            if Bool.random(using: &rng) { text.insert(".", at: text.index(text.startIndex, offsetBy: Int.random(in: 0...digits, using: &rng))) }
+            if Bool.random(using: &rng) { text = "-" + text }
+            XCTAssertEqual(ValueParser.plainDecimal(text.utf8), strtod(text, nil), text)
+        }
+        for other in ["1e5", "+1", " 1", "1 ", "1.2.3", "--1", "1234567890123456", ".", "-", ""] {
+            XCTAssertNil(ValueParser.plainDecimal(other.utf8), other)
+        }
+        XCTAssertEqual(ValueParser.number(" 1e2 "), 100)
+        XCTAssertEqual(ValueParser.length("50%", allowFill: false), .percent(50))
+        XCTAssertEqual(ValueParser.length(" 12 ", allowFill: false), .points(12))
+    }
+
+    func testHexColoursReadInPlaceAreTheGeneralPathsColours() {
+        for text in ["#f00", "#F00F", "#3779b1", "#3779B1CC", "#000", "#ffffffff"] {
+            XCTAssertEqual(ColorParser.parse(text, palette: [:]), ColorParser.parse(" \(text) ", palette: [:]), text)
+        }
+        // A palette name wins, even one spelled like a colour.
+        let brand = Color(r8: 1, g8: 2, b8: 3)
+        XCTAssertEqual(ColorParser.parse("#fff", palette: ["#fff": brand]), brand)
     }
 }
 

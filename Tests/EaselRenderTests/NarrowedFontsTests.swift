@@ -2,6 +2,7 @@ import CPangoCairo
 import EaselLayout
 import EaselModel
 @testable import EaselRender
+import EaselTestSupport
 import XCTest
 
 /// Texts shape over a font set cut down to the families they can use
@@ -41,7 +42,7 @@ final class NarrowedFontsTests: XCTestCase {
     }
 
     func testAShapedTextIsTheSameOverItsFewFamiliesAsOverTheWholeSet() throws {
-        var rng = GradientSpansTests.Seeded(state: 44)
+        var rng = SeededGenerator(seed: 44)
         let beyond = try charactersBeyondTheFirstFamily()
         XCTAssertFalse(beyond.isEmpty, "this machine's fallback families cover nothing beyond DejaVu Sans")
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz ABCXYZ 0123456789 .,;:!?-–—…“”‘’ éüßøçñ ΑΒΓαβγ АБВабв ₤€¥ →⇒∑√∞ fiﬁ")

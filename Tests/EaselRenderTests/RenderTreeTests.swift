@@ -121,6 +121,14 @@ final class RenderTreeTests: XCTestCase {
             XCTAssertEqual(String(r.stdout.prefix(64)), record.sha256, record.path)
             XCTAssertEqual(record.size, try Data(contentsOf: URL(fileURLWithPath: record.path)).count)
         }
+        // As `render` and `check` compile: the same files, nothing hashed.
+        var options = Easel.Options()
+        options.hashesFilesRead = false
+        var unhashed = CompileSession(options: options)
+        XCTAssertNotNil(unhashed.compile(fileAt: scene))
+        XCTAssertEqual(unhashed.pathsRead, session.pathsRead)
+        XCTAssertEqual(unhashed.filesRead.map(\.sha256), ["", "", ""])
+        XCTAssertEqual(unhashed.filesRead.map(\.size), session.filesRead.map(\.size))
     }
 
     func testTreeHoldsShapedTextAndRepeatCopies() throws {
