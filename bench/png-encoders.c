@@ -222,6 +222,22 @@ static int round_trips(cairo_surface_t *source, buffer *png) {
     return ok;
 }
 
+/* A PNG frame as premultiplied ARGB32, as Easel paints it; NULL if it
+ * is not a PNG. */
+static cairo_surface_t *read_frame(const char *path) {
+    cairo_surface_t *png = cairo_image_surface_create_from_png(path);
+    if (cairo_surface_status(png)) { fprintf(stderr, "%s: not a PNG\n", path); return NULL; }
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(png), cairo_image_surface_get_height(png));
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_surface(cr, png, 0, 0);
+    cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
+    cairo_paint(cr);
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    cairo_surface_destroy(png);
+    return s;
+}
+
 static int by_double(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 
 int main(int argc, char **argv) {
@@ -251,15 +267,8 @@ int main(int argc, char **argv) {
     };
     int count = sizeof candidates / sizeof *candidates, runs = 7;
     if (argc == 4 && strcmp(argv[1], "--one") == 0) {
-        cairo_surface_t *png = cairo_image_surface_create_from_png(argv[3]);
-        if (cairo_surface_status(png)) { fprintf(stderr, "%s: not a PNG\n", argv[3]); return 1; }
-        cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(png), cairo_image_surface_get_height(png));
-        cairo_t *cr = cairo_create(s);
-        cairo_set_source_surface(cr, png, 0, 0);
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
-        cairo_paint(cr);
-        cairo_destroy(cr);
-        cairo_surface_flush(s);
+        cairo_surface_t *s = read_frame(argv[3]);
+        if (!s) return 1;
         if (strcmp(argv[2], "none") == 0) { printf("0\n"); return 0; }
         for (int c = 0; c < count; c++) {
             if (strcmp(argv[2], candidates[c].name) != 0) continue;
@@ -279,16 +288,8 @@ int main(int argc, char **argv) {
         double total = 0, size = 0;
         int correct = 1;
         for (int f = 1; f < argc; f++) {
-            cairo_surface_t *png = cairo_image_surface_create_from_png(argv[f]);
-            if (cairo_surface_status(png)) { fprintf(stderr, "%s: not a PNG\n", argv[f]); return 1; }
-            /* Premultiplied ARGB32, as Easel paints it. */
-            cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, cairo_image_surface_get_width(png), cairo_image_surface_get_height(png));
-            cairo_t *cr = cairo_create(s);
-            cairo_set_source_surface(cr, png, 0, 0);
-            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
-            cairo_paint(cr);
-            cairo_destroy(cr);
-            cairo_surface_flush(s);
+            cairo_surface_t *s = read_frame(argv[f]);
+            if (!s) return 1;
             double times[16];
             buffer out = { 0 };
             for (int r = 0; r < runs; r++) {
@@ -305,7 +306,6 @@ int main(int argc, char **argv) {
             correct &= round_trips(s, &out);
             free(out.data);
             cairo_surface_destroy(s);
-            cairo_surface_destroy(png);
         }
         if (c == 0) { cairoTime = total; cairoSize = size; }
         printf("| %s%s | %.1f ms | %.0f KB | %.2f | %.2f |\n", candidates[c].name, correct ? "" : " (WRONG PIXELS)",

@@ -9,13 +9,15 @@ import XCTest
 /// bytes, for random geometry, stops, repeat modes, transforms, sizes and
 /// dither offsets.
 final class GradientSpansTests: XCTestCase {
-    func pixmanPixels(_ spans: LinearGradientSpans, width: Int, height: Int, ditherX: Int, ditherY: Int) -> [UInt32] {
+    /// What pixman stores for `gradient` (consumed) composited onto a
+    /// dithered a8r8g8b8 image.
+    func composited(_ gradient: OpaquePointer, transform: pixman_transform, repeatMode: pixman_repeat_t,
+                    width: Int, height: Int, ditherX: Int, ditherY: Int) -> [UInt32] {
         var pixels = [UInt32](repeating: 0xdeadbeef, count: width * height)
-        var p1 = spans.start, p2 = spans.end, transform = spans.transform
-        let gradient = pixman_image_create_linear_gradient(&p1, &p2, spans.stops, Int32(spans.stops.count))!
+        var transform = transform
         defer { pixman_image_unref(gradient) }
         pixman_image_set_transform(gradient, &transform)
-        pixman_image_set_repeat(gradient, spans.repeatMode)
+        pixman_image_set_repeat(gradient, repeatMode)
         pixels.withUnsafeMutableBufferPointer { buffer in
             let target = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), buffer.baseAddress, Int32(4 * width))!
             defer { pixman_image_unref(target) }
@@ -24,6 +26,12 @@ final class GradientSpansTests: XCTestCase {
             pixman_image_composite32(PIXMAN_OP_SRC, gradient, nil, target, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
         }
         return pixels
+    }
+
+    func pixmanPixels(_ spans: LinearGradientSpans, width: Int, height: Int, ditherX: Int, ditherY: Int) -> [UInt32] {
+        var p1 = spans.start, p2 = spans.end
+        return composited(pixman_image_create_linear_gradient(&p1, &p2, spans.stops, Int32(spans.stops.count))!, transform: spans.transform,
+                          repeatMode: spans.repeatMode, width: width, height: height, ditherX: ditherX, ditherY: ditherY)
     }
 
     func spansPixels(_ spans: LinearGradientSpans, width: Int, height: Int, ditherX: Int, ditherY: Int) -> [UInt32]? {
@@ -110,20 +118,9 @@ final class GradientSpansTests: XCTestCase {
 
 extension GradientSpansTests {
     func pixmanPixels(_ spans: RadialGradientSpans, width: Int, height: Int, ditherX: Int, ditherY: Int) -> [UInt32] {
-        var pixels = [UInt32](repeating: 0xdeadbeef, count: width * height)
-        var focus = spans.focus, center = spans.center, transform = spans.transform
-        let gradient = pixman_image_create_radial_gradient(&focus, &center, 0, spans.radius, spans.stops, Int32(spans.stops.count))!
-        defer { pixman_image_unref(gradient) }
-        pixman_image_set_transform(gradient, &transform)
-        pixman_image_set_repeat(gradient, spans.repeatMode)
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            let target = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(width), Int32(height), buffer.baseAddress, Int32(4 * width))!
-            defer { pixman_image_unref(target) }
-            pixman_image_set_dither(target, PIXMAN_DITHER_ORDERED_BAYER_8)
-            pixman_image_set_dither_offset(target, Int32(ditherX), Int32(ditherY))
-            pixman_image_composite32(PIXMAN_OP_SRC, gradient, nil, target, 0, 0, 0, 0, 0, 0, Int32(width), Int32(height))
-        }
-        return pixels
+        var focus = spans.focus, center = spans.center
+        return composited(pixman_image_create_radial_gradient(&focus, &center, 0, spans.radius, spans.stops, Int32(spans.stops.count))!,
+                          transform: spans.transform, repeatMode: spans.repeatMode, width: width, height: height, ditherX: ditherX, ditherY: ditherY)
     }
 
     func testEveryRadialPixelIsTheByteThatPixmanStores() {
