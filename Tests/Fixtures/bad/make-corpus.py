@@ -174,6 +174,9 @@ case("axis-ticks-zero.scene.xml", scene('<lineGraph values="1 2"><yAxis ticks="0
 case("color-short-hex.scene.xml", scene('<rect fill="#12"/>'), "'#12' is not a colour")
 case("color-bad-function.scene.xml", scene('<rect fill="rgb(300 0 0 / )"/>'), "is not a colour")
 case("color-misspelt.scene.xml", scene('<rect fill="redd"/>'), "did you mean 'red'?")
+# Fullwidth letters are hex digits to Swift's Character.isHexDigit, not to
+# CSS: this once reached a forced conversion and crashed.
+case("color-fullwidth-hex.scene.xml", scene('<rect fill="#\uff21\uff22\uff23"/>'), "is not a colour")
 case("background-url.scene.xml", '<scene width="10" height="10" background="url(#g)"/>', "is not a colour")
 case("stop-without-color.scene.xml", scene('<defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs>'), "<stop> needs a 'color' attribute")
 
