@@ -154,8 +154,8 @@ public final class FontSet: @unchecked Sendable {
             for family in list where remaining > 0 {
                 let key = FontSet.key(family)
                 keys.insert(key)
-                guard let charset = coverage(of: key) else { continue }
-                for (i, c) in scalars.enumerated() where !covered[i] && FcCharSetHasChar(charset, c) != 0 {
+                guard let coverage = coverage(of: key) else { continue }
+                for (i, c) in scalars.enumerated() where !covered[i] && coverage.has(c) {
                     covered[i] = true
                     remaining -= 1
                 }
@@ -166,13 +166,14 @@ public final class FontSet: @unchecked Sendable {
     }
 
     /// The characters the fonts of one family (by key) have, together.
-    func coverage(of key: String) -> OpaquePointer? {
-        if let known = coverages.withLock({ $0[key] }) { return known.charset }
-        guard let names = namesByKey[key], let made = FamilyCoverage(config: config, names: Set(names)) else { return nil }
+    func coverage(of key: String) -> FamilyCoverage? {
+        if let known = coverages.withLock({ $0[key] }) { return known }
+        guard let names = namesByKey[key] else { return nil }
+        let made = FamilyCoverage(config: config, names: Set(names))
         return coverages.withLock { known in
-            if let other = known[key] { return other.charset }
+            if let other = known[key] { return other }
             known[key] = made
-            return made.charset
+            return made
         }
     }
 
@@ -201,31 +202,44 @@ public final class FontSet: @unchecked Sendable {
     }
 }
 
-/// The characters the fonts of one family of a set have, together (the
-/// union of their fontconfig charsets) — of the fonts Pango can use: it
-/// drops every font whose format is not TrueType or CFF (Type 1, say)
-/// after sorting, so a family covers a text only through those.
-/// Immutable once made.
-final class FamilyCoverage: @unchecked Sendable {
-    let charset: OpaquePointer
+/// The characters the fonts of one family of a set have, together — of
+/// the fonts Pango can use: it drops every font whose format is not
+/// TrueType or CFF (Type 1, say) after sorting, so a family covers a text
+/// only through those. Held as Easel's own bitmaps, one per 256-character
+/// page, read from the fonts' charsets page by page: a mutable FcCharSet
+/// keeps its leaves as offsets, which LeakSanitizer cannot follow (a set
+/// the process keeps looked leaked). Immutable once made.
+final class FamilyCoverage: Sendable {
+    /// Page (character >> 8) → its 256 bits, as fontconfig's maps hold them.
+    private let pages: [UInt32: [UInt32]]
 
-    init?(config: OpaquePointer, names: Set<String>) {
-        guard let charset = FcCharSetCreate() else { return nil }
+    init(config: OpaquePointer, names: Set<String>) {
+        var pages: [UInt32: [UInt32]] = [:]
         if let set = FcConfigGetFonts(config, FcSetSystem) {
             for i in 0..<Int(set.pointee.nfont) {
                 guard let font = set.pointee.fonts[i], FontPattern(font).strings("family").contains(where: names.contains),
                       let format = FontPattern(font).strings("fontformat").first?.lowercased(),
                       format == "truetype" || format == "cff" else { continue }
-                var fontCharset: OpaquePointer?
-                if FcPatternGetCharSet(font, "charset", 0, &fontCharset) == FcResultMatch, let fontCharset {
-                    _ = FcCharSetMerge(charset, fontCharset, nil)
+                var charset: OpaquePointer?
+                guard FcPatternGetCharSet(font, "charset", 0, &charset) == FcResultMatch, let charset else { continue }
+                var map = [FcChar32](repeating: 0, count: 8)   // FC_CHARSET_MAP_SIZE
+                var next: FcChar32 = 0
+                var base = FcCharSetFirstPage(charset, &map, &next)
+                while base != FcChar32.max {   // FC_CHARSET_DONE
+                    var words = pages[base >> 8] ?? [UInt32](repeating: 0, count: 8)
+                    for w in 0..<8 { words[w] |= map[w] }
+                    pages[base >> 8] = words
+                    base = FcCharSetNextPage(charset, &map, &next)
                 }
             }
         }
-        self.charset = charset
+        self.pages = pages
     }
 
-    deinit { FcCharSetDestroy(charset) }
+    func has(_ c: UInt32) -> Bool {
+        guard let words = pages[c >> 8] else { return false }
+        return words[Int((c & 0xFF) >> 5)] & (1 << (c & 31)) != 0
+    }
 }
 
 /// A font set cut down to a few families for the texts that need no others:

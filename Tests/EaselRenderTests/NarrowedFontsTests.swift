@@ -33,9 +33,9 @@ final class NarrowedFontsTests: XCTestCase {
         for v in UInt32(0x250)...0x2BFF where found.count < 6 {
             // Of a script without faces of its own (U+02EA is Bopomofo: its
             // stretches list CJK families, and the whole set is used).
-            guard let s = Unicode.Scalar(v), !s.properties.isEmojiPresentation, FcCharSetHasChar(first, v) == 0,
+            guard let s = Unicode.Scalar(v), !s.properties.isEmojiPresentation, !first.has(v),
                   TextShaper.fontScript(PangoScript(rawValue: g_unichar_get_script(v).rawValue)) == nil,
-                  later.contains(where: { FcCharSetHasChar($0, v) != 0 }) else { continue }
+                  later.contains(where: { $0.has(v) }) else { continue }
             found.append(Character(s))
         }
         return found
@@ -78,6 +78,33 @@ final class NarrowedFontsTests: XCTestCase {
         }
         XCTAssertGreaterThan(narrowedCount, 160, "most of these texts shape over a few families")
         XCTAssertGreaterThan(beyondNarrowed, 20, "texts that need a later family of the list are narrowed too")
+    }
+
+    /// A family's coverage is the union of its fonts' charsets, asked of
+    /// fontconfig here character by character.
+    func testAFamilysCoverageIsItsFontsCharsetsTogether() throws {
+        let family = Self.machine.familyList([.generic(.sansSerif)], lang: nil)[0]
+        let coverage = try XCTUnwrap(Self.machine.coverage(of: FontSet.key(family)))
+        let pattern = FcPatternCreate()!, objects = FcObjectSetCreate()!
+        defer { FcPatternDestroy(pattern); FcObjectSetDestroy(objects) }
+        _ = family.withCString { FcPatternAddString(pattern, "family", UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self)) }
+        FcObjectSetAdd(objects, "charset")
+        FcObjectSetAdd(objects, "fontformat")
+        let list = try XCTUnwrap(FcFontList(Self.machine.config, pattern, objects))
+        defer { FcFontSetDestroy(list) }
+        let charsets: [OpaquePointer] = (0..<Int(list.pointee.nfont)).compactMap { i in
+            guard let font = list.pointee.fonts[i], ["truetype", "cff"].contains(FontPattern(font).strings("fontformat").first?.lowercased() ?? "") else { return nil }
+            var charset: OpaquePointer?
+            return FcPatternGetCharSet(font, "charset", 0, &charset) == FcResultMatch ? charset : nil
+        }
+        XCTAssertFalse(charsets.isEmpty)
+        var covered = 0
+        for c in UInt32(0)..<0x3000 {
+            let expected = charsets.contains { FcCharSetHasChar($0, c) != 0 }
+            XCTAssertEqual(coverage.has(c), expected, "U+\(String(c, radix: 16))")
+            if expected { covered += 1 }
+        }
+        XCTAssertGreaterThan(covered, 1000)
     }
 
     /// The families taken are the shortest start of the list that covers the text.
