@@ -157,6 +157,22 @@ public struct CompileSession: Sendable {
                                                   locale: options.locale)
         diagnostics += textDiagnostics
         fontDiagnostics += textDiagnostics
+        // One warning per axis or legend, naming its labels outside.
+        var outside: [(SourceLocation, [String])] = []
+        for label in layout.labelsOutside {
+            if let i = outside.firstIndex(where: { $0.0 == label.location }) {
+                if !outside[i].1.contains(label.text) { outside[i].1.append(label.text) }
+            } else {
+                outside.append((label.location, [label.text]))
+            }
+        }
+        for (location, texts) in outside {
+            let named = texts.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (texts.count > 3 ? " and \(texts.count - 3) more" : "")
+            let d = Diagnostic(.warning, .init(.labelOutsideFrame, "\(texts.count == 1 ? "the label" : "the labels") \(named) \(texts.count == 1 ? "falls" : "fall") outside the graph's frame: remove 'padding' so that it grows to fit its labels, or make it larger"),
+                               at: location)
+            diagnostics.append(d)
+            fontDiagnostics.append(d)
+        }
         guard !hasErrors else { return nil }
         return CompiledScene(scene: scene, layout: layout, renderTree: renderTree, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
                              pngCompression: options.pngCompression, reads: reads, fonts: fonts, images: images)

@@ -20,6 +20,8 @@ enum LayoutJSON {
         var fontSize: Double?
         /// The text does not fit its frame (the warning says how).
         var overflows: Bool?
+        /// A graph's plot box, in scene points.
+        var plot: Frame?
         var children: [Entry]
     }
 
@@ -66,6 +68,7 @@ enum LayoutJSON {
                          return Frame(x: f.x + b.x, y: f.y + b.y, width: b.width, height: b.height)
                      },
                      fontSize: text?.fitting.fontSize, overflows: text.map { $0.fitting.overflow != nil },
+                     plot: n.plot.map { Frame(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
                      children: n.children.map { entry($0, in: scene) })
     }
 

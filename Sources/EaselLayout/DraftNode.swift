@@ -27,12 +27,14 @@ struct DraftNode {
     /// For `<repeat>`: the children are painted once under each transform
     /// (copy `i` under the step applied `i` times; collapsed copies dropped).
     var copies: [AffineTransform]?
+    /// A graph's plot box in scene points (for `easel layout`).
+    var plot: Rect?
 
     init(element: String, id: String? = nil, node: NodeID? = nil, location: SourceLocation, frame: Rect, absoluteFrame: Rect,
          transform: AffineTransform = .identity, opacity: Double = 1) {
         self.element = element; self.id = id; self.node = node; self.location = location; self.frame = frame
         self.absoluteFrame = absoluteFrame; self.transform = transform; self.opacity = opacity
-        clip = nil; drawing = nil; border = nil; childOffset = .zero; childClip = nil; children = []; copies = nil
+        clip = nil; drawing = nil; border = nil; childOffset = .zero; childClip = nil; children = []; copies = nil; plot = nil
     }
 }
 
@@ -47,6 +49,7 @@ extension DraftNode {
         var geometry = LayoutNode(element: element, id: id, node: node, location: location, frame: frame,
                                   absoluteFrame: absoluteFrame, transform: transform, opacity: opacity, children: [],
                                   copyCount: copies?.count, text: nil)
+        geometry.plot = plot
         if case .text(let t)? = drawing {
             geometry.text = texts.count
             texts.append(LaidOutText(location: location, text: ShapedTextLayout(shaped: t.shaped, fitting: t.fitting)))

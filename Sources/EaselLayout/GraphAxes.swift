@@ -18,6 +18,8 @@ extension Resolver {
             path.move(to: Point(plot.minX, plot.minY)); path.line(to: Point(plot.minX, plot.maxY))
             for (position, text) in ticks {
                 if axis.tickSize > 0 { path.move(to: Point(plot.minX - axis.tickSize, position)); path.line(to: Point(plot.minX, position)) }
+                // d3's log format leaves crowded ticks unlabelled.
+                if text.isEmpty { continue }
                 labels.append(graphLabel(text, font: axis.font, fill: axis.fill, location: location, absoluteOrigin: absoluteOrigin) {
                     Point(plot.minX - axis.tickSize - gap - $0.width, position - $0.height / 2)
                 })
@@ -26,6 +28,7 @@ extension Resolver {
             path.move(to: Point(plot.minX, plot.maxY)); path.line(to: Point(plot.maxX, plot.maxY))
             for (position, text) in ticks {
                 if axis.tickSize > 0 { path.move(to: Point(position, plot.maxY)); path.line(to: Point(position, plot.maxY + axis.tickSize)) }
+                if text.isEmpty { continue }
                 labels.append(graphLabel(text, font: axis.font, fill: axis.fill, location: location, absoluteOrigin: absoluteOrigin) {
                     Point(position - $0.width / 2, plot.maxY + axis.tickSize + gap)
                 })
@@ -39,38 +42,49 @@ extension Resolver {
                          children: Self.withoutCollisions(labels, along: axis.edge))
     }
 
-    /// Each tick's position (y for the y axis, x for the x axis) and label.
+    /// Each tick's position (y for the y axis, x for the x axis) and label
+    /// (empty where d3 gives a tick none), in the scene's locale.
     func axisTicks(_ axis: GraphAxis, _ g: LineGraph, _ scale: GraphGeometry.Scale, plot: Rect) -> [(Double, String)] {
         let count = Double(axis.ticks)
+        let number = labelLocale.number
         switch axis.edge {
         case .y:
             let (lo, hi) = scale.range
-            let values = NumericTicks.ticks(lo, hi, count: count)
-            let texts = axis.format.map { f in values.map { GraphStatistics.format($0, f) } }
-                ?? NumericTicks.labels(values, start: lo, stop: hi, count: count)
+            let values: [Double], texts: [String]
+            if scale.kind == .log {
+                values = LogTicks.ticks(lo, hi, count: count)
+                texts = axis.format.map { f in values.map { formatted($0, f) } } ?? LogTicks.labels(values, count: count, locale: number)
+            } else {
+                values = NumericTicks.ticks(lo, hi, count: count)
+                texts = axis.format.map { f in values.map { formatted($0, f) } }
+                    ?? NumericTicks.labels(values, start: lo, stop: hi, count: count, locale: number)
+            }
             return zip(values, texts).map { (GraphGeometry.y(of: $0, scale, plot: plot), $1) }
         case .x:
             if let domain = scale.xDomain {
-                let values = g.xIsTime ? TimeTicks.ticks(domain.min, domain.max, count: count)
-                    : NumericTicks.ticks(domain.min, domain.max, count: count)
+                // A banded graph's domain reaches half a slot past the data:
+                // ticks over the data's own range.
+                let range: (min: Double, max: Double) = scale.xStep.map { (domain.min + $0 / 2, domain.max - $0 / 2) } ?? domain
+                let values = g.xIsTime ? TimeTicks.ticks(range.min, range.max, count: count)
+                    : NumericTicks.ticks(range.min, range.max, count: count)
                 let texts: [String]
                 if g.xIsTime {
-                    texts = values.map { t in axis.format.map { TimeFormat.format(t, $0) } ?? TimeTicks.label(t) }
+                    texts = values.map { t in axis.format.map { TimeFormat.format(t, $0, locale: labelLocale.time) } ?? TimeTicks.label(t, locale: labelLocale.time) }
                 } else {
-                    texts = axis.format.map { f in values.map { GraphStatistics.format($0, f) } }
-                        ?? NumericTicks.labels(values, start: domain.min, stop: domain.max, count: count)
+                    texts = axis.format.map { f in values.map { formatted($0, f) } }
+                        ?? NumericTicks.labels(values, start: range.min, stop: range.max, count: count, locale: number)
                 }
                 return zip(values, texts).map { (GraphGeometry.x(of: $0, domain: domain, plot: plot), $1) }
             }
             // Placed by index: a tick at each whole index d3 picks over
-            // 0…n−1, labelled by the point's label (or its number from 1).
+            // 0…n−1, labelled by the point's label (or its number from 1);
+            // a banded graph's at every slot d3 picks.
             let n = scale.indexCount
-            let step = n > 1 ? plot.width / Double(n - 1) : 0
             let indexes = n == 1 ? [0.0] : NumericTicks.ticks(0, Double(n - 1), count: count).filter { $0 == $0.rounded() }
             return indexes.map { i in
                 let k = Int(i)
-                let text = k < g.labels.count && !g.labels[k].isEmpty ? g.labels[k] : String(k + 1)
-                return (n == 1 ? plot.center.x : plot.minX + i * step, text)
+                let text = k < g.labels.count && !g.labels[k].isEmpty ? g.labels[k] : number.numeralsApplied(String(k + 1))
+                return (GraphGeometry.x(ofIndex: i, scale, count: n, plot: plot), text)
             }
         }
     }

@@ -4,26 +4,39 @@ import EaselModel
 /// each series' area, line and points, the grid, the axes with their
 /// labels, the legend and the graph's texts (docs/format.md, "Line graphs").
 extension Resolver {
-    func graphLayers(_ g: LineGraph, node: Node, size: Size, absoluteOrigin: Point) -> [DraftNode] {
+    /// The layers, and the plot box in scene points.
+    func graphLayers(_ g: LineGraph, node: Node, size: Size, absoluteOrigin: Point) -> ([DraftNode], Rect) {
         let frameBox = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        let plot = frameBox.insetBy(g.padding)
         let scale = GraphGeometry.scale(g)
+        let padding = g.autoPadding ? fittedPadding(g, scale, size: size) : g.padding
+        let plot = frameBox.insetBy(padding)
         var items = g.items
-        if g.series.isEmpty, !items.contains(where: \.item.isLayer) {
+        // Rules and bands mark a graph; they do not stand in for its line.
+        if g.series.isEmpty, !items.contains(where: { $0.item.isLayer && !$0.item.isReferenceMark }) {
             items.insert(contentsOf: defaultLayers(at: node.location), at: 0)
         }
-        let graphPainter = SeriesPainter(resolver: self, graph: g, values: g.values, x: g.x, items: items,
-                                         plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, scale: scale)
+        // Bars of several series share each slot: the k-th of n unstacked.
+        let barSeries = g.series.filter { s in s.items.contains { if case .bars = $0.item { return true } else { return false } } }.count
+        let barGroup = g.stack == .none ? Swift.max(1, barSeries) : 1
+        let graphPainter = SeriesPainter(resolver: self, graph: g, values: g.values, x: g.x, baseline: nil, items: items,
+                                         plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, scale: scale,
+                                         barSlot: (0, 1))
 
         var out: [DraftNode] = []
+        var seriesIndex = 0, barIndex = 0
         for entry in items {
             switch entry.item {
-            case .area, .line, .points:
+            case .area, .line, .points, .bars:
                 out.append(graphPainter.layer(entry))
             case .series(let s):
                 let own = s.items.isEmpty ? defaultLayers(at: entry.location) : s.items
-                let painter = SeriesPainter(resolver: self, graph: g, values: s.values, x: s.x, items: own,
-                                            plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, scale: scale)
+                let stacked = scale.stacks.map { $0[seriesIndex] }
+                let drawsBars = own.contains { if case .bars = $0.item { return true } else { return false } }
+                let painter = SeriesPainter(resolver: self, graph: g, values: stacked?.upper ?? s.values, x: s.x, baseline: stacked?.lower,
+                                            items: own, plot: plot, frameBox: frameBox, absoluteOrigin: absoluteOrigin, scale: scale,
+                                            barSlot: (g.stack == .none ? barIndex : 0, barGroup))
+                seriesIndex += 1
+                if drawsBars { barIndex += 1 }
                 out.append(graphNode("series", entry.location, opacity: 1, frame: plot, absoluteOrigin: absoluteOrigin,
                                      drawing: nil, children: own.map(painter.layer)))
             case .grid(let count, let style, let opacity, let ticks):
@@ -54,7 +67,7 @@ extension Resolver {
                 // right-aligned to the plot, their bottoms 2 points above.
                 let (lo, hi) = scale.range
                 let labels = [(hi, plot.minY), (lo, plot.maxY)].map { value, lineY in
-                    graphLabel(GraphStatistics.format(value, format), font: font, fill: fill, location: entry.location, absoluteOrigin: absoluteOrigin) {
+                    graphLabel(formatted(value, format), font: font, fill: fill, location: entry.location, absoluteOrigin: absoluteOrigin) {
                         Point(plot.maxX - $0.width, lineY - 2 - $0.height)
                     }
                 }
@@ -64,11 +77,35 @@ extension Resolver {
                 out.append(axisNode(axis, g, scale, plot: plot, location: entry.location, absoluteOrigin: absoluteOrigin))
             case .legend(let legend):
                 out.append(legendNode(legend, g, plot: plot, frameBox: frameBox, location: entry.location, absoluteOrigin: absoluteOrigin))
+            case .rule(let rule):
+                out.append(ruleNode(rule, g, scale, plot: plot, location: entry.location, absoluteOrigin: absoluteOrigin))
+            case .band(let band):
+                out.append(bandNode(band, g, scale, plot: plot, location: entry.location, absoluteOrigin: absoluteOrigin))
             case .text(let textNode):
                 out.append(resolve(textNode, content: size, absoluteOrigin: absoluteOrigin, placed: nil))
             }
         }
-        return out
+        if !g.autoPadding { noteLabelsOutside(out, frame: frameBox) }
+        return (out, plot.offsetBy(absoluteOrigin.x, absoluteOrigin.y))
+    }
+
+    /// A number in a `format` (printf, in the locale's decimal mark and
+    /// digits) or d3's shortest form.
+    func formatted(_ value: Double, _ format: String?) -> String {
+        labelLocale.number.localized(printf: GraphStatistics.format(value, format))
+    }
+
+    /// With an explicit padding, an axis or legend label drawn outside the
+    /// graph's frame is told (`LayoutContext.labelsOutside`).
+    func noteLabelsOutside(_ layers: [DraftNode], frame: Rect) {
+        for layer in layers where ["xAxis", "yAxis", "legend"].contains(layer.element) {
+            for child in layer.children where child.element == "text" {
+                let f = child.frame
+                guard f.minX < frame.minX - 0.5 || f.maxX > frame.maxX + 0.5 || f.minY < frame.minY - 0.5 || f.maxY > frame.maxY + 0.5,
+                      case .text(let t)? = child.drawing else { continue }
+                context.labelsOutside.append(LabelOutside(text: t.shaped.text, location: child.location))
+            }
+        }
     }
 
     /// No layer given: the line, then the points, in black.
@@ -105,10 +142,11 @@ extension Resolver {
     }
 
     /// The y axis's tick values: its own count, or d3's 5 for a grid
-    /// without an axis.
+    /// without an axis; a log scale's as `scaleLog` makes them.
     func yTicks(_ g: LineGraph, _ scale: GraphGeometry.Scale) -> [Double] {
         let (lo, hi) = scale.range
-        return NumericTicks.ticks(lo, hi, count: Double(g.axis(.y)?.ticks ?? 5))
+        let count = Double(g.axis(.y)?.ticks ?? 5)
+        return scale.kind == .log ? LogTicks.ticks(lo, hi, count: count) : NumericTicks.ticks(lo, hi, count: count)
     }
 }
 
@@ -125,16 +163,26 @@ struct SeriesPainter {
     let plot: Rect, frameBox: Rect, absoluteOrigin: Point
     let graph: LineGraph
     let scale: GraphGeometry.Scale
+    /// A stacked series' baseline points (the tops of the series below),
+    /// drawn as they are reduced: its area fills down to them, its bars
+    /// stand on them.
+    let baseline: [Point]?
+    let drawnBaselines: [[Point]]
+    /// Which of how many bars side by side in each slot this series draws.
+    let barSlot: (index: Int, of: Int)
 
-    init(resolver: Resolver, graph: LineGraph, values: [Double], x: [Double]?, items: [GraphEntry],
-         plot: Rect, frameBox: Rect, absoluteOrigin: Point, scale: GraphGeometry.Scale) {
+    init(resolver: Resolver, graph: LineGraph, values: [Double], x: [Double]?, baseline: [Double]?, items: [GraphEntry],
+         plot: Rect, frameBox: Rect, absoluteOrigin: Point, scale: GraphGeometry.Scale, barSlot: (Int, Int)) {
         self.resolver = resolver
         self.graph = graph
         self.scale = scale
         self.plot = plot
         self.frameBox = frameBox
         self.absoluteOrigin = absoluteOrigin
+        self.barSlot = barSlot
         points = GraphGeometry.points(values, x: x, graph, scale, plot: plot)
+        let base = baseline.map { GraphGeometry.points($0, x: x, graph, scale, plot: plot) }
+        self.baseline = base
         let curveKind: GraphCurve = items.lazy.compactMap { entry -> GraphCurve? in
             if case .line(_, let c, _) = entry.item { return c }
             return nil
@@ -157,6 +205,10 @@ struct SeriesPainter {
             curve.append(GraphGeometry.curve(drawn, curveKind))
         }
         drawnRuns = runs
+        // A stacked series has no gaps (a missing cell counts as 0).
+        drawnBaselines = base.map { b in
+            [curveKind == .linear && options.reduceSeries ? GraphGeometry.decimated(b, plot: plot, columns: columns) : b]
+        } ?? []
         self.curve = curve
         self.curveKind = curveKind
     }
@@ -168,16 +220,34 @@ struct SeriesPainter {
             switch to {
             case .frame: base = frameBox.maxY
             case .plot: base = plot.maxY
-            case .zero: base = GraphGeometry.y(of: 0, scale, plot: plot)
+            case .zero: base = scale.base(plot: plot)
             }
             var region = BezierPath()
-            for run in drawnRuns {
-                guard let first = run.first, let last = run.last else { continue }
-                var part = GraphGeometry.curve(run, curveKind)
-                part.line(to: Point(last.x, base))
-                part.line(to: Point(first.x, base))
-                part.close()
-                region.append(part)
+            if baseline != nil {
+                // Stacked: down to the series below, back along its top.
+                for (run, below) in zip(drawnRuns, drawnBaselines) {
+                    guard let last = below.last else { continue }
+                    var part = GraphGeometry.curve(run, curveKind)
+                    part.line(to: last)
+                    for element in GraphGeometry.curve(below.reversed(), curveKind).elements.dropFirst() {
+                        switch element {
+                        case .line(let p): part.line(to: p)
+                        case .cubic(let c1, let c2, let p): part.curve(to: p, control1: c1, control2: c2)
+                        case .move, .close: break
+                        }
+                    }
+                    part.close()
+                    region.append(part)
+                }
+            } else {
+                for run in drawnRuns {
+                    guard let first = run.first, let last = run.last else { continue }
+                    var part = GraphGeometry.curve(run, curveKind)
+                    part.line(to: Point(last.x, base))
+                    part.line(to: Point(first.x, base))
+                    part.close()
+                    region.append(part)
+                }
             }
             var s = style
             s.stroke = .none
@@ -227,9 +297,52 @@ struct SeriesPainter {
                 drawing = .shapes(passes)
             }
             return node("points", entry, opacity: opacity, frame: dots.boundingBox ?? .zero, drawing: drawing)
+        case .bars(let bars):
+            return barsLayer(bars, entry)
         default:
-            // Callers pass only area, line and points (`isSeriesLayer`).
+            // Callers pass only area, line, points and bars (`isSeriesLayer`).
             return node(entry.item.isLayer ? "layer" : "text", entry, opacity: 1, frame: .zero, drawing: nil)
+        }
+    }
+
+    /// One bar per value (docs/format.md, "Bars"): in the slot centred on
+    /// its point, `width`·w wide for a stacked series or one of k
+    /// unstacked ones `width`·w/k wide side by side, from its baseline (0,
+    /// or the plot's edge when 0 is outside the range; the series below
+    /// when stacked) to its value. One gradient across the plot, or one
+    /// per bar (`paint-box="bar"`).
+    func barsLayer(_ bars: GraphBars, _ entry: GraphEntry) -> DraftNode {
+        let w = scale.slotWidth(plot: plot)
+        let group = bars.width * w
+        let barWidth = group / Double(barSlot.of)
+        let zero = scale.base(plot: plot)
+        var rects: [Rect] = []
+        for (i, p) in points.enumerated() where !p.y.isNaN && p.y.isFinite {
+            let left = p.x - group / 2 + Double(barSlot.index) * barWidth
+            let from = baseline.map { $0[i].y } ?? zero
+            let top = Swift.min(from, p.y), bottom = Swift.max(from, p.y)
+            rects.append(Rect(x: left, y: top, width: barWidth, height: bottom - top))
+        }
+        func path(_ r: Rect) -> BezierPath {
+            let radius = Swift.min(bars.cornerRadius, r.width / 2, r.height / 2)
+            return radius > 0 ? .roundedRect(r, radii: CornerRadii(all: radius)) : .rect(r)
+        }
+        var style = bars.style
+        if style.stroke == .none { style.strokeWidth = 0 }
+        let bounds = rects.dropFirst().reduce(rects.first ?? .zero) { $0.union($1) }
+        switch bars.paintBox {
+        case .plot:
+            var all = BezierPath()
+            for r in rects { all.append(path(r)) }
+            return node("bars", entry, opacity: bars.opacity, frame: bounds,
+                        drawing: rects.isEmpty ? nil : resolver.shapeDrawing(all, style: style, paintBox: plot))
+        case .bar:
+            var n = node("bars", entry, opacity: bars.opacity, frame: bounds, drawing: nil)
+            n.children = rects.map { r in
+                resolver.graphNode("bar", entry.location, opacity: 1, frame: r, absoluteOrigin: absoluteOrigin,
+                                   drawing: resolver.shapeDrawing(path(r), style: style, paintBox: r))
+            }
+            return n
         }
     }
 

@@ -28,6 +28,9 @@ public struct LaidOutScene: Sendable {
     /// What laying it out cost; `work.exhaustedAt` says the budget ran out
     /// and the layout is incomplete.
     public let work: LayoutWork
+    /// Graph labels drawn past their graph's frame (a graph with an
+    /// explicit padding too small for them), for a warning each.
+    public var labelsOutside: [LabelOutside] = []
 
     /// The shaped text of a text node.
     public func text(of node: LayoutNode) -> ShapedTextLayout? { node.text.map { texts[$0].text } }
@@ -66,6 +69,9 @@ public struct LayoutNode: Sendable {
     public var children: [LayoutNode]
     /// For `<repeat>`: how many copies of the children are painted.
     public var copyCount: Int?
+    /// A graph's plot box, in scene points (ignoring transforms), after
+    /// its padding grew to fit its labels.
+    public var plot: Rect?
     /// Its shaped text: an index into `LaidOutScene.texts`.
     public var text: Int?
 }

@@ -34,6 +34,8 @@ final class LayoutContext {
     /// Clip paths resolved in this pass, by id and box size.
     var clips: [ClipKey: ResolvedClip?] = [:]
     var reducedSeries = false
+    /// Axis and legend labels past their graph's frame (explicit padding).
+    var labelsOutside: [LabelOutside] = []
     /// `fit="shrink"` results by text and box: stacks measure a text more
     /// than once, and each fit shapes it several times.
     var fits: [FitKey: TextFitter.Result] = [:]
@@ -61,4 +63,10 @@ struct FitKey: Hashable {
     var style: TextStyle
     var width: Double
     var height: Double?
+}
+
+/// A graph label drawn outside its graph's frame: told as a warning.
+public struct LabelOutside: Hashable, Sendable {
+    public var text: String
+    public var location: SourceLocation
 }

@@ -25,8 +25,9 @@ public enum LayoutEngine {
     public static func layOut(_ scene: Scene, text: TextMeasuring,
                               options: LayoutOptions = LayoutOptions()) -> (layout: LaidOutScene, renderTree: RenderTree) {
         let context = LayoutContext(maxWork: options.maxWork, location: scene.location)
-        let resolver = Resolver(definitions: scene.definitions, measurer: ChargedTextMeasuring(base: text, context: context),
+        var resolver = Resolver(definitions: scene.definitions, measurer: ChargedTextMeasuring(base: text, context: context),
                                 context: context, options: options, lang: scene.lang)
+        resolver.labelLocale = scene.labelLocale
         let content = Size(scene.width, scene.height)
         let drafts = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
         var texts: [LaidOutText] = []
@@ -37,9 +38,10 @@ public enum LayoutEngine {
             geometry.append(node)
             if let painted { render.append(painted) }
         }
-        let layout = LaidOutScene(location: scene.location, size: content, scale: scene.scale, nodes: geometry,
+        var layout = LaidOutScene(location: scene.location, size: content, scale: scene.scale, nodes: geometry,
                                   texts: texts + context.tileTexts, maxScale: options.maxScale,
                                   reducedSeries: context.reducedSeries, work: context.work)
+        layout.labelsOutside = context.labelsOutside
         let tree = RenderTree(size: content, background: scene.background, dither: scene.dither, nodes: render,
                               paints: context.paints, location: scene.location)
         return (layout, tree)

@@ -92,11 +92,12 @@ public enum NumericTicks {
         return (start, stop)
     }
 
-    /// Labels as d3-scale's `tickFormat(start, stop, count)` writes them.
-    public static func labels(_ values: [Double], start: Double, stop: Double, count: Double) -> [String] {
+    /// Labels as d3-scale's `tickFormat(start, stop, count)` writes them,
+    /// in `locale`'s symbols.
+    public static func labels(_ values: [Double], start: Double, stop: Double, count: Double, locale: NumberLocale = .enUS) -> [String] {
         let step = tickStep(start, stop, count: count)
         let precision = max(0, -decimalExponent(abs(step)))
-        return values.map { fixed($0, precision: precision) }
+        return values.map { fixed($0, precision: precision, locale: locale) }
     }
 
     /// The exponent of `x` in scientific notation as JavaScript writes
@@ -118,19 +119,14 @@ public enum NumericTicks {
     }
 
     /// d3-format `,.{precision}f`: fixed decimals, the integer part grouped
-    /// by commas, U+2212 for a minus, no sign on a value that rounds to zero.
-    static func fixed(_ value: Double, precision: Int) -> String {
-        var text = CFormat.string("%.\(precision)f", abs(value))
+    /// (en-US: by commas), the locale's minus (U+2212 by default), no sign
+    /// on a value that rounds to zero, the locale's decimal mark and digits.
+    static func fixed(_ value: Double, precision: Int, locale: NumberLocale = .enUS) -> String {
+        let text = CFormat.string("%.\(precision)f", abs(value))
         let negative = (value < 0 || (value == 0 && value.sign == .minus)) && text.contains(where: { $0 != "0" && $0 != "." })
         let dot = text.firstIndex(of: ".") ?? text.endIndex
-        var whole = String(text[..<dot])
-        let rest = String(text[dot...])
-        var grouped = ""
-        while whole.count > 3 {
-            grouped = "," + whole.suffix(3) + grouped
-            whole.removeLast(3)
-        }
-        text = whole + grouped + rest
-        return (negative ? "\u{2212}" : "") + text
+        let whole = locale.group(text[..<dot])
+        let rest = dot == text.endIndex ? "" : locale.decimal + text[text.index(after: dot)...]
+        return locale.numeralsApplied((negative ? locale.minus : "") + whole + rest)
     }
 }

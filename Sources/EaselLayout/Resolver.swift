@@ -7,6 +7,8 @@ struct Resolver {
     let options: LayoutOptions
     /// The scene's `lang`, for graph labels (texts carry their own).
     let lang: String?
+    /// The number and date conventions of graph labels.
+    var labelLocale: GraphLocale = .enUS
 
     var paints: PaintResolver {
         PaintResolver(definitions: definitions, resolvedStops: context.resolvedStops) { id, nodes, tile in
@@ -97,8 +99,8 @@ struct Resolver {
                                             height: c.height == nil ? nil : frame.height))
             inset = .zero
         case .lineGraph(let graph):
-            out.children = graphLayers(graph, node: node, size: frame.size,
-                                       absoluteOrigin: Point(absoluteOrigin.x + frame.x, absoluteOrigin.y + frame.y))
+            let origin = Point(absoluteOrigin.x + frame.x, absoluteOrigin.y + frame.y)
+            (out.children, out.plot) = graphLayers(graph, node: node, size: frame.size, absoluteOrigin: origin)
             return out
         case .group:
             inset = .zero
@@ -293,6 +295,12 @@ struct Resolver {
             t = t.concatenating(step)
         }
         return out
+    }
+
+    /// A shape whose paints span `paintBox` rather than its own bounds.
+    func shapeDrawing(_ geometry: BezierPath, style: PaintStyle, paintBox: Rect) -> Drawing {
+        .shapes([ShapeDrawing(path: geometry, fill: paint(style.fill, opacity: style.fillOpacity, box: paintBox),
+                              fillRule: style.fillRule, stroke: strokeDrawing(style, box: paintBox))])
     }
 
     func shapeDrawing(_ geometry: BezierPath, style: PaintStyle, box: Rect) -> Drawing {

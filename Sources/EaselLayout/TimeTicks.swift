@@ -174,7 +174,7 @@ public enum TimeTicks {
     /// d3-scale's multi-scale format: each tick in the coarsest form that
     /// still tells it apart (`.250`, `:30`, `08:15`, `08 AM`, `Mon 02`,
     /// `Nov 02`, `November`, `2026`).
-    public static func label(_ t: Double) -> String {
+    public static func label(_ t: Double, locale: TimeLocale = .enUS) -> String {
         let specifier: String
         if Unit.second.floor(t) < t { specifier = ".%L" }
         else if Unit.minute.floor(t) < t { specifier = ":%S" }
@@ -183,6 +183,6 @@ public enum TimeTicks {
         else if Unit.month.floor(t) < t { specifier = Unit.week.floor(t) < t ? "%a %d" : "%b %d" }
         else if Unit.year.floor(t) < t { specifier = "%B" }
         else { specifier = "%Y" }
-        return TimeFormat.format(t, specifier)
+        return TimeFormat.format(t, specifier, locale: locale)
     }
 }

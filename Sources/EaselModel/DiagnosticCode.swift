@@ -31,6 +31,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case unknownSetting = 403
     case unreadableStrings = 404
     case missingString = 405
+    case noLocaleDefinition = 406
     // Files a scene reads
     case fileOutsideScene = 501
     case unreadableFile = 502
@@ -43,6 +44,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case missingGlyphs = 605
     case textOverflows = 606
     case marksDropped = 607
+    case labelOutsideFrame = 608
     // Limits
     case inputTooLarge = 701
     case outputTooLarge = 702
@@ -75,7 +77,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     /// The severity the code has unless a switch changes it.
     public var usualSeverity: Diagnostic.Severity {
         switch self {
-        case .missingString, .unknownFontFamily, .noDefaultFamily, .unknownFontAxis, .missingGlyphs, .textOverflows,
+        case .missingString, .noLocaleDefinition, .labelOutsideFrame, .unknownFontFamily, .noDefaultFamily, .unknownFontAxis, .missingGlyphs, .textOverflows,
              .marksDropped, .stillSVGAnimation, .staleManifest, .unusedSetting, .outsideSafeZone, .incompleteAdaptiveIcon:
             return .warning
         default:
@@ -123,6 +125,7 @@ extension DiagnosticCode {
         case .unknownSetting: return "`--set` or `--variant` names a parameter or variant the scene does not have, or a value that is too long: a command-line error (exit 2)."
         case .unreadableStrings: return "A strings table (`--strings`) that cannot be read: not a String Catalog, `.strings` file or JSON table, or not valid."
         case .missingString: return "The strings tables have no value for a key in the locale being built; the message says what is used instead."
+        case .noLocaleDefinition: return "The scene's locale has no d3 number or date definition: graph labels are written as in en-US."
         case .fileOutsideScene: return "A file the scene reads lies outside the scene's folder; allow its folder with `--allow-read DIR`."
         case .unreadableFile: return "A file the scene reads is missing, unreadable or not what it must be (an image that is not a PNG)."
         case .invalidData: return "A graph's data cannot be used: a CSV without the column or header, a ragged row, a cell that is not a number, an empty series."
@@ -133,6 +136,7 @@ extension DiagnosticCode {
         case .missingGlyphs: return "Characters that no font of the compile has; they are drawn as empty boxes (an error with `--missing-glyphs error`, the default of `easel build`)."
         case .textOverflows: return "A text does not fit its frame (an error with `--text-overflow error`)."
         case .marksDropped: return "Combining marks that follow no character were dropped from a text."
+        case .labelOutsideFrame: return "A graph's axis or legend label falls outside the graph's frame: drop `padding` (it then grows to fit) or make it larger."
         case .inputTooLarge: return "An input is larger than a safety limit (file size, attributes, nodes, depth, text, CSV rows); the message names the flag that raises it."
         case .outputTooLarge: return "The output would have more pixels than the limit (`--max-pixels`) or than Cairo draws on a side."
         case .workTooLarge: return "Laying out or painting the scene would cost more than the limit (`--max-layout`, `--max-paint`)."
@@ -179,6 +183,7 @@ extension DiagnosticCode {
         case .unknownSetting: return "$ easel render card.scene.xml -o card.png --set acent=#ff0000"
         case .unreadableStrings: return "$ easel build scenes -o out --locales de --strings notes.txt"
         case .missingString: return "$ easel build scenes -o out --locales de --strings Localizable.xcstrings   # a key without a German value"
+        case .noLocaleDefinition: return #"<scene width="200" height="100" lang="eo"><lineGraph width="200" height="100" values="1 2 3"><yAxis/></lineGraph></scene>"#
         case .fileOutsideScene: return #"<scene width="100" height="100"><image href="../../photo.png" width="10" height="10"/></scene>"#
         case .unreadableFile: return #"<scene width="100" height="100"><image href="no-such-photo.png" width="10" height="10"/></scene>"#
         case .invalidData: return #"<scene width="100" height="100"><lineGraph width="100" height="100" values=""/></scene>"#
@@ -188,6 +193,7 @@ extension DiagnosticCode {
         case .unknownFontAxis: return #"<scene width="100" height="100"><text font-family="DejaVu Sans" font-variation="wght 700">Hi</text></scene>"#
         case .missingGlyphs: return "$ easel check card.scene.xml --system-fonts no --font-dir latin-only/   # the scene has Japanese text"
         case .textOverflows: return #"<scene width="100" height="100"><text width="60" height="10" font-size="20">A sentence too tall for its frame</text></scene>"#
+        case .labelOutsideFrame: return #"<scene width="200" height="100"><lineGraph width="200" height="100" values="1000 20000 3000" padding="10"><yAxis/></lineGraph></scene>"#
         case .marksDropped: return "<scene width=\"100\" height=\"100\"><text>a" + String(repeating: "\u{301}", count: 256) + "</text></scene>"
         case .inputTooLarge: return #"<scene width="100" height="100"><repeat count="100000"><repeat count="100000"><view width="1" height="1"/></repeat></repeat></scene>"#
         case .outputTooLarge: return #"<scene width="100000" height="100000"/>"#

@@ -17,6 +17,14 @@ public struct LineGraph: Hashable, Sendable {
     public var max: Double?
     /// Top, right, bottom, left: the plot box inside the frame.
     public var padding = EdgeInsets(top: 60, right: 20, bottom: 50, left: 20)
+    /// Whether each side of `padding` grows to fit the axes' ticks and
+    /// labels and the legend (no `padding` on a graph with axes or a
+    /// legend, or `padding="auto"`).
+    public var autoPadding = false
+    /// `y-scale`: how values map to heights.
+    public var yScale = GraphScaleKind.linear
+    /// `stack`: series stacked in document order.
+    public var stack = GraphStacking.none
     /// Layers and `<text>` children, in document order.
     public var items: [GraphEntry] = []
 
@@ -33,6 +41,63 @@ public struct GraphEntry: Hashable, Sendable {
 }
 
 public enum GraphCurve: String, Hashable, Sendable, CaseIterable { case linear, monotone }
+
+/// `y-scale`: d3-scale's `scaleLinear`, `scaleLog` (base 10) or `scaleSqrt`.
+public enum GraphScaleKind: String, Hashable, Sendable, CaseIterable { case linear, log, sqrt }
+
+/// `stack`: d3-shape's `stack` with `stackOffsetNone` (`zero`) or
+/// `stackOffsetExpand` (`normalize`), series in document order.
+public enum GraphStacking: String, Hashable, Sendable, CaseIterable { case none, zero, normalize }
+
+/// `<bars>`: one bar per value, from zero to the value.
+public struct GraphBars: Hashable, Sendable {
+    /// The share of its slot a bar (or a group of bars) is wide.
+    public var width = 0.8
+    public var cornerRadius = 0.0
+    public var style: PaintStyle
+    public var opacity = 1.0
+    /// Whether a gradient spans each bar (`bar`) or the whole plot, each
+    /// bar showing its part of it (`plot`, the seed's clipped gradient).
+    public var paintBox = BarPaintBox.plot
+    public init(style: PaintStyle) { self.style = style }
+}
+
+public enum BarPaintBox: String, Hashable, Sendable, CaseIterable { case plot, bar }
+
+/// `<rule>`: a line across the plot at a data value.
+public struct GraphRule: Hashable, Sendable {
+    public var axis: GraphAxis.Edge
+    /// A number, or for the x axis of a time graph milliseconds since 1970.
+    public var value: Double
+    public var style: PaintStyle
+    public var opacity = 1.0
+    public var label: String?
+    public var font = FontSpec()
+    public var labelFill: Paint = .color(.black)
+    public init(axis: GraphAxis.Edge, value: Double, style: PaintStyle) {
+        self.axis = axis
+        self.value = value
+        self.style = style
+    }
+}
+
+/// `<band>`: the plot filled between two data values.
+public struct GraphBand: Hashable, Sendable {
+    public var axis: GraphAxis.Edge
+    public var from: Double
+    public var to: Double
+    public var style: PaintStyle
+    public var opacity = 1.0
+    public var label: String?
+    public var font = FontSpec()
+    public var labelFill: Paint = .color(.black)
+    public init(axis: GraphAxis.Edge, from: Double, to: Double, style: PaintStyle) {
+        self.axis = axis
+        self.from = from
+        self.to = to
+        self.style = style
+    }
+}
 
 /// `<area to>`: where an area's fill ends below the line.
 public enum AreaBase: String, Hashable, Sendable, CaseIterable {
@@ -63,7 +128,7 @@ public struct GraphSeries: Hashable, Sendable {
 
 /// `<xAxis>` and `<yAxis>`.
 public struct GraphAxis: Hashable, Sendable {
-    public enum Edge: String, Hashable, Sendable { case x, y }
+    public enum Edge: String, Hashable, Sendable, CaseIterable { case x, y }
     public var edge: Edge
     /// About how many ticks (d3's `count`).
     public var ticks = 5
@@ -102,6 +167,9 @@ public enum GraphItem: Hashable, Sendable {
     case area(PaintStyle, opacity: Double, to: AreaBase)
     case line(PaintStyle, curve: GraphCurve, opacity: Double)
     case points(diameter: Double, PaintStyle, opacity: Double)
+    case bars(GraphBars)
+    case rule(GraphRule)
+    case band(GraphBand)
     /// `count` even lines, or with `ticks` (`ticks="y"`) one at each of the
     /// y axis's ticks.
     case grid(count: Int, PaintStyle, opacity: Double, ticks: Bool)
@@ -113,7 +181,7 @@ public enum GraphItem: Hashable, Sendable {
     case legend(GraphLegend)
     case series(GraphSeries)
 
-    /// Whether this is one of the six layer elements (text does not count).
+    /// Whether this is a layer element (text, axes, legends and series do not count).
     public var isLayer: Bool {
         switch self {
         case .text, .axis, .legend, .series: return false
@@ -121,10 +189,18 @@ public enum GraphItem: Hashable, Sendable {
         }
     }
 
-    /// Whether this draws a series' data (area, line, points).
+    /// Whether this is a `<rule>` or a `<band>`.
+    public var isReferenceMark: Bool {
+        switch self {
+        case .rule, .band: return true
+        default: return false
+        }
+    }
+
+    /// Whether this draws a series' data (area, line, points, bars).
     public var isSeriesLayer: Bool {
         switch self {
-        case .area, .line, .points: return true
+        case .area, .line, .points, .bars: return true
         default: return false
         }
     }
@@ -139,6 +215,16 @@ extension LineGraph {
     /// Every value drawn: the graph's own and its series', gaps left out.
     public var allValues: [Double] {
         (values + series.flatMap(\.values)).filter { !$0.isNaN }
+    }
+
+    /// Whether any series (or the graph itself) draws bars: then every
+    /// series is placed by band (a slot per value).
+    public var hasBars: Bool {
+        items.contains { entry in
+            if case .bars = entry.item { return true }
+            if case .series(let s) = entry.item { return s.items.contains { if case .bars = $0.item { return true } else { return false } } }
+            return false
+        }
     }
 
     public func axis(_ edge: GraphAxis.Edge) -> GraphAxis? {

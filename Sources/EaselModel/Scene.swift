@@ -72,6 +72,9 @@ public struct Scene: Hashable, Sendable {
     public var systemFonts: Bool?
     /// `<scene lang>` (BCP 47), inherited by its texts and graph labels.
     public var lang: String?
+    /// The number and date conventions of graph labels: `--locale`, else
+    /// `lang`, matched to d3's locale definitions.
+    public var labelLocale = GraphLocale.enUS
     /// `<scene dir>`, inherited by its texts and stacks.
     public var direction: TextDirection = .ltr
     /// `<scene asset>`.

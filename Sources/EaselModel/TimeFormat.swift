@@ -1,15 +1,11 @@
-/// d3-time-format's `utcFormat` with its en-US names, for the directives
-/// a graph's time axis takes (`format` on `<xAxis>`): labels read as d3's
-/// and Vega-Lite's do.
+/// d3-time-format's `utcFormat` with a locale's names (`TimeLocale`,
+/// en-US by default), for the directives a graph's time axis takes
+/// (`format` on `<xAxis>`): labels read as d3's and Vega-Lite's do.
 public enum TimeFormat {
-    static let shortDays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let days = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-    static let shortMonths = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
-
-    /// The directives `format` understands: d3-time-format's (en-US) `%a
-    /// %A %b %B %d %e %H %I %j %L %m %M %p %S %y %Y %%`.
-    public static let directives: Set<Character> = ["a", "A", "b", "B", "d", "e", "H", "I", "j", "L", "m", "M", "p", "S", "y", "Y", "%"]
+    /// The directives `format` understands: d3-time-format's `%a %A %b %B
+    /// %c %d %e %H %I %j %L %m %M %p %S %x %X %y %Y %%` (`%c`, `%x`, `%X`: the
+    /// locale's date and time, date, and time formats).
+    public static let directives: Set<Character> = ["a", "A", "b", "B", "c", "d", "e", "H", "I", "j", "L", "m", "M", "p", "S", "x", "X", "y", "Y", "%"]
 
     /// Whether `specifier` uses only those directives.
     public static func isValidFormat(_ specifier: String) -> Bool {
@@ -22,7 +18,7 @@ public enum TimeFormat {
     }
 
     /// `utcFormat(specifier)(t)`.
-    public static func format(_ t: Double, _ specifier: String) -> String {
+    public static func format(_ t: Double, _ specifier: String, locale: TimeLocale = .enUS) -> String {
         let f = UTCCalendar.fields(t)
         func pad(_ v: Int, _ width: Int, _ fill: Character = "0") -> String {
             let s = String(abs(v))
@@ -36,10 +32,16 @@ public enum TimeFormat {
             }
             percent = false
             switch c {
-            case "a": out += shortDays[f.weekday]
-            case "A": out += days[f.weekday]
-            case "b": out += shortMonths[f.month - 1]
-            case "B": out += months[f.month - 1]
+            case "a": out += locale.shortDays[f.weekday]
+            case "A": out += locale.days[f.weekday]
+            case "b": out += locale.shortMonths[f.month - 1]
+            case "B": out += locale.months[f.month - 1]
+            // `dateTime` may name the date and time formats (de-DE's
+            // "%A, der %e. %B %Y, %X"); those two name neither, so this
+            // cannot recurse further.
+            case "c": out += format(t, locale.dateTime.replacing("%c", with: ""), locale: locale)
+            case "x": out += format(t, Self.plain(locale.date), locale: locale)
+            case "X": out += format(t, Self.plain(locale.time), locale: locale)
             case "d": out += pad(f.day, 2)
             case "e": out += pad(f.day, 2, " ")
             case "H": out += pad(f.hour, 2)
@@ -48,7 +50,7 @@ public enum TimeFormat {
             case "L": out += pad(f.millisecond, 3)
             case "m": out += pad(f.month, 2)
             case "M": out += pad(f.minute, 2)
-            case "p": out += f.hour >= 12 ? "PM" : "AM"
+            case "p": out += locale.periods[f.hour >= 12 ? 1 : 0]
             case "S": out += pad(f.second, 2)
             case "y": out += pad(UTCCalendar.floorMod(f.year, 100), 2)
             case "Y": out += pad(f.year % 10_000, 4)
@@ -56,5 +58,9 @@ public enum TimeFormat {
             }
         }
         return out
+    }
+
+    private static func plain(_ f: String) -> String {
+        f.replacing("%c", with: "").replacing("%x", with: "").replacing("%X", with: "")
     }
 }

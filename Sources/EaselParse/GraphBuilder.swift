@@ -5,11 +5,18 @@ extension SceneBuilder {
     func buildGraph(_ el: XMLElement, depth: Int) -> LineGraph {
         let usesTable = el.attribute("x-column") != nil || el.children.contains { $0.name == "series" }
             || el.attribute("missing")?.value.trimmingSpaces == MissingData.gap.rawValue
+            || (el.attribute("y-scale")?.value.trimmingSpaces == GraphScaleKind.log.rawValue && el.attribute("src") != nil)
         let (read, table) = usesTable ? tableGraph(el) : (singleSeriesGraph(el), SeriesTable())
         var graph = read
         graph.min = number(el, "min")
         graph.max = number(el, "max")
-        if el.attribute("padding") != nil { graph.padding = padding(el) }
+        graph.yScale = keyword(el, "y-scale", GraphScaleKind.self) ?? .linear
+        graph.stack = keyword(el, "stack", GraphStacking.self) ?? .none
+        if let a = el.attribute("padding") {
+            if a.value.trimmingSpaces == "auto" { graph.autoPadding = true } else { graph.padding = padding(el) }
+        } else {
+            graph.autoPadding = el.children.contains { ["xAxis", "yAxis", "legend"].contains($0.name) }
+        }
         let hasSeries = el.children.contains { $0.name == "series" }
 
         // Series first: whether x holds times (a series may read its own
@@ -24,11 +31,12 @@ extension SceneBuilder {
             if case .series(let s) = entry.value.item { return s.values }
             return []
         }
+        checkScaleAndStack(el, graph: graph, series: seriesEntries.sorted { $0.key < $1.key }.map(\.value))
         let all = (graph.values + seriesValues.joined()).filter { !$0.isNaN }
         // The graph's texts tell of its own series, or of its first <series>.
         let told = (hasSeries ? seriesValues.first ?? [] : graph.values).filter { !$0.isNaN }
         if !all.isEmpty {
-            let lo = graph.min ?? min(0, all.min()!), hi = graph.max ?? all.max()!
+            let lo = graph.min ?? (graph.yScale == .log ? all.min()! : min(0, all.min()!)), hi = graph.max ?? all.max()!
             if lo > hi { diagnostics.error(.minAboveMax(lo, hi), on: (el.attribute("min") ?? el.attribute("max"))!) }
         }
         let statistics = GraphStatistics.Table(told)
@@ -37,11 +45,21 @@ extension SceneBuilder {
                 if let entry = seriesEntries[i] { graph.items.append(entry) }
                 continue
             }
-            if hasSeries, ["area", "line", "points"].contains(child.name) {
+            if hasSeries, ["area", "line", "points", "bars"].contains(child.name) {
                 diagnostics.error(.init(.misplacedElement, "<\(child.name)> goes inside a <series> when the graph has them"), at: child.location)
                 continue
             }
-            if let entry = graphItem(child, statistics: statistics, isTime: graph.xIsTime, depth: depth) { graph.items.append(entry) }
+            if let entry = graphItem(child, statistics: statistics, isTime: graph.xIsTime, depth: depth) {
+                if case .rule(var rule) = entry.item, let label = rule.label {
+                    rule.label = shapedText([label], at: child.location).first
+                    graph.items.append(GraphEntry(.rule(rule), at: entry.location))
+                } else if case .band(var band) = entry.item, let label = band.label {
+                    band.label = shapedText([label], at: child.location).first
+                    graph.items.append(GraphEntry(.band(band), at: entry.location))
+                } else {
+                    graph.items.append(entry)
+                }
+            }
         }
         return graph
     }
@@ -57,7 +75,9 @@ extension SceneBuilder {
         if let a = el.attribute("values") {
             dataLocation = a.valueLocation
             switch GraphData.numbers(a.value) {
-            case .success(let v): values = v
+            case .success(let v):
+                values = v
+                checkLogValues(v, in: nil, graph: el, source: a)
             case .failure(let bad):
                 var loc = a.valueLocation
                 loc.column += bad.offset
@@ -66,7 +86,10 @@ extension SceneBuilder {
         }
         for p in pointElements {
             checkGraphChild(p)
-            if required(p, "value") != nil, let v = number(p, "value") { values.append(v) }
+            if let a = required(p, "value"), let v = number(p, "value") {
+                values.append(v)
+                checkLogValues([v], in: nil, graph: el, source: a)
+            }
             labels.append(p.attribute("label")?.value ?? "")
         }
         if pointElements.allSatisfy({ $0.attribute("label") == nil }) { labels = [] }
@@ -75,6 +98,7 @@ extension SceneBuilder {
             if let column = required(el, "column") {
                 let (v, l) = readCSV(src, column: column, labelColumn: el.attribute("label-column"))
                 values = v
+                checkLogValues(v, in: nil, graph: el, source: src)
                 labels = l
             }
         } else if let c = el.attribute("column") ?? el.attribute("label-column") {
@@ -218,6 +242,46 @@ extension SceneBuilder {
                 }
             }
             return GraphEntry(.axis(axis), at: el.location)
+        case "bars":
+            var bars = GraphBars(style: style)
+            if el.attribute("fill") == nil { bars.style.fill = .color(.black) }
+            bars.opacity = opacity
+            if let w = number(el, "width") { if w > 0, w <= 1 { bars.width = w } else { rangeError(el, "width", "above 0, up to 1 (the share of a slot)") } }
+            if let r = number(el, "corner-radius") { if r >= 0 { bars.cornerRadius = r } else { rangeError(el, "corner-radius", "0 or more") } }
+            bars.paintBox = keyword(el, "paint-box", BarPaintBox.self) ?? .plot
+            return GraphEntry(.bars(bars), at: el.location)
+        case "rule":
+            let given = ["x", "y"].compactMap { el.attribute($0) }
+            guard given.count == 1, let a = given.first else {
+                diagnostics.error(.init(given.isEmpty ? .missingPart : .conflictingAttributes,
+                                        given.isEmpty ? "<rule> needs 'y' (a value) or 'x' (a value or, on a time axis, a date)"
+                                                      : "<rule> takes 'x' or 'y', not both: draw two rules"), at: el.location)
+                return nil
+            }
+            let axis: GraphAxis.Edge = a.name == "x" ? .x : .y
+            guard let value = dataValue(a, axis: axis, isTime: isTime) else { return nil }
+            var stroke = PaintStyle(fill: .none)
+            stroke.stroke = paint(el, "stroke") ?? .color(.black)
+            stroke.strokeWidth = number(el, "stroke-width") ?? 1
+            stroke.strokeOpacity = style.strokeOpacity
+            stroke.dash = style.dash
+            stroke.dashOffset = style.dashOffset
+            var rule = GraphRule(axis: axis, value: value, style: stroke)
+            rule.opacity = opacity
+            rule.label = el.attribute("label")?.value
+            rule.font = fontSpec(el)
+            rule.labelFill = paint(el, "label-fill") ?? .color(.black)
+            return GraphEntry(.rule(rule), at: el.location)
+        case "band":
+            let axis = keyword(el, "axis", GraphAxis.Edge.self) ?? .y
+            guard let from = required(el, "from"), let to = required(el, "to"),
+                  let a = dataValue(from, axis: axis, isTime: isTime), let b = dataValue(to, axis: axis, isTime: isTime) else { return nil }
+            var band = GraphBand(axis: axis, from: a, to: b, style: style)
+            band.opacity = opacity
+            band.label = el.attribute("label")?.value
+            band.font = fontSpec(el)
+            band.labelFill = paint(el, "label-fill") ?? .color(.black)
+            return GraphEntry(.band(band), at: el.location)
         case "legend":
             var legend = GraphLegend()
             legend.opacity = opacity
@@ -234,6 +298,41 @@ extension SceneBuilder {
             return GraphEntry(.yLabels(font: font, fill: fill, format: graphFormat(el), opacity: opacity), at: el.location)
         default:
             return nil
+        }
+    }
+
+    /// A data value written on a rule or band: a number, or on the x axis
+    /// of a graph whose x are dates an ISO 8601 date.
+    func dataValue(_ a: XMLAttribute, axis: GraphAxis.Edge, isTime: Bool) -> Double? {
+        let text = a.value.trimmingSpaces
+        if axis == .x, isTime {
+            if let t = UTCCalendar.parseISO8601(text[...]) { return t }
+            diagnostics.error(.init(.invalidValue, "'\(text)' is not an ISO 8601 date (2026-11-02, 2026-11-02T08:00:00Z): the graph's x are dates"), on: a)
+            return nil
+        }
+        if let v = ValueParser.number(text), v.isFinite { return v }
+        diagnostics.error(.init(.invalidValue, "'\(text)' is not a number"), on: a)
+        return nil
+    }
+
+    /// A log scale takes values above 0 and no stacking; stacked series
+    /// share their x.
+    func checkScaleAndStack(_ el: XMLElement, graph: LineGraph, series: [GraphEntry]) {
+        if graph.yScale == .log {
+            if graph.stack != .none, let a = el.attribute("stack") {
+                diagnostics.error(.init(.conflictingAttributes, "stacked series start from 0, which a log scale cannot show: use y-scale=\"linear\" or \"sqrt\""), on: a)
+            }
+            for name in ["min", "max"] {
+                if let a = el.attribute(name), let v = ValueParser.number(a.value.trimmingSpaces), v <= 0 {
+                    diagnostics.error(.init(.invalidValue, "\(name) \(GraphStatistics.shortest(v)) is not above 0, and a log scale (y-scale=\"log\") shows only values above 0"), on: a)
+                }
+            }
+        }
+        if graph.stack != .none {
+            let xs = series.compactMap { entry -> [Double]? in if case .series(let s) = entry.item { return s.x } else { return nil } }
+            if let first = xs.first, xs.contains(where: { $0 != first }), let a = el.attribute("stack") {
+                diagnostics.error(.init(.conflictingAttributes, "stacked series are added row by row, and these series have different x: read them from one file"), on: a)
+            }
         }
     }
 

@@ -80,6 +80,16 @@ final class SceneBuilder {
             : options.locale.map { TextDirection.of(language: $0) } ?? .ltr
         sceneLang = language(root) ?? localeLanguage
         scene.lang = sceneLang
+        // Graph labels: --locale first (the build's), then the scene's lang.
+        let labelTag = (options.pseudoLocale == nil ? options.locale : nil) ?? sceneLang
+        if let labelTag {
+            if let found = GraphLocale.resolve(labelTag) {
+                scene.labelLocale = found
+            } else if root.descendants(named: "lineGraph") {
+                diagnostics.warning(.init(.noLocaleDefinition, "locale '\(labelTag)' has no number or date definition (d3-format, d3-time-format): graph labels are written as in en-US"),
+                                    at: (root.attribute("lang") ?? root.attribute("xml:lang")).map(\.location) ?? root.location)
+            }
+        }
         scene.systemFonts = bool(root, "system-fonts")
         if let d = bool(root, "dither") { scene.dither = d }
         if let asset = keyword(root, "asset", SceneAsset.self) {

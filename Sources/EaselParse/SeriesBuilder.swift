@@ -13,6 +13,9 @@ extension SceneBuilder {
         var labels: [String] = []
         var x: [Double]?
         var isTime = false
+        /// Each row's line in `file`, in the rows' (sorted) order.
+        var rows: [Int] = []
+        var file = ""
     }
 
     func tableGraph(_ el: XMLElement) -> (LineGraph, SeriesTable) {
@@ -51,7 +54,10 @@ extension SceneBuilder {
             graph.x = table.x
             graph.xIsTime = table.isTime
             graph.labels = shapedText(table.labels, at: el.location)
-            if !hasSeries, let c = names.first { graph.values = table.columns[c.value.trimmingSpaces] ?? [] }
+            if !hasSeries, let c = names.first {
+                graph.values = table.columns[c.value.trimmingSpaces] ?? []
+                checkLogValues(graph.values, in: table, graph: el, source: src)
+            }
         } else if !hasSeries {
             // `values` or `<point>`s with missing="gap": nothing is missing from a list.
             return (singleSeriesGraph(el), table)
@@ -102,6 +108,8 @@ extension SceneBuilder {
             diagnostics.error(.csvMissingColumn(name, available: table.header, suggestion: Suggestion.nearest(to: name, in: table.header)), on: a)
         }
         guard table.missing.isEmpty, table.problems.isEmpty else { return out }
+        out.file = csvFile
+        out.rows = table.rows
 
         var bad = 0
         for c in columns {
@@ -149,6 +157,7 @@ extension SceneBuilder {
             return out
         }
         out.x = order.map { xv[$0] }
+        out.rows = order.map { table.rows[$0] }
         for (name, values) in out.columns { out.columns[name] = order.map { values[$0] } }
         if !out.labels.isEmpty { out.labels = order.map { out.labels[$0] } }
         return out
@@ -170,7 +179,9 @@ extension SceneBuilder {
                 diagnostics.error(.init(.conflictingAttributes, "a series of a graph with 'x-column' takes a 'column'"), on: a)
             }
             switch GraphData.numbers(a.value) {
-            case .success(let v): series.values = v
+            case .success(let v):
+                series.values = v
+                checkLogValues(v, in: nil, graph: parent, source: a)
             case .failure(let bad):
                 var loc = a.valueLocation
                 loc.column += bad.offset
@@ -180,6 +191,7 @@ extension SceneBuilder {
             if let c = required(el, "column") {
                 let own = readTable(src, columns: [c], x: parent.attribute("x-column"), labels: nil, missing: missing)
                 series.values = own.columns[c.value.trimmingSpaces] ?? []
+                checkLogValues(series.values, in: own, graph: parent, source: src)
                 series.x = own.x
                 if own.x != nil {
                     if let t = isTime, t != own.isTime {
@@ -193,15 +205,34 @@ extension SceneBuilder {
                 diagnostics.error(.init(.missingPart, "'column' names a column of the graph's 'src', and the graph has none"), on: c)
             }
             series.values = table.columns[c.value.trimmingSpaces] ?? []
+            if let src = parent.attribute("src") { checkLogValues(series.values, in: table, graph: parent, source: src) }
         }
         if series.values.allSatisfy(\.isNaN), !diagnostics.hasErrors { diagnostics.error(.graphEmpty, at: el.location) }
         for child in el.children {
-            guard ["area", "line", "points"].contains(child.name) else {
-                reportMisplaced(child, parent: "series", expected: ["area", "line", "points"])
+            guard ["area", "line", "points", "bars"].contains(child.name) else {
+                reportMisplaced(child, parent: "series", expected: ["area", "line", "points", "bars"])
                 continue
             }
             if let entry = graphItem(child, statistics: GraphStatistics.Table([]), isTime: false, depth: depth) { series.items.append(entry) }
         }
         return GraphEntry(.series(series), at: el.location)
+    }
+
+    /// On a log scale (`y-scale="log"`) every value is above 0: the first
+    /// few that are not are errors at their rows (or at the attribute that
+    /// lists them).
+    func checkLogValues(_ values: [Double], in table: SeriesTable?, graph: XMLElement, source: XMLAttribute) {
+        guard graph.attribute("y-scale")?.value.trimmingSpaces == GraphScaleKind.log.rawValue else { return }
+        var told = 0
+        for (i, v) in values.enumerated() where !v.isNaN && v <= 0 {
+            let message = Diagnostic.Message(.invalidData, "the value \(GraphStatistics.shortest(v)) is not above 0, and a log scale (y-scale=\"log\") shows only values above 0")
+            if let table, i < table.rows.count {
+                diagnostics.error(message, at: SourceLocation(file: table.file, line: table.rows[i], column: 1))
+            } else {
+                diagnostics.error(message, on: source)
+            }
+            told += 1
+            if told >= 20 || table == nil { break }
+        }
     }
 }

@@ -57,6 +57,22 @@ public struct XMLElement: Hashable, Sendable {
     /// All the character data directly inside this element, in order.
     public var text: String { texts.count == 1 ? texts[0] : texts.joined() }
 
+    /// Whether an element below this one is named `name` (a stack, not
+    /// recursion: scenes may nest deeply).
+    public func descendants(named name: String) -> Bool {
+        var pending = children[...]
+        var more: [XMLElement] = []
+        while true {
+            for child in pending {
+                if child.name == name { return true }
+                more.append(contentsOf: child.children)
+            }
+            guard !more.isEmpty else { return false }
+            pending = more[...]
+            more = []
+        }
+    }
+
     public func attribute(_ name: String) -> XMLAttribute? {
         // The builder asks for every attribute an element may have: most
         // are absent, and a length check answers most comparisons.

@@ -41,7 +41,7 @@ final class TimeTicksTests: XCTestCase {
             let name = "\(c)"
             XCTAssertEqual(ticks, (d3["ticks"] as? [NSNumber])?.map(\.doubleValue), "ticks \(name)")
             XCTAssertGreaterThan(ticks.count, 1, name)
-            XCTAssertEqual(ticks.map(TimeTicks.label), d3["labels"] as? [String], "labels \(name)")
+            XCTAssertEqual(ticks.map { TimeTicks.label($0) }, d3["labels"] as? [String], "labels \(name)")
             let nice = TimeTicks.nice(c[0], c[1])
             XCTAssertEqual([nice.0, nice.1], (d3["nice"] as? [NSNumber])?.map(\.doubleValue), "nice \(name)")
         }
