@@ -104,14 +104,15 @@ extension Resolver {
     }
 
     /// The named series, each as a swatch — 18 points of its line with its
-    /// point's dot in the middle — then its name, in one row 12 points
+    /// point's dot in the middle, or for a series of bars or areas alone a
+    /// 10-point square of their fill — then its name, in one row 12 points
     /// apart. Top positions put the row's bottom 8 points above the plot,
     /// bottom ones its bottom 4 points above the frame's bottom; leading
     /// aligns it with the plot's left edge, trailing with its right.
     func legendNode(_ legend: GraphLegend, _ g: LineGraph, plot: Rect, frameBox: Rect, location: SourceLocation,
                     absoluteOrigin: Point) -> DraftNode {
         let swatch = 18.0, gap = 4.0, spacing = 12.0
-        struct Entry { var line: PaintStyle?; var dot: (Double, PaintStyle)?; var label: DraftNode }
+        struct Entry { var line: PaintStyle?; var dot: (Double, PaintStyle)?; var fill: PaintStyle?; var label: DraftNode }
         var entries: [Entry] = []
         for s in g.series {
             guard let name = s.name, !name.isEmpty else { continue }
@@ -129,6 +130,19 @@ extension Resolver {
                     st.fillOpacity *= opacity
                     st.strokeOpacity *= opacity
                     entry.dot = (min(d, swatch / 2), st)
+                }
+                // A series of bars or areas alone: a square of its fill.
+                if entry.fill == nil {
+                    if case .bars(let bars) = layer.item {
+                        var st = bars.style
+                        st.fillOpacity *= bars.opacity
+                        st.stroke = .none
+                        entry.fill = st
+                    } else if case .area(let style, let opacity, _) = layer.item {
+                        var st = style
+                        st.fillOpacity *= opacity
+                        entry.fill = st
+                    }
                 }
             }
             entries.append(entry)
@@ -154,6 +168,12 @@ extension Resolver {
                 path.move(to: Point(x, mid)); path.line(to: Point(x + swatch, mid))
                 children.append(graphNode("swatch", location, opacity: 1, frame: box, absoluteOrigin: absoluteOrigin,
                                           drawing: shapeDrawing(path, style: line, box: box)))
+            }
+            if entry.line == nil, entry.dot == nil, let fill = entry.fill {
+                let side = min(10, height)
+                let square = Rect(x: x + (swatch - side) / 2, y: mid - side / 2, width: side, height: side)
+                children.append(graphNode("swatch", location, opacity: 1, frame: square, absoluteOrigin: absoluteOrigin,
+                                          drawing: shapeDrawing(.roundedRect(square, radii: CornerRadii(all: 2)), style: fill, box: square)))
             }
             if let (d, style) = entry.dot, d > 0 {
                 var dot = BezierPath()

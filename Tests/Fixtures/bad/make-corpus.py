@@ -166,6 +166,23 @@ case("series-all-gaps.scene.xml", scene('<lineGraph src="gap.csv" x-column="day"
      "the series is empty")
 case("series-layer-outside.scene.xml", scene('<lineGraph src="gap.csv"><series column="v"/><line/></lineGraph>'),
      "<line> goes inside a <series> when the graph has them")
+case("log-scale-zero.scene.xml", scene('<lineGraph src="log.csv" x-column="x" y-scale="log"><series column="v"/></lineGraph>'),
+     "log.csv:3:1: error: the value 0 is not above 0, and a log scale")
+case("log-scale-min.scene.xml", scene('<lineGraph values="1 2" y-scale="log" min="-1"/>'), "min -1 is not above 0")
+case("log-scale-stacked.scene.xml", scene('<lineGraph y-scale="log" stack="zero"><series values="1 2"/><series values="2 3"/></lineGraph>'),
+     "stacked series start from 0, which a log scale cannot show")
+case("y-scale-unknown.scene.xml", scene('<lineGraph values="1 2" y-scale="logarithmic"/>'), "y-scale")
+case("stack-unknown.scene.xml", scene('<lineGraph stack="yes"><series values="1 2"/></lineGraph>'), "stack")
+case("stack-different-x.scene.xml", scene('<lineGraph x-column="x" stack="zero"><series src="log.csv" column="v"/><series src="two-x.csv" column="v"/></lineGraph>'),
+     "these series have different x")
+case("bars-width.scene.xml", scene('<lineGraph values="1 2"><bars width="0"/></lineGraph>'), "width")
+case("bars-outside-series.scene.xml", scene('<lineGraph><series values="1 2"/><bars/></lineGraph>'), "<bars> goes inside a <series> when the graph has them")
+case("rule-both.scene.xml", scene('<lineGraph values="1 2"><rule x="1" y="2"/></lineGraph>'), "<rule> takes 'x' or 'y', not both")
+case("rule-none.scene.xml", scene('<lineGraph values="1 2"><rule label="goal"/></lineGraph>'), "<rule> needs 'y'")
+case("rule-bad-date.scene.xml", scene('<lineGraph src="log.csv" x-column="x"><series column="w"/><rule x="2026-02-30"/></lineGraph>'),
+     "is not an ISO 8601 date")
+case("band-missing-to.scene.xml", scene('<lineGraph values="1 2"><band from="1"/></lineGraph>'), "<band> needs a 'to' attribute")
+case("band-not-a-number.scene.xml", scene('<lineGraph values="1 2"><band from="low" to="2"/></lineGraph>'), "'low' is not a number")
 case("axis-bad-time-format.scene.xml", scene('<lineGraph src="gap.csv" x-column="day" missing="gap"><series column="v"/><xAxis format="%Q"/></lineGraph>'),
      "'%Q' is not a time format")
 case("axis-ticks-zero.scene.xml", scene('<lineGraph values="1 2"><yAxis ticks="0"/></lineGraph>'), "'ticks' is 0")
@@ -211,6 +228,8 @@ open(os.path.join(HERE, "empty.csv"), "w").write("")
 open(os.path.join(HERE, "dup-x.csv"), "w").write("day,v\n2026-11-01,1\n2026-11-02,2\n2026-11-01,3\n")
 open(os.path.join(HERE, "bad-date.csv"), "w").write("day,v\n2026-02-28,1\n2026-02-30,2\n")
 open(os.path.join(HERE, "gap.csv"), "w").write("day,v,w\n2026-11-01,1,\n2026-11-02,,\n")
+open(os.path.join(HERE, "log.csv"), "w").write("x,v,w\n2026-11-01,5,1\n2026-11-02,0,2\n")
+open(os.path.join(HERE, "two-x.csv"), "w").write("x,v\n2026-11-01,1\n2026-11-03,2\n")
 
 with open(os.path.join(HERE, "cases.tsv"), "w") as f:
     f.write("# file\texit\texpected message fragment\textra arguments\n")
