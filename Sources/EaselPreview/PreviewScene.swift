@@ -41,7 +41,12 @@ final class PreviewScene: @unchecked Sendable {
         snapshot = SceneSnapshot(scene: index, name: path, run: run,
                                  settings: PreviewSettings(scale: scale, appearance: options.appearance.rawValue))
         snapshot.settings.locale = options.locale
-        snapshot.locales = (options.strings?.locales ?? []) + PseudoLocale.allCases.map(\.rawValue)
+        // The string tables' locales and `--locale` (a chart without string
+        // tables can still be seen in its locale's number and date labels),
+        // then the pseudo-locales.
+        var locales = options.strings?.locales ?? []
+        if let given = options.locale, PseudoLocale(rawValue: given) == nil, !locales.contains(given) { locales = (locales + [given]).sorted() }
+        snapshot.locales = locales + PseudoLocale.allCases.map(\.rawValue)
     }
 
     var state: SceneSnapshot { lock.withLock { snapshot } }

@@ -50,8 +50,8 @@ struct SceneSnapshot: Encodable, Sendable {
     var hasDark = false
     /// Seconds of animation, nil for a still scene.
     var duration: Double?
-    /// The locales the page offers: those the string tables define, then
-    /// the pseudo-locales.
+    /// The locales the page offers: those the string tables define and
+    /// `--locale`, then the pseudo-locales.
     var locales: [String] = []
 }
 

@@ -197,6 +197,43 @@ final class PreviewServerTests: XCTestCase {
         assertPixel(image, 240, 75, ExpectedColor(hex: "#000000"), tolerance: 0.01)
     }
 
+    /// A graph's labels follow the locale picked on the page, from the
+    /// string tables' locales or `--locale`: French grouping here, en-US's
+    /// under a pseudo-locale.
+    func testTheLocalePickedShowsInGraphLabels() throws {
+        let chart = folder.appendingPathComponent("chart.scene.xml")
+        try """
+            <scene width="300" height="160">
+              <lineGraph width="300" height="160" values="1500.5 800 2200" labels="a b c"><yAxis/></lineGraph>
+            </scene>
+            """.write(to: chart, atomically: true, encoding: .utf8)
+        let preview = try PreviewProcess([chart.path, "--locale", "fr"])
+        defer { XCTAssertEqual(preview.interrupt().status, 130) }
+        let events = try EventStreamClient(port: preview.port)
+        let first = Self.json(try events.next(timeout: EventWait.timeout, where: Self.rendered))
+        XCTAssertEqual(first["locales"] as? [String], ["fr", "pseudo", "pseudo-rtl"], "--locale is offered")
+        func labels() throws -> [String] {
+            var out: [String] = []
+            func walk(_ node: Any) {
+                guard let node = node as? [String: Any] else { return }
+                if let t = node["text"] as? String { out.append(t) }
+                for child in node["children"] as? [Any] ?? [] { walk(child) }
+            }
+            let body = try HTTPTestClient.request(port: preview.port, "/scenes/0/layout.json").body
+            walk(try JSONSerialization.jsonObject(with: Data(body)))
+            return out
+        }
+        let french = try labels()
+        XCTAssertTrue(french.contains("2\u{00A0}000"), "French grouping: \(french)")
+        let settings = #"{"scale": 1, "time": 0, "appearance": "light", "parameters": {}, "locale": "pseudo"}"#
+        let posted = try HTTPTestClient.request(port: preview.port, "/scenes/0/settings", method: "POST",
+                                                headers: ["Content-Type": "application/json"], body: Array(settings.utf8))
+        XCTAssertEqual(posted.status, 202)
+        _ = try events.next(timeout: EventWait.timeout) { (Self.json($0)["settings"] as? [String: Any])?["locale"] as? String == "pseudo" }
+        let pseudo = try labels()
+        XCTAssertTrue(pseudo.contains("2,000"), "a pseudo-locale: en-US labels: \(pseudo)")
+    }
+
     /// A scene whose render is under way does not hold up requests or other
     /// scenes. The slow scene's first render is held at its start (the
     /// server built for tests stops there, see TestPause) until the quick
