@@ -53,7 +53,7 @@ extension Resolver {
             let values: [Double], texts: [String]
             if scale.kind == .log {
                 values = LogTicks.ticks(lo, hi, count: count)
-                texts = axis.format.map { f in values.map { formatted($0, f) } } ?? LogTicks.labels(values, count: count, locale: number)
+                texts = axis.format.map { f in values.map { formatted($0, f) } } ?? LogTicks.labels(values, start: lo, stop: hi, count: count, locale: number)
             } else {
                 values = NumericTicks.ticks(lo, hi, count: count)
                 texts = axis.format.map { f in values.map { formatted($0, f) } }

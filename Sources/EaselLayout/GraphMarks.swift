@@ -58,8 +58,9 @@ extension Resolver {
                   absoluteOrigin: Point) -> DraftNode {
         let a = position(of: band.from, on: band.axis, scale, plot: plot), b = position(of: band.to, on: band.axis, scale, plot: plot)
         var box: Rect?
-        if a.isFinite || b.isFinite {
-            let lo = min(a.isFinite ? a : -.infinity, b.isFinite ? b : -.infinity), hi = max(a.isFinite ? a : .infinity, b.isFinite ? b : .infinity)
+        // ±∞ (a value off a log scale's end) clips to the plot's edge.
+        if !a.isNaN, !b.isNaN {
+            let lo = min(a, b), hi = max(a, b)
             if band.axis == .y {
                 let top = max(plot.minY, lo), bottom = min(plot.maxY, hi)
                 if bottom > top { box = Rect(x: plot.minX, y: top, width: plot.width, height: bottom - top) }

@@ -47,11 +47,14 @@ public enum LogTicks {
         return stop < start ? (hi, lo) : (lo, hi)
     }
 
-    /// `scaleLog().tickFormat(count)` applied to `ticks(count)`: "" where
-    /// d3 leaves a tick unlabelled.
-    public static func labels(_ ticks: [Double], count: Double, locale: NumberLocale = .enUS) -> [String] {
+    /// `scaleLog().domain([start, stop]).tickFormat(count)` applied to
+    /// `ticks`: "" where d3 leaves a tick unlabelled. d3 measures crowding
+    /// against `scale.ticks()` at its default count of 10, whatever count
+    /// the axis asks for.
+    public static func labels(_ ticks: [Double], start: Double, stop: Double, count: Double, locale: NumberLocale = .enUS) -> [String] {
         guard !ticks.isEmpty else { return [] }
-        let k = Swift.max(1, 10 * count / Double(ticks.count))
+        let defaultTicks = Self.ticks(start, stop, count: 10).count
+        let k = Swift.max(1, 10 * count / Double(Swift.max(1, defaultTicks)))
         return ticks.map { d in
             var i = d / pow10(NumericTicks.jsRound(log10(d)))
             if i * 10 < 10 - 0.5 { i *= 10 }

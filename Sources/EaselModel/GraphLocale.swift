@@ -107,9 +107,17 @@ public struct GraphLocale: Hashable, Sendable {
         "pt": "pt-BR", "sl": "sl-SI", "el": "el-GR",
     ]
 
+    /// Subtags whose conventions a definition of another name holds:
+    /// Traditional Chinese (Taiwan's), Simplified (the mainland's), Latin
+    /// American Spanish (Mexico's).
+    static let stands: [String: String] = [
+        "zh-hant": "zh-TW", "zh-hk": "zh-TW", "zh-mo": "zh-TW", "zh-hans": "zh-CN", "zh-sg": "zh-CN", "es-419": "es-MX",
+    ]
+
     /// The definition for `tag` in `table`: the tag itself, a parent of it
-    /// (`de-DE-1996` → `de-DE`), the language's likely region (`de` →
-    /// `de-DE`), or another region of the language, first by name.
+    /// (`de-DE-1996` → `de-DE`), a subtag's stand-in (`zh-Hant` → `zh-TW`),
+    /// the language's likely region (`de` → `de-DE`), or another region of
+    /// the language, first by name.
     static func match<T>(_ tag: String, in table: [String: T]) -> String? {
         let names = Dictionary(table.keys.map { ($0.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         let parts = tag.replacing("_", with: "-").split(separator: "-").map { $0.lowercased() }
@@ -118,6 +126,7 @@ public struct GraphLocale: Hashable, Sendable {
         for n in stride(from: parts.count, to: 1, by: -1) { candidates.append(parts[..<n].joined(separator: "-")) }
         // A script subtag (zh-Hant-TW): without it.
         if parts.count >= 3, parts[1].count == 4 { candidates.append(([language] + parts[2...]).joined(separator: "-")) }
+        for subtag in parts.dropFirst() { if let stand = stands["\(language)-\(subtag)"] { candidates.append(stand.lowercased()) } }
         if let likely = likelyRegion[language] { candidates.append(likely.lowercased()) }
         candidates.append("\(language)-\(language)")
         for c in candidates { if let hit = names[c] { return hit } }

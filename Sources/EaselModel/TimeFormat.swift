@@ -4,15 +4,20 @@
 public enum TimeFormat {
     /// The directives `format` understands: d3-time-format's `%a %A %b %B
     /// %c %d %e %H %I %j %L %m %M %p %S %x %X %y %Y %%` (`%c`, `%x`, `%X`: the
-    /// locale's date and time, date, and time formats).
+    /// locale's date and time, date, and time formats), each number with
+    /// d3's padding modifiers (`%-d` none, `%_d` spaces, `%0e` zeros).
     public static let directives: Set<Character> = ["a", "A", "b", "B", "c", "d", "e", "H", "I", "j", "L", "m", "M", "p", "S", "x", "X", "y", "Y", "%"]
 
     /// Whether `specifier` uses only those directives.
     public static func isValidFormat(_ specifier: String) -> Bool {
-        var percent = false
+        var percent = false, padded = false
         for c in specifier {
-            if percent { guard directives.contains(c) else { return false }; percent = false }
-            else if c == "%" { percent = true }
+            if percent {
+                // d3's padding modifiers: `%-d` none, `%_d` spaces, `%0d` zeros.
+                if !padded, "-_0".contains(c) { padded = true; continue }
+                guard directives.contains(c) else { return false }
+                percent = false
+            } else if c == "%" { percent = true; padded = false }
         }
         return !percent
     }
@@ -20,16 +25,21 @@ public enum TimeFormat {
     /// `utcFormat(specifier)(t)`.
     public static func format(_ t: Double, _ specifier: String, locale: TimeLocale = .enUS) -> String {
         let f = UTCCalendar.fields(t)
-        func pad(_ v: Int, _ width: Int, _ fill: Character = "0") -> String {
+        // A modifier (d3-time-format's `pads`) replaces the directive's own
+        // fill: "" pads nothing.
+        var modifier: String?
+        func pad(_ v: Int, _ width: Int, _ fill: String = "0") -> String {
             let s = String(abs(v))
-            return (v < 0 ? "-" : "") + String(repeating: fill, count: max(0, width - s.count)) + s
+            let with = modifier ?? fill
+            return (v < 0 ? "-" : "") + (with.isEmpty ? "" : String(repeating: with, count: max(0, width - s.count))) + s
         }
         var out = "", percent = false
         for c in specifier {
             guard percent else {
-                if c == "%" { percent = true } else { out.append(c) }
+                if c == "%" { percent = true; modifier = nil } else { out.append(c) }
                 continue
             }
+            if modifier == nil, let m = ["-": "", "_": " ", "0": "0"][c] { modifier = m; continue }
             percent = false
             switch c {
             case "a": out += locale.shortDays[f.weekday]

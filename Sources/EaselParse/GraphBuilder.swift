@@ -50,6 +50,7 @@ extension SceneBuilder {
                 continue
             }
             if let entry = graphItem(child, statistics: statistics, isTime: graph.xIsTime, depth: depth) {
+                if graph.yScale == .log { checkLogMark(entry.item, child) }
                 if case .rule(var rule) = entry.item, let label = rule.label {
                     rule.label = shapedText([label], at: child.location).first
                     graph.items.append(GraphEntry(.rule(rule), at: entry.location))
@@ -236,7 +237,7 @@ extension SceneBuilder {
             if let f = el.attribute("format") {
                 if axis.edge == .x && isTime {
                     if TimeFormat.isValidFormat(f.value) { axis.format = f.value }
-                    else { diagnostics.error(.init(.invalidValue, "'\(f.value)' is not a time format: use d3-time-format's %a %A %b %B %d %e %H %I %j %L %m %M %p %S %y %Y (and %% for a percent sign)"), on: f) }
+                    else { diagnostics.error(.init(.invalidValue, "'\(f.value)' is not a time format: use d3-time-format's %a %A %b %B %d %e %H %I %j %L %m %M %p %S %y %Y (and %% for a percent sign; %-d, %_d and %0d pad with nothing, spaces or zeros)"), on: f) }
                 } else {
                     axis.format = graphFormat(el)
                 }
@@ -305,6 +306,9 @@ extension SceneBuilder {
     /// of a graph whose x are dates an ISO 8601 date.
     func dataValue(_ a: XMLAttribute, axis: GraphAxis.Edge, isTime: Bool) -> Double? {
         let text = a.value.trimmingSpaces
+        // A graph whose x could not be read has told why: whether its x
+        // are dates is unknown, so an x value is not judged.
+        if axis == .x, !isTime, diagnostics.hasErrors, ValueParser.number(text) == nil { return nil }
         if axis == .x, isTime {
             if let t = UTCCalendar.parseISO8601(text[...]) { return t }
             diagnostics.error(.init(.invalidValue, "'\(text)' is not an ISO 8601 date (2026-11-02, 2026-11-02T08:00:00Z): the graph's x are dates"), on: a)
@@ -313,6 +317,17 @@ extension SceneBuilder {
         if let v = ValueParser.number(text), v.isFinite { return v }
         diagnostics.error(.init(.invalidValue, "'\(text)' is not a number"), on: a)
         return nil
+    }
+
+    /// A rule or band on a log scale's y axis marks values above 0.
+    func checkLogMark(_ item: GraphItem, _ el: XMLElement) {
+        var values: [(String, Double)] = []
+        if case .rule(let r) = item, r.axis == .y { values = [("y", r.value)] }
+        if case .band(let b) = item, b.axis == .y { values = [("from", b.from), ("to", b.to)] }
+        for (name, v) in values where v <= 0 {
+            guard let a = el.attribute(name) else { continue }
+            diagnostics.error(.init(.invalidValue, "\(name) \(GraphStatistics.shortest(v)) is not above 0, and a log scale (y-scale=\"log\") shows only values above 0"), on: a)
+        }
     }
 
     /// A log scale takes values above 0 and no stacking; stacked series

@@ -29,6 +29,19 @@ enum GraphData {
         return .success(out)
     }
 
+    /// The byte offset of each entry of a number list, in order (the
+    /// separators are `numbers`').
+    static func entryOffsets(_ text: String) -> [Int] {
+        var out: [Int] = []
+        var inEntry = false
+        for (i, b) in text.utf8.enumerated() {
+            let separator = b == 0x20 || b == 0x2C || b == 0x0A || b == 0x09 || b == 0x0D
+            if !separator, !inEntry { out.append(i) }
+            inEntry = !separator
+        }
+        return out
+    }
+
     struct CSVProblem: Error {
         var message: Diagnostic.Message
         /// 1-based row (the header is row 1); nil: the file as a whole.

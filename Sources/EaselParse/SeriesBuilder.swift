@@ -228,6 +228,11 @@ extension SceneBuilder {
             let message = Diagnostic.Message(.invalidData, "the value \(GraphStatistics.shortest(v)) is not above 0, and a log scale (y-scale=\"log\") shows only values above 0")
             if let table, i < table.rows.count {
                 diagnostics.error(message, at: SourceLocation(file: table.file, line: table.rows[i], column: 1))
+            } else if source.name == "values", let offset = GraphData.entryOffsets(source.value).dropFirst(i).first, !source.value.contains("\n") {
+                // At the entry itself, as a word that is not a number is.
+                var at = source.valueLocation
+                at.column += offset
+                diagnostics.error(message, at: at)
             } else {
                 diagnostics.error(message, on: source)
             }

@@ -92,6 +92,49 @@ final class GraphAutosizeTests: XCTestCase, CommandLineTesting {
         }
     }
 
+    /// The same padding from widths Easel did not measure: each label's
+    /// advance in DejaVu Sans (the default family) summed by fontTools from
+    /// the font's own tables: left = tick 6 + gap 3 + the widest y label,
+    /// right = half the last x label (it is centred on the plot's edge).
+    func testThePaddingIsTheLabelsAdvancesAsTheFontGivesThem() throws {
+        _ = try write("w.csv", "x,y\n0,-1700\n100000,12500\n")
+        let scene = try write("w.scene.xml", """
+        <scene width="700" height="300"><lineGraph width="700" height="300" src="w.csv" x-column="x"><series column="y"/><yAxis/><xAxis/></lineGraph></scene>
+        """)
+        let tree = try layout(scene)
+        let graph = try XCTUnwrap((tree["children"] as? [[String: Any]])?.first)
+        let plot = try XCTUnwrap(graph["plot"] as? [String: Double])
+        let all = labels(tree)
+        let yTexts = try texts(tree, "yAxis"), xTexts = try texts(tree, "xAxis")
+        XCTAssertEqual(yTexts.count, all.filter { $0.element == "yAxis" }.count)
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let script = """
+        import json, sys
+        from fontTools.ttLib import TTFont
+        f = TTFont(sys.argv[1]); cmap = f.getBestCmap(); advance = f["hmtx"]; em = f["head"].unitsPerEm
+        print(json.dumps([sum(advance[cmap[ord(c)]][0] for c in t) / em * 12 for t in json.load(sys.stdin)]))
+        """
+        let r = try ExternalTool.run("python3", ["-c", script, font], stdin: try JSONSerialization.data(withJSONObject: yTexts + [xTexts.last ?? ""]))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let widths = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [NSNumber] ?? []).map(\.doubleValue)
+        XCTAssertEqual(widths.count, yTexts.count + 1)
+        let widestY = widths.dropLast().max() ?? 0, lastX = widths.last ?? 0
+        XCTAssertGreaterThan(6 + 3 + widestY, 20, "the y labels need more than the default")
+        XCTAssertEqual(plot["x"]!, 6 + 3 + widestY, accuracy: 2, "left padding: \(yTexts)")
+        XCTAssertEqual(700 - plot["x"]! - plot["width"]!, max(20, lastX / 2), accuracy: 2, "right padding: \(xTexts.last ?? "")")
+    }
+
+    func texts(_ tree: [String: Any], _ element: String) throws -> [String] {
+        var out: [String] = []
+        func walk(_ node: [String: Any], inside: Bool) {
+            let here = inside || node["element"] as? String == element
+            if here, node["element"] as? String == "text", let t = node["text"] as? String { out.append(t) }
+            for child in node["children"] as? [[String: Any]] ?? [] { walk(child, inside: here) }
+        }
+        walk(tree, inside: false)
+        return out
+    }
+
     /// The issue's report: 1.0 drew `1,000` as `00` and cut `100,000`.
     func testTheLabelsTheDefaultPaddingCutAreWhole() throws {
         _ = try write("d.csv", "x,y\n0,0\n100000,1000\n")

@@ -25,6 +25,10 @@ final class GraphLocaleTests: XCTestCase {
         XCTAssertEqual(names("ar")?.0, "ar-EG", "the likely region")
         XCTAssertEqual(names("ja")?.1, "ja-JP")
         XCTAssertEqual(names("zh-Hant-TW")?.1, "zh-TW", "a script subtag is passed over")
+        XCTAssertEqual(names("zh-Hant")?.1, "zh-TW", "Traditional Chinese: Taiwan's names")
+        XCTAssertEqual(names("zh-HK")?.1, "zh-TW")
+        XCTAssertEqual(names("zh-Hans")?.1, "zh-CN")
+        XCTAssertEqual(names("es-419")?.0, "es-MX")
         XCTAssertEqual(names("en-IN")?.0, "en-IN")
         XCTAssertEqual(names("en-IN")?.1, "en-US", "no en-IN dates: the language's likely region")
         XCTAssertEqual(names("nb")?.0, "en-US", "no number definition for the language: en-US's")
@@ -50,5 +54,13 @@ final class GraphLocaleTests: XCTestCase {
         XCTAssertEqual(TimeFormat.format(t, "%x %X", locale: de), "05.10.2026 13:00:00")
         XCTAssertEqual(TimeFormat.format(t, "%c", locale: de), "Montag, der  5. Oktober 2026, 13:00:00")
         XCTAssertEqual(TimeTicks.label(UTCCalendar.time(.init(year: 2026, month: 10, day: 1)), locale: de), "Oktober")
+        // d3's own date formats pad with modifiers: en-US "%-m/%-d/%Y", zh-CN "%Y年%-m月%-d日".
+        let us = try XCTUnwrap(GraphLocale.resolve("en-US")).time, zh = try XCTUnwrap(GraphLocale.resolve("zh-CN")).time
+        XCTAssertEqual(TimeFormat.format(t, "%x", locale: us), "10/5/2026")
+        XCTAssertEqual(TimeFormat.format(t, "%X", locale: us), "1:00:00 PM")
+        XCTAssertEqual(TimeFormat.format(t, "%x", locale: zh), "2026年10月5日")
+        XCTAssertEqual(TimeFormat.format(t, "[%-d|%_d|%0e|%e]"), "[5| 5|05| 5]")
+        XCTAssertTrue(TimeFormat.isValidFormat("%-d %_H %0e"))
+        XCTAssertFalse(TimeFormat.isValidFormat("%--d"))
     }
 }

@@ -14,6 +14,8 @@ final class LogTicksTests: XCTestCase {
         [1, 1_000, 5], [1, 1_000, 10], [0.01, 50, 5], [3, 7, 5], [1, 1e9, 5], [2, 2_000, 3], [1_000, 1, 5],
         [0.5, 0.9, 5], [1, 100, 10], [12, 345_678, 5], [0.000_3, 0.2, 6], [7, 7.5, 5], [1e-6, 1e6, 4],
         [25, 2_500_000, 10], [1.5, 99, 2], [40_000, 41_000, 5], [8, 120, 20], [1e12, 3e15, 5],
+        // Counts away from d3's default 10, which its label thinning is measured against.
+        [6, 9, 5], [1, 1e12, 20], [1, 1e12, 3], [0.02, 7, 30],
     ]
 
     func testTicksNiceAndLabelsAreD3s() throws {
@@ -29,7 +31,7 @@ final class LogTicksTests: XCTestCase {
             XCTAssertEqual(ticks, (d3["ticks"] as? [NSNumber])?.map(\.doubleValue), "ticks \(c)")
             let nice = LogTicks.nice(start, stop)
             XCTAssertEqual([nice.0, nice.1], (d3["nice"] as? [NSNumber])?.map(\.doubleValue), "nice \(c)")
-            let labels = LogTicks.labels(ticks, count: count)
+            let labels = LogTicks.labels(ticks, start: start, stop: stop, count: count)
             XCTAssertEqual(labels, d3["labels"] as? [String], "labels \(c)")
             labelled += labels.filter { !$0.isEmpty }.count
             unlabelled += labels.filter(\.isEmpty).count

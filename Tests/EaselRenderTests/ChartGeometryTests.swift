@@ -251,7 +251,10 @@ final class ChartGeometryTests: XCTestCase {
         let single = errors(#"<lineGraph width="300" height="200" src="l.csv" column="v" y-scale="log"/>"#)
         XCTAssertTrue(single.first?.contains("l.csv:3:1: error") == true, "\(single)")
         let listed = errors(#"<lineGraph width="300" height="200" values="3 0 2" y-scale="log"/>"#)
-        XCTAssertTrue(listed.first?.contains("test.scene.xml:1:") == true && listed.first?.contains("log scale") == true, "\(listed)")
+        // `values="3 0 2"` starts at column 77: the 0 is at column 79.
+        XCTAssertTrue(listed.first?.contains("test.scene.xml:1:79: error") == true && listed.first?.contains("log scale") == true, "\(listed)")
+        XCTAssertEqual(errors(#"<lineGraph width="300" height="200" values="3 30" y-scale="log"><rule y="0"/><band from="-1" to="5"/></lineGraph>"#).count, 2,
+                       "a rule or band at or below 0 on a log scale")
         XCTAssertFalse(errors(#"<lineGraph width="300" height="200" values="3 1 2" y-scale="log" min="0.5"/>"#).contains { _ in true })
         XCTAssertEqual(errors(#"<lineGraph width="300" height="200" values="3 1 2" y-scale="log" min="0"/>"#).count, 1)
         XCTAssertEqual(errors(#"<lineGraph width="300" height="200" y-scale="log" stack="zero"><series values="1 2"/></lineGraph>"#).count, 1)

@@ -105,11 +105,13 @@ def format_s(x):
     return ("\u2212" if x < 0 else "") + value + suffix
 
 
-def log_labels(ticks, count):
-    # log.js `tickFormat(count)`: only ticks whose leading digit is at most k keep a label.
+def log_labels(ticks, start, stop, count):
+    # log.js `tickFormat(count)`: only ticks whose leading digit is at most k
+    # keep a label, k = max(1, base * count / scale.ticks().length) — the
+    # scale's ticks at their default count, 10.
     if not ticks:
         return []
-    k = max(1, 10 * count / len(ticks))
+    k = max(1, 10 * count / len(log_ticks(start, stop, 10)))
     out = []
     for d in ticks:
         i = d / pow10(d3_ticks.js_round(math.log10(d)))
@@ -123,5 +125,5 @@ if __name__ == "__main__":
     out = []
     for start, stop, count in json.load(sys.stdin):
         t = log_ticks(start, stop, count)
-        out.append({"ticks": t, "nice": log_nice(start, stop), "labels": log_labels(t, count)})
+        out.append({"ticks": t, "nice": log_nice(start, stop), "labels": log_labels(t, start, stop, count)})
     print(json.dumps(out, ensure_ascii=False))
