@@ -37,9 +37,9 @@ extension Resolver {
         var style = rule.style
         style.fill = .none
         var children: [DraftNode] = []
-        if let text = rule.label, !text.isEmpty {
+        if let label = rule.label, !label.text.isEmpty {
             let inset = 4.0, gap = 3.0
-            children.append(graphLabel(text, font: rule.font, fill: rule.labelFill, location: location, absoluteOrigin: absoluteOrigin) { size in
+            children.append(graphLabel(label.text, font: label.font, fill: label.fill, location: location, absoluteOrigin: absoluteOrigin) { size in
                 if rule.axis == .y {
                     let above = at - gap - size.height
                     return Point(plot.maxX - inset - size.width, above >= plot.minY ? above : at + gap)
@@ -75,8 +75,8 @@ extension Resolver {
         var style = band.style
         style.stroke = .none
         var children: [DraftNode] = []
-        if let text = band.label, !text.isEmpty {
-            children.append(graphLabel(text, font: band.font, fill: band.labelFill, location: location, absoluteOrigin: absoluteOrigin) { _ in
+        if let label = band.label, !label.text.isEmpty {
+            children.append(graphLabel(label.text, font: label.font, fill: label.fill, location: location, absoluteOrigin: absoluteOrigin) { _ in
                 Point(box.minX + 4, box.minY + 4)
             })
         }

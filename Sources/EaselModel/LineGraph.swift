@@ -64,6 +64,14 @@ public struct GraphBars: Hashable, Sendable {
 
 public enum BarPaintBox: String, Hashable, Sendable, CaseIterable { case plot, bar }
 
+/// A rule's or band's label, drawn inside the plot.
+public struct GraphMarkLabel: Hashable, Sendable {
+    public var text: String
+    public var font = FontSpec()
+    public var fill: Paint = .color(.black)
+    public init(text: String) { self.text = text }
+}
+
 /// `<rule>`: a line across the plot at a data value.
 public struct GraphRule: Hashable, Sendable {
     public var axis: GraphAxis.Edge
@@ -71,9 +79,7 @@ public struct GraphRule: Hashable, Sendable {
     public var value: Double
     public var style: PaintStyle
     public var opacity = 1.0
-    public var label: String?
-    public var font = FontSpec()
-    public var labelFill: Paint = .color(.black)
+    public var label: GraphMarkLabel?
     public init(axis: GraphAxis.Edge, value: Double, style: PaintStyle) {
         self.axis = axis
         self.value = value
@@ -88,9 +94,7 @@ public struct GraphBand: Hashable, Sendable {
     public var to: Double
     public var style: PaintStyle
     public var opacity = 1.0
-    public var label: String?
-    public var font = FontSpec()
-    public var labelFill: Paint = .color(.black)
+    public var label: GraphMarkLabel?
     public init(axis: GraphAxis.Edge, from: Double, to: Double, style: PaintStyle) {
         self.axis = axis
         self.from = from

@@ -32,8 +32,8 @@ extension Node {
                 case .axis(let a): return [a.fill, a.stroke.stroke]
                 case .legend(let l): return [l.fill]
                 case .bars(let b): return [b.style.fill, b.style.stroke]
-                case .rule(let r): return [r.style.stroke, r.labelFill]
-                case .band(let b): return [b.style.fill, b.labelFill]
+                case .rule(let r): return [r.style.stroke] + [r.label?.fill].compactMap { $0 }
+                case .band(let b): return [b.style.fill] + [b.label?.fill].compactMap { $0 }
                 case .series(let s): return s.items.flatMap { paints($0.item) }
                 case .text: return []   // an embedded node, visited on its own
                 }

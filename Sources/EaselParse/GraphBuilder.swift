@@ -51,15 +51,7 @@ extension SceneBuilder {
             }
             if let entry = graphItem(child, statistics: statistics, isTime: graph.xIsTime, depth: depth) {
                 if graph.yScale == .log { checkLogMark(entry.item, child) }
-                if case .rule(var rule) = entry.item, let label = rule.label {
-                    rule.label = shapedText([label], at: child.location).first
-                    graph.items.append(GraphEntry(.rule(rule), at: entry.location))
-                } else if case .band(var band) = entry.item, let label = band.label {
-                    band.label = shapedText([label], at: child.location).first
-                    graph.items.append(GraphEntry(.band(band), at: entry.location))
-                } else {
-                    graph.items.append(entry)
-                }
+                graph.items.append(entry)
             }
         }
         return graph
@@ -269,9 +261,7 @@ extension SceneBuilder {
             stroke.dashOffset = style.dashOffset
             var rule = GraphRule(axis: axis, value: value, style: stroke)
             rule.opacity = opacity
-            rule.label = el.attribute("label")?.value
-            rule.font = fontSpec(el)
-            rule.labelFill = paint(el, "label-fill") ?? .color(.black)
+            rule.label = markLabel(el)
             return GraphEntry(.rule(rule), at: el.location)
         case "band":
             let axis = keyword(el, "axis", GraphAxis.Edge.self) ?? .y
@@ -279,9 +269,7 @@ extension SceneBuilder {
                   let a = dataValue(from, axis: axis, isTime: isTime), let b = dataValue(to, axis: axis, isTime: isTime) else { return nil }
             var band = GraphBand(axis: axis, from: a, to: b, style: style)
             band.opacity = opacity
-            band.label = el.attribute("label")?.value
-            band.font = fontSpec(el)
-            band.labelFill = paint(el, "label-fill") ?? .color(.black)
+            band.label = markLabel(el)
             return GraphEntry(.band(band), at: el.location)
         case "legend":
             var legend = GraphLegend()
@@ -300,6 +288,15 @@ extension SceneBuilder {
         default:
             return nil
         }
+    }
+
+    /// A rule's or band's `label`, with its font and `label-fill`.
+    func markLabel(_ el: XMLElement) -> GraphMarkLabel? {
+        guard let text = el.attribute("label")?.value else { return nil }
+        var label = GraphMarkLabel(text: shapedText([text], at: el.location).first ?? text)
+        label.font = fontSpec(el)
+        label.fill = paint(el, "label-fill") ?? .color(.black)
+        return label
     }
 
     /// A data value written on a rule or band: a number, or on the x axis

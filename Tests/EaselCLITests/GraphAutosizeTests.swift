@@ -105,7 +105,7 @@ final class GraphAutosizeTests: XCTestCase, CommandLineTesting {
         let graph = try XCTUnwrap((tree["children"] as? [[String: Any]])?.first)
         let plot = try XCTUnwrap(graph["plot"] as? [String: Double])
         let all = labels(tree)
-        let yTexts = try texts(tree, "yAxis"), xTexts = try texts(tree, "xAxis")
+        let yTexts = layoutTexts(in: tree, under: "yAxis"), xTexts = layoutTexts(in: tree, under: "xAxis")
         XCTAssertEqual(yTexts.count, all.filter { $0.element == "yAxis" }.count)
         let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
         let script = """
@@ -122,17 +122,6 @@ final class GraphAutosizeTests: XCTestCase, CommandLineTesting {
         XCTAssertGreaterThan(6 + 3 + widestY, 20, "the y labels need more than the default")
         XCTAssertEqual(plot["x"]!, 6 + 3 + widestY, accuracy: 2, "left padding: \(yTexts)")
         XCTAssertEqual(700 - plot["x"]! - plot["width"]!, max(20, lastX / 2), accuracy: 2, "right padding: \(xTexts.last ?? "")")
-    }
-
-    func texts(_ tree: [String: Any], _ element: String) throws -> [String] {
-        var out: [String] = []
-        func walk(_ node: [String: Any], inside: Bool) {
-            let here = inside || node["element"] as? String == element
-            if here, node["element"] as? String == "text", let t = node["text"] as? String { out.append(t) }
-            for child in node["children"] as? [[String: Any]] ?? [] { walk(child, inside: here) }
-        }
-        walk(tree, inside: false)
-        return out
     }
 
     /// The issue's report: 1.0 drew `1,000` as `00` and cut `100,000`.

@@ -79,19 +79,9 @@ final class VegaLiteAxisTests: XCTestCase, CommandLineTesting {
             let layout = try easel(["layout", scene] + (c.locale.map { ["--locale", $0] } ?? []))
             XCTAssertEqual(layout.status, 0, layout.stderr)
             let tree = try JSONSerialization.jsonObject(with: Data(layout.stdout.utf8)) as? [String: Any] ?? [:]
-            func texts(of element: String) -> [String] {
-                var out: [String] = []
-                func walk(_ node: [String: Any], inside: Bool) {
-                    let here = inside || node["element"] as? String == element
-                    if here, node["element"] as? String == "text", let t = node["text"] as? String { out.append(t) }
-                    for child in node["children"] as? [[String: Any]] ?? [] { walk(child, inside: here) }
-                }
-                walk(tree, inside: false)
-                return out
-            }
-            XCTAssertEqual(texts(of: "xAxis"), expected["x"], "x axis of case \(n) (\(c.locale ?? "default")): \(c.x)")
-            XCTAssertEqual(texts(of: "yAxis"), expected["y"], "y axis of case \(n) (\(c.locale ?? "default")): \(c.y)")
-            XCTAssertFalse(texts(of: "xAxis").isEmpty)
+            XCTAssertEqual(layoutTexts(in: tree, under: "xAxis"), expected["x"], "x axis of case \(n) (\(c.locale ?? "default")): \(c.x)")
+            XCTAssertEqual(layoutTexts(in: tree, under: "yAxis"), expected["y"], "y axis of case \(n) (\(c.locale ?? "default")): \(c.y)")
+            XCTAssertFalse(layoutTexts(in: tree, under: "xAxis").isEmpty)
         }
     }
 }
