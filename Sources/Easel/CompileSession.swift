@@ -158,20 +158,37 @@ public struct CompileSession: Sendable {
         diagnostics += textDiagnostics
         fontDiagnostics += textDiagnostics
         // One warning per axis or legend, naming its labels outside.
-        var outside: [(SourceLocation, [String])] = []
+        var outside: [(SourceLocation, [String], Bool)] = []
         for label in layout.labelsOutside {
             if let i = outside.firstIndex(where: { $0.0 == label.location }) {
                 if !outside[i].1.contains(label.text) { outside[i].1.append(label.text) }
             } else {
-                outside.append((label.location, [label.text]))
+                outside.append((label.location, [label.text], label.autoPadding))
             }
         }
-        for (location, texts) in outside {
+        for (location, texts, auto) in outside {
             let named = texts.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (texts.count > 3 ? " and \(texts.count - 3) more" : "")
-            let d = Diagnostic(.warning, .init(.labelOutsideFrame, "\(texts.count == 1 ? "the label" : "the labels") \(named) \(texts.count == 1 ? "falls" : "fall") outside the graph's frame: remove 'padding' so that it grows to fit its labels, or make it larger"),
+            let advice = auto ? "the graph is too small for them: make it larger or its labels smaller"
+                              : "remove 'padding' so that it grows to fit its labels, or make it larger"
+            let d = Diagnostic(.warning, .init(.labelOutsideFrame, "\(texts.count == 1 ? "the label" : "the labels") \(named) \(texts.count == 1 ? "falls" : "fall") outside the graph's frame: \(advice)"),
                                at: location)
             diagnostics.append(d)
             fontDiagnostics.append(d)
+        }
+        for squeezed in layout.squeezedPlots {
+            func pt(_ v: Double) -> String { CFormat.string("%.0f", v) }
+            let n = squeezed.needed
+            diagnostics.append(Diagnostic(.warning, .init(.labelOutsideFrame, "the graph (\(pt(squeezed.frame.width)) × \(pt(squeezed.frame.height)) points) is too small for its axes and legend, which need a padding of \(pt(n.top)) \(pt(n.right)) \(pt(n.bottom)) \(pt(n.left)): its plot was squeezed to fit; make the graph larger"),
+                                          at: squeezed.location))
+            fontDiagnostics.append(diagnostics.last!)
+        }
+        for empty in layout.emptyPlots {
+            func pt(_ v: Double) -> String { GraphStatistics.shortest(v) }
+            let (w, h, p) = (empty.frame.width, empty.frame.height, empty.padding)
+            let detail = w - p.left - p.right <= 0
+                ? "no width: the graph is \(pt(w)) points wide and its padding takes \(pt(p.left + p.right)) (\(pt(p.left)) left, \(pt(p.right)) right)"
+                : "no height: the graph is \(pt(h)) points high and its padding takes \(pt(p.top + p.bottom)) (\(pt(p.top)) top, \(pt(p.bottom)) bottom)"
+            diagnostics.append(Diagnostic(.error, .init(.invalidValue, "the plot has \(detail); give a smaller padding or padding=\"auto\""), at: empty.location))
         }
         guard !hasErrors else { return nil }
         return CompiledScene(scene: scene, layout: layout, renderTree: renderTree, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,

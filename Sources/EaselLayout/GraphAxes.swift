@@ -26,11 +26,12 @@ extension Resolver {
             }
         case .x:
             path.move(to: Point(plot.minX, plot.maxY)); path.line(to: Point(plot.maxX, plot.maxY))
+            let drop = baselineDrops(ticks.map(\.1), font: axis.font)
             for (position, text) in ticks {
                 if axis.tickSize > 0 { path.move(to: Point(position, plot.maxY)); path.line(to: Point(position, plot.maxY + axis.tickSize)) }
                 if text.isEmpty { continue }
                 labels.append(graphLabel(text, font: axis.font, fill: axis.fill, location: location, absoluteOrigin: absoluteOrigin) {
-                    Point(position - $0.width / 2, plot.maxY + axis.tickSize + gap)
+                    Point(position - $0.width / 2, plot.maxY + axis.tickSize + gap + (drop[text] ?? 0))
                 })
             }
         }
@@ -40,6 +41,17 @@ extension Resolver {
         return graphNode(axis.edge == .x ? "xAxis" : "yAxis", location, opacity: axis.opacity, frame: frame,
                          absoluteOrigin: absoluteOrigin, drawing: shapeDrawing(path, style: style, box: plot),
                          children: Self.withoutCollisions(labels, along: axis.edge))
+    }
+
+    /// How far each label of a row moves down so that all share the
+    /// lowest first baseline: labels whose characters fall back to other
+    /// fonts (`2026` beside `10月` or `أبريل`) have other ascents. One font:
+    /// all 0.
+    func baselineDrops(_ texts: [String], font: FontSpec) -> [String: Double] {
+        var baselines: [String: Double] = [:]
+        for text in texts where !text.isEmpty && baselines[text] == nil { baselines[text] = labelMetrics(text, font: font).baseline }
+        let lowest = baselines.values.max() ?? 0
+        return baselines.mapValues { lowest - $0 }
     }
 
     /// Each tick's position (y for the y axis, x for the x axis) and label

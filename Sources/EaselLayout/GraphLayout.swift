@@ -85,7 +85,10 @@ extension Resolver {
                 out.append(resolve(textNode, content: size, absoluteOrigin: absoluteOrigin, placed: nil))
             }
         }
-        if !g.autoPadding { noteLabelsOutside(out, frame: frameBox) }
+        noteLabelsOutside(out, frame: frameBox, autoPadding: g.autoPadding)
+        if !g.autoPadding, size.width > 0, size.height > 0, plot.width <= 0 || plot.height <= 0 {
+            context.emptyPlots.append(EmptyPlot(location: node.location, frame: size, padding: padding))
+        }
         return (out, plot.offsetBy(absoluteOrigin.x, absoluteOrigin.y))
     }
 
@@ -95,15 +98,16 @@ extension Resolver {
         labelLocale.number.localized(printf: GraphStatistics.format(value, format))
     }
 
-    /// With an explicit padding, an axis or legend label drawn outside the
-    /// graph's frame is told (`LayoutContext.labelsOutside`).
-    func noteLabelsOutside(_ layers: [DraftNode], frame: Rect) {
+    /// An axis or legend label drawn outside the graph's frame is told
+    /// (`LayoutContext.labelsOutside`): the padding given is too small, or
+    /// the frame is too small even for a padding grown to fit.
+    func noteLabelsOutside(_ layers: [DraftNode], frame: Rect, autoPadding: Bool) {
         for layer in layers where ["xAxis", "yAxis", "legend"].contains(layer.element) {
             for child in layer.children where child.element == "text" {
                 let f = child.frame
                 guard f.minX < frame.minX - 0.5 || f.maxX > frame.maxX + 0.5 || f.minY < frame.minY - 0.5 || f.maxY > frame.maxY + 0.5,
                       case .text(let t)? = child.drawing else { continue }
-                context.labelsOutside.append(LabelOutside(text: t.shaped.text, location: child.location))
+                context.labelsOutside.append(LabelOutside(text: t.shaped.text, location: child.location, autoPadding: autoPadding))
             }
         }
     }

@@ -11,35 +11,44 @@ extension Resolver {
     func fittedPadding(_ g: LineGraph, _ scale: GraphGeometry.Scale, size: Size) -> EdgeInsets {
         let start = LineGraph(values: [], labels: []).padding
         let frameBox = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        var padding = start
+        var padding = start, need = EdgeInsets.zero
         // Where x labels fall depends on the plot's width, which the y
         // labels set: a few passes, each side only growing, settle it.
         for _ in 0..<3 {
-            let plot = frameBox.insetBy(Self.withinFrame(padding, size: size))
+            let plot = frameBox.insetBy(Self.withinFrame(padding, need: need, size: size).padding)
             guard plot.width > 0, plot.height > 0 else { break }
-            let need = reach(g, scale, plot: plot)
+            let reached = reach(g, scale, plot: plot)
+            need = EdgeInsets(top: max(need.top, reached.top), right: max(need.right, reached.right),
+                              bottom: max(need.bottom, reached.bottom), left: max(need.left, reached.left))
             let next = EdgeInsets(top: max(padding.top, need.top), right: max(padding.right, need.right),
                                   bottom: max(padding.bottom, need.bottom), left: max(padding.left, need.left))
             if next == padding { break }
             padding = next
         }
-        return Self.withinFrame(padding, size: size)
+        let (fitted, squeezed) = Self.withinFrame(padding, need: need, size: size)
+        if squeezed {
+            context.squeezedPlots.append(SqueezedPlot(location: context.current, frame: size, needed: need))
+        }
+        return fitted
     }
 
-    /// Never more than the frame: sides scaled down together to leave a
-    /// plot of at least a point each way (a graph smaller than the 1.0
-    /// default padding still fits its labels where it can).
-    static func withinFrame(_ p: EdgeInsets, size: Size) -> EdgeInsets {
-        var padding = p
-        if padding.left + padding.right > size.width - 1 {
-            let k = max(0, size.width - 1) / (padding.left + padding.right)
-            padding.left *= k; padding.right *= k
+    /// Never more than the frame, leaving a plot of at least a point each
+    /// way: what a side has beyond what its labels need (the 1.0 default's
+    /// room) gives way first; only if the labels' own needs do not fit are
+    /// they scaled down too (`squeezed`: the labels will not fit).
+    static func withinFrame(_ p: EdgeInsets, need: EdgeInsets, size: Size) -> (padding: EdgeInsets, squeezed: Bool) {
+        func fit(_ a: Double, _ b: Double, needA: Double, needB: Double, room: Double) -> (Double, Double, Bool) {
+            let excess = a + b - room
+            guard excess > 0 else { return (a, b, false) }
+            let slackA = max(0, a - needA), slackB = max(0, b - needB), slack = slackA + slackB
+            if slack >= excess, slack > 0 { return (a - excess * slackA / slack, b - excess * slackB / slack, false) }
+            let (na, nb) = (min(a, needA), min(b, needB))
+            let k = na + nb > 0 ? max(0, room) / (na + nb) : 0
+            return (na * k, nb * k, true)
         }
-        if padding.top + padding.bottom > size.height - 1 {
-            let k = max(0, size.height - 1) / (padding.top + padding.bottom)
-            padding.top *= k; padding.bottom *= k
-        }
-        return padding
+        let (left, right, squeezedX) = fit(p.left, p.right, needA: need.left, needB: need.right, room: size.width - 1)
+        let (top, bottom, squeezedY) = fit(p.top, p.bottom, needA: need.top, needB: need.bottom, room: size.height - 1)
+        return (EdgeInsets(top: top, right: right, bottom: bottom, left: left), squeezedX || squeezedY)
     }
 
     /// How far past each side of `plot` the graph's labels, ticks and
@@ -57,13 +66,16 @@ extension Resolver {
         for entry in g.items {
             switch entry.item {
             case .axis(let axis):
-                for (position, text) in axisTicks(axis, g, scale, plot: plot) where !text.isEmpty {
+                let ticks = axisTicks(axis, g, scale, plot: plot)
+                let drop = axis.edge == .x ? baselineDrops(ticks.map(\.1), font: axis.font) : [:]
+                for (position, text) in ticks where !text.isEmpty {
                     let size = labelSize(text, font: axis.font)
                     switch axis.edge {
                     case .y:
                         include(Rect(x: plot.minX - axis.tickSize - gap - size.width, y: position - size.height / 2, width: size.width, height: size.height))
                     case .x:
-                        let box = Rect(x: position - size.width / 2, y: plot.maxY + axis.tickSize + gap, width: size.width, height: size.height)
+                        let box = Rect(x: position - size.width / 2, y: plot.maxY + axis.tickSize + gap + (drop[text] ?? 0),
+                                       width: size.width, height: size.height)
                         include(box)
                         belowPlot = max(belowPlot, box.maxY - plot.maxY)
                     }
@@ -100,9 +112,19 @@ extension Resolver {
 
     /// A one-line label's measured size.
     func labelSize(_ text: String, font: FontSpec) -> Size {
+        measurer.measure(labelRequest(text, font: font))
+    }
+
+    /// A one-line label's size and its first baseline from its top.
+    func labelMetrics(_ text: String, font: FontSpec) -> (size: Size, baseline: Double) {
+        let shaped = measurer.shape(labelRequest(text, font: font))
+        return (shaped.size, shaped.lines.first?.baseline ?? shaped.size.height)
+    }
+
+    private func labelRequest(_ text: String, font: FontSpec) -> TextRequest {
         var style = TextStyle(text: text)
         style.font = font
         style.lang = lang
-        return measurer.measure(textRequest(style, wrapWidth: nil, height: nil).request)
+        return textRequest(style, wrapWidth: nil, height: nil).request
     }
 }

@@ -31,6 +31,10 @@ public struct LaidOutScene: Sendable {
     /// Graph labels drawn past their graph's frame (a graph with an
     /// explicit padding too small for them), for a warning each.
     public var labelsOutside: [LabelOutside] = []
+    /// Graphs whose padding leaves no plot, for an error each.
+    public var emptyPlots: [EmptyPlot] = []
+    /// Graphs too small for their labels, for a warning each.
+    public var squeezedPlots: [SqueezedPlot] = []
 
     /// The shaped text of a text node.
     public func text(of node: LayoutNode) -> ShapedTextLayout? { node.text.map { texts[$0].text } }

@@ -34,8 +34,12 @@ final class LayoutContext {
     /// Clip paths resolved in this pass, by id and box size.
     var clips: [ClipKey: ResolvedClip?] = [:]
     var reducedSeries = false
-    /// Axis and legend labels past their graph's frame (explicit padding).
+    /// Axis and legend labels past their graph's frame.
     var labelsOutside: [LabelOutside] = []
+    /// Graphs whose padding leaves no plot.
+    var emptyPlots: [EmptyPlot] = []
+    /// Graphs too small for the padding their labels need.
+    var squeezedPlots: [SqueezedPlot] = []
     /// `fit="shrink"` results by text and box: stacks measure a text more
     /// than once, and each fit shapes it several times.
     var fits: [FitKey: TextFitter.Result] = [:]
@@ -69,4 +73,24 @@ struct FitKey: Hashable {
 public struct LabelOutside: Hashable, Sendable {
     public var text: String
     public var location: SourceLocation
+    /// Whether the graph's padding was grown to fit (and the frame is too
+    /// small even so), rather than given.
+    public var autoPadding: Bool
+}
+
+/// A graph whose explicit padding leaves its plot no width or height:
+/// an error (docs/format.md, `<lineGraph>`).
+public struct EmptyPlot: Hashable, Sendable {
+    public var location: SourceLocation
+    public var frame: Size
+    public var padding: EdgeInsets
+}
+
+/// A graph whose frame is smaller than the padding its axes and legend
+/// need (`padding` grown to fit): the padding is scaled down to leave a
+/// plot of a point; a warning.
+public struct SqueezedPlot: Hashable, Sendable {
+    public var location: SourceLocation
+    public var frame: Size
+    public var needed: EdgeInsets
 }

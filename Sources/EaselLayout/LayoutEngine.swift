@@ -42,6 +42,8 @@ public enum LayoutEngine {
                                   texts: texts + context.tileTexts, maxScale: options.maxScale,
                                   reducedSeries: context.reducedSeries, work: context.work)
         layout.labelsOutside = context.labelsOutside
+        layout.emptyPlots = context.emptyPlots
+        layout.squeezedPlots = context.squeezedPlots
         let tree = RenderTree(size: content, background: scene.background, dither: scene.dither, nodes: render,
                               paints: context.paints, location: scene.location)
         return (layout, tree)

@@ -136,7 +136,7 @@ extension DiagnosticCode {
         case .missingGlyphs: return "Characters that no font of the compile has; they are drawn as empty boxes (an error with `--missing-glyphs error`, the default of `easel build`)."
         case .textOverflows: return "A text does not fit its frame (an error with `--text-overflow error`)."
         case .marksDropped: return "Combining marks that follow no character were dropped from a text."
-        case .labelOutsideFrame: return "A graph's axis or legend label falls outside the graph's frame: drop `padding` (it then grows to fit) or make it larger."
+        case .labelOutsideFrame: return "A graph's axis or legend label falls outside the graph's frame, or the frame is too small for the padding its labels need: drop `padding` (it then grows to fit) or make the graph larger."
         case .inputTooLarge: return "An input is larger than a safety limit (file size, attributes, nodes, depth, text, CSV rows); the message names the flag that raises it."
         case .outputTooLarge: return "The output would have more pixels than the limit (`--max-pixels`) or than Cairo draws on a side."
         case .workTooLarge: return "Laying out or painting the scene would cost more than the limit (`--max-layout`, `--max-paint`)."

@@ -27,6 +27,9 @@ extension SceneBuilder {
             seriesEntries[i] = seriesItem(child, in: el, graph: graph, table: table, isTime: &isTime, depth: depth)
         }
         graph.xIsTime = isTime ?? false
+        let anyX = graph.x != nil || seriesEntries.values.contains { if case .series(let s) = $0.item { return s.x != nil } else { return false } }
+        graphXUnread = el.attribute("x-column") != nil && !anyX
+        graphByIndex = el.attribute("x-column") == nil
         let seriesValues = seriesEntries.sorted { $0.key < $1.key }.map { entry -> [Double] in
             if case .series(let s) = entry.value.item { return s.values }
             return []
@@ -305,14 +308,15 @@ extension SceneBuilder {
         let text = a.value.trimmingSpaces
         // A graph whose x could not be read has told why: whether its x
         // are dates is unknown, so an x value is not judged.
-        if axis == .x, !isTime, diagnostics.hasErrors, ValueParser.number(text) == nil { return nil }
+        if axis == .x, graphXUnread { return nil }
         if axis == .x, isTime {
             if let t = UTCCalendar.parseISO8601(text[...]) { return t }
             diagnostics.error(.init(.invalidValue, "'\(text)' is not an ISO 8601 date (2026-11-02, 2026-11-02T08:00:00Z): the graph's x are dates"), on: a)
             return nil
         }
         if let v = ValueParser.number(text), v.isFinite { return v }
-        diagnostics.error(.init(.invalidValue, "'\(text)' is not a number"), on: a)
+        let index = axis == .x && graphByIndex ? ": the graph places its points by index, so an x is an index from 0 (the first point)" : ""
+        diagnostics.error(.init(.invalidValue, "'\(text)' is not a number\(index)"), on: a)
         return nil
     }
 

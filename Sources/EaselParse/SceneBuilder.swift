@@ -41,6 +41,11 @@ final class SceneBuilder {
     var fontData: [String: [UInt8]] = [:]
     /// `<scene lang>`, which texts inherit.
     var sceneLang: String?
+    /// The graph being built names an `x-column` that could not be read
+    /// (its error is told): whether its x are dates is unknown.
+    var graphXUnread = false
+    /// The graph being built places its points by index.
+    var graphByIndex = false
     /// The `dir` texts and stacks inherit here: the scene's, or the
     /// nearest enclosing stack's.
     var direction = TextDirection.ltr

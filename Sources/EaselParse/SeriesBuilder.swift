@@ -237,7 +237,9 @@ extension SceneBuilder {
                 diagnostics.error(message, on: source)
             }
             told += 1
-            if told >= 20 || table == nil { break }
+            // A list's entries and a table's rows are told each (up to 20);
+            // another source, once.
+            if told >= 20 || (table == nil && source.name != "values") { break }
         }
     }
 }

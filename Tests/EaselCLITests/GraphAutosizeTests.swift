@@ -124,6 +124,35 @@ final class GraphAutosizeTests: XCTestCase, CommandLineTesting {
         XCTAssertEqual(700 - plot["x"]! - plot["width"]!, max(20, lastX / 2), accuracy: 2, "right padding: \(xTexts.last ?? "")")
     }
 
+    /// A padding that leaves no plot is an error; a frame too small for the
+    /// padding its labels need is a warning saying what they need.
+    func testNoRoomForThePlotIsTold() throws {
+        let given = try write("given.scene.xml", """
+        <scene width="120" height="80"><lineGraph width="120" height="80" values="1 5 3" padding="60 20 50 20"><yAxis/></lineGraph></scene>
+        """)
+        let error = try easel(["check", given])
+        XCTAssertEqual(error.status, 1)
+        XCTAssertTrue(error.stderr.contains("error: the plot has no height: the graph is 80 points high and its padding takes 110 (60 top, 50 bottom)"), error.stderr)
+        let fitted = try write("fitted.scene.xml", """
+        <scene width="60" height="40"><lineGraph width="60" height="40" values="1200000 5400000"><yAxis/><xAxis/></lineGraph></scene>
+        """)
+        let warning = try easel(["check", fitted])
+        XCTAssertEqual(warning.status, 0, warning.stderr)
+        XCTAssertTrue(warning.stderr.contains("warning: the graph (60 × 40 points) is too small for its axes and legend"), warning.stderr)
+        XCTAssertTrue(warning.stderr.contains("[W0608]"), warning.stderr)
+        // Where the labels fit, the default's extra room gives way first: no warning.
+        let small = try write("small.scene.xml", """
+        <scene width="160" height="90"><lineGraph width="160" height="90" values="12 54"><yAxis/><xAxis/></lineGraph></scene>
+        """)
+        let quiet = try easel(["check", small])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains("W0608"), quiet.stderr)
+        let tree = try layout(small)
+        for l in labels(tree) {
+            XCTAssertTrue(l.frame.y >= -0.01 && l.frame.y + l.frame.h <= 90.01, "\(l.frame) leaves the 90-point frame")
+        }
+    }
+
     /// The issue's report: 1.0 drew `1,000` as `00` and cut `100,000`.
     func testTheLabelsTheDefaultPaddingCutAreWhole() throws {
         _ = try write("d.csv", "x,y\n0,0\n100000,1000\n")
