@@ -86,7 +86,7 @@ extension Resolver {
             }
         }
         noteLabelsOutside(out, frame: frameBox, autoPadding: g.autoPadding)
-        if !g.autoPadding, size.width > 0, size.height > 0, plot.width <= 0 || plot.height <= 0 {
+        if g.paddingGiven, size.width > 0, size.height > 0, plot.width <= 0 || plot.height <= 0 {
             context.emptyPlots.append(EmptyPlot(location: node.location, frame: size, padding: padding))
         }
         return (out, plot.offsetBy(absoluteOrigin.x, absoluteOrigin.y))

@@ -21,6 +21,9 @@ public struct LineGraph: Hashable, Sendable {
     /// labels and the legend (no `padding` on a graph with axes or a
     /// legend, or `padding="auto"`).
     public var autoPadding = false
+    /// Whether `padding` was written (a plot it leaves no room is an error;
+    /// the 1.0 default on a small frame stays as 1.0 drew it).
+    public var paddingGiven = false
     /// `y-scale`: how values map to heights.
     public var yScale = GraphScaleKind.linear
     /// `stack`: series stacked in document order.

@@ -13,7 +13,7 @@ extension SceneBuilder {
         graph.yScale = keyword(el, "y-scale", GraphScaleKind.self) ?? .linear
         graph.stack = keyword(el, "stack", GraphStacking.self) ?? .none
         if let a = el.attribute("padding") {
-            if a.value.trimmingSpaces == "auto" { graph.autoPadding = true } else { graph.padding = padding(el) }
+            if a.value.trimmingSpaces == "auto" { graph.autoPadding = true } else { graph.padding = padding(el); graph.paddingGiven = true }
         } else {
             graph.autoPadding = el.children.contains { ["xAxis", "yAxis", "legend"].contains($0.name) }
         }
