@@ -194,10 +194,18 @@ public enum GraphGeometry {
     /// (NaN) keeps its x and has a NaN y.
     public static func points(_ values: [Double], x: [Double]?, _ g: LineGraph, _ scale: Scale, plot: Rect) -> [Point] {
         if scale.kind == .linear {
-            // The common case without a call per point.
+            // The common cases, without a call or a test per point (a graph
+            // may hold millions).
             let (lo, hi) = scale.range
             if let x, let domain = scale.xDomain {
                 return zip(values, x).map { v, xv in Point(Self.x(of: xv, domain: domain, plot: plot), plot.maxY - (v - lo) / (hi - lo) * plot.height) }
+            }
+            if !scale.banded {
+                let n = g.series.isEmpty ? values.count : scale.indexCount
+                return values.enumerated().map { i, v in
+                    let x = n == 1 ? plot.center.x : plot.minX + Double(i) * plot.width / Double(n - 1)
+                    return Point(x, plot.maxY - (v - lo) / (hi - lo) * plot.height)
+                }
             }
         } else if let x, let domain = scale.xDomain {
             return zip(values, x).map { v, xv in Point(Self.x(of: xv, domain: domain, plot: plot), v.isNaN ? .nan : scale.y(v, plot: plot)) }
