@@ -12,7 +12,6 @@ extension Resolver {
         let ticks = axisTicks(axis, g, scale, plot: plot)
         var path = BezierPath()
         var labels: [DraftNode] = []
-        let gap = 3.0
         switch axis.edge {
         case .y:
             path.move(to: Point(plot.minX, plot.minY)); path.line(to: Point(plot.minX, plot.maxY))
@@ -21,7 +20,7 @@ extension Resolver {
                 // d3's log format leaves crowded ticks unlabelled.
                 if text.isEmpty { continue }
                 labels.append(graphLabel(text, font: axis.font, fill: axis.fill, location: location, absoluteOrigin: absoluteOrigin) {
-                    Point(plot.minX - axis.tickSize - gap - $0.width, position - $0.height / 2)
+                    axisLabelOrigin(axis, at: position, size: $0, drop: 0, plot: plot)
                 })
             }
         case .x:
@@ -31,7 +30,7 @@ extension Resolver {
                 if axis.tickSize > 0 { path.move(to: Point(position, plot.maxY)); path.line(to: Point(position, plot.maxY + axis.tickSize)) }
                 if text.isEmpty { continue }
                 labels.append(graphLabel(text, font: axis.font, fill: axis.fill, location: location, absoluteOrigin: absoluteOrigin) {
-                    Point(position - $0.width / 2, plot.maxY + axis.tickSize + gap + (drop[text] ?? 0))
+                    axisLabelOrigin(axis, at: position, size: $0, drop: drop[text] ?? 0, plot: plot)
                 })
             }
         }
@@ -41,6 +40,18 @@ extension Resolver {
         return graphNode(axis.edge == .x ? "xAxis" : "yAxis", location, opacity: axis.opacity, frame: frame,
                          absoluteOrigin: absoluteOrigin, drawing: shapeDrawing(path, style: style, box: plot),
                          children: Self.withoutCollisions(labels, along: axis.edge))
+    }
+
+    /// Where a tick's label goes, 3 points past its mark (d3-axis's
+    /// `tickPadding`): right-aligned and centred on the tick for y, centred
+    /// under it for x (lowered by `drop` to share the row's baseline). The
+    /// axis and the padding that fits it both place labels here.
+    func axisLabelOrigin(_ axis: GraphAxis, at position: Double, size: Size, drop: Double, plot: Rect) -> Point {
+        let gap = 3.0
+        switch axis.edge {
+        case .y: return Point(plot.minX - axis.tickSize - gap - size.width, position - size.height / 2)
+        case .x: return Point(position - size.width / 2, plot.maxY + axis.tickSize + gap + drop)
+        }
     }
 
     /// How far each label of a row moves down so that all share the

@@ -55,7 +55,6 @@ extension Resolver {
     /// legend reach (0 where nothing does).
     func reach(_ g: LineGraph, _ scale: GraphGeometry.Scale, plot: Rect) -> EdgeInsets {
         var need = EdgeInsets.zero
-        let gap = 3.0
         func include(_ box: Rect) {
             need.left = max(need.left, plot.minX - box.minX)
             need.right = max(need.right, box.maxX - plot.maxX)
@@ -70,15 +69,10 @@ extension Resolver {
                 let drop = axis.edge == .x ? baselineDrops(ticks.map(\.1), font: axis.font) : [:]
                 for (position, text) in ticks where !text.isEmpty {
                     let size = labelSize(text, font: axis.font)
-                    switch axis.edge {
-                    case .y:
-                        include(Rect(x: plot.minX - axis.tickSize - gap - size.width, y: position - size.height / 2, width: size.width, height: size.height))
-                    case .x:
-                        let box = Rect(x: position - size.width / 2, y: plot.maxY + axis.tickSize + gap + (drop[text] ?? 0),
-                                       width: size.width, height: size.height)
-                        include(box)
-                        belowPlot = max(belowPlot, box.maxY - plot.maxY)
-                    }
+                    let origin = axisLabelOrigin(axis, at: position, size: size, drop: drop[text] ?? 0, plot: plot)
+                    let box = Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
+                    include(box)
+                    if axis.edge == .x { belowPlot = max(belowPlot, box.maxY - plot.maxY) }
                 }
                 if axis.edge == .y { need.left = max(need.left, axis.tickSize) } else { belowPlot = max(belowPlot, axis.tickSize) }
             case .xLabels(let font, _, let offset, _):

@@ -69,7 +69,7 @@ final class GradientSpansTests: XCTestCase {
         ft.m = ((a, c, Double.random(in: -200...200, using: &rng)), (b, d, Double.random(in: -200...200, using: &rng)), (0, 0, 1))
         var transform = pixman_transform()
         XCTAssertNotEqual(pixman_transform_from_pixman_f_transform(&transform, &ft), 0)
-        var p1 = pixman_point_fixed_t(x: fixed(.random(in: -100...100, using: &rng)), y: fixed(.random(in: -100...100, using: &rng)))
+        let p1 = pixman_point_fixed_t(x: fixed(.random(in: -100...100, using: &rng)), y: fixed(.random(in: -100...100, using: &rng)))
         var p2 = pixman_point_fixed_t(x: fixed(.random(in: -100...100, using: &rng)), y: fixed(.random(in: -100...100, using: &rng)))
         switch Int.random(in: 0...3, using: &rng) {
         case 0: p2.y = p1.y  // horizontal
