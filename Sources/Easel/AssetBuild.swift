@@ -233,6 +233,9 @@ public enum AssetBuild {
         var out = LocaleCompile()
         var localeOptions = compileOptions
         localeOptions.locale = locale ?? compileOptions.locale   // nil: one --locale for the whole build, or none
+        // A catalog's gamut slots decide the colour space its images are painted in.
+        let bothGamuts = options.xcassets && options.displayGamut == .both
+        if options.xcassets, options.displayGamut != .srgb { localeOptions.colorSpace = bothGamuts ? .srgb : .displayP3 }
         var localeSession = CompileSession(options: localeOptions)
         let compiled = localeSession.compile(source)
         out.diagnostics = localeSession.diagnostics
@@ -262,6 +265,21 @@ public enum AssetBuild {
         for (variant, c) in scenes {
             // An app icon's files are made from every rendering: none is kept.
             var r = Rendering(variant: variant, locale: locale, compiled: kept && c.scene.asset != .appIcon ? nil : c)
+            // The Display P3 slot: the same scene compiled again in Display P3
+            // (colours are converted in layout). Its warnings are the sRGB
+            // compile's or fewer; only errors are new.
+            if bothGamuts, !kept, c.scene.asset != .appIcon {
+                var p3Options = localeOptions
+                p3Options.variant = variant?.name
+                p3Options.colorSpace = .displayP3
+                var p3Session = CompileSession(options: p3Options)
+                guard let p3 = p3Session.compile(source) else {
+                    out.diagnostics += p3Session.diagnostics.filter { $0.severity == .error }
+                    out.failed = true
+                    return out
+                }
+                r.displayP3 = p3
+            }
             // An Android app icon's layers, each compiled alone.
             if options.android, c.scene.asset == .appIcon, variant?.appearance != .tinted {
                 let ids = Set(c.scene.layers.map(\.id))
@@ -306,6 +324,9 @@ public enum AssetBuild {
         var rendered: [String: [UInt8]] = [:]
         /// An Android app icon's adaptive layers, each compiled alone, by id.
         var layers: [String: CompiledScene] = [:]
+        /// The scene compiled in Display P3 for a catalog's P3 slot
+        /// (`--display-gamut both`).
+        var displayP3: CompiledScene?
         /// `dark` in file names (`card~dark.png`), nil for the scene itself.
         var variantName: String? { variant?.name }
 
@@ -362,15 +383,31 @@ public enum AssetBuild {
                 var images: [AssetCatalog.Image] = []
                 for r in members {
                     let appearance: Appearance? = r.variant != nil && r.variant?.name == dark ? .dark : nil
+                    // With both gamuts, each image twice, sRGB then Display P3,
+                    // per scale (the order of Xcode's slots).
+                    let gamuts: [(suffix: String, slot: String?, compiled: CompiledScene?)] = r.displayP3.map {
+                        [("", "sRGB", nil), ("-p3", "display-P3", $0)]
+                    } ?? [("", nil, nil)]
+                    func rendered(_ gamut: (suffix: String, slot: String?, compiled: CompiledScene?), _ format: OutputFormat,
+                                  _ scale: Double?) throws -> [UInt8]? {
+                        if let p3 = gamut.compiled { return try p3.render(format: format, scale: scale, time: 0) }
+                        return try r.render(format: format, scale: scale, time: 0)
+                    }
                     if options.formats.contains(.pdf) {
-                        let pdf = OutputName.file(name, variant: r.variantName, locale: r.locale, extension: "pdf")
-                        out.append((set + "/" + pdf, try r.render(format: .pdf, time: 0)))
-                        images.append(AssetCatalog.Image(filename: pdf, scale: nil, appearance: appearance, locale: r.locale))
+                        for gamut in gamuts {
+                            let pdf = OutputName.file(name + gamut.suffix, variant: r.variantName, locale: r.locale, extension: "pdf")
+                            out.append((set + "/" + pdf, try rendered(gamut, .pdf, nil)))
+                            images.append(AssetCatalog.Image(filename: pdf, scale: nil, appearance: appearance, locale: r.locale,
+                                                             displayGamut: gamut.slot))
+                        }
                     } else {
                         for s in options.catalogScales {
-                            let png = OutputName.file(name, variant: r.variantName, locale: r.locale, scale: s, extension: "png")
-                            out.append((set + "/" + png, try r.render(format: .png, scale: s, time: 0)))
-                            images.append(AssetCatalog.Image(filename: png, scale: s, appearance: appearance, locale: r.locale))
+                            for gamut in gamuts {
+                                let png = OutputName.file(name + gamut.suffix, variant: r.variantName, locale: r.locale, scale: s, extension: "png")
+                                out.append((set + "/" + png, try rendered(gamut, .png, s)))
+                                images.append(AssetCatalog.Image(filename: png, scale: s, appearance: appearance, locale: r.locale,
+                                                                 displayGamut: gamut.slot))
+                            }
                         }
                     }
                 }

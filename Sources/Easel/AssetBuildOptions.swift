@@ -20,6 +20,8 @@ extension AssetBuild {
         public var android = false
         /// The platforms of an asset catalog's app icon sets (`--platforms`).
         public var platforms: [IconPlatform] = [.ios]
+        /// An asset catalog's image slots (`--display-gamut`).
+        public var displayGamut = DisplayGamut.srgb
         /// Say what would be rendered and removed; write nothing.
         public var dryRun = false
         /// Called as each scene finishes (on its worker thread, one call at
@@ -52,6 +54,19 @@ extension AssetBuild {
     }
 }
 
+/// `easel build --xcassets --display-gamut`: which of Xcode's gamut slots
+/// an imageset fills.
+public enum DisplayGamut: String, Sendable, CaseIterable {
+    /// One image per scale with no gamut of its own (Xcode's "Any"),
+    /// painted in the scene's colour space (sRGB unless it says otherwise).
+    case srgb
+    /// One image per scale, painted in Display P3 (a tagged PNG or PDF).
+    case p3
+    /// Per scale an sRGB image (`display-gamut` `sRGB`) and a Display P3
+    /// one (`display-P3`, named `NAME-p3@2x.png`).
+    case both
+}
+
 extension AssetBuild.Options {
     /// Everything besides the files that decides what a build writes.
     var fingerprint: String {
@@ -59,7 +74,8 @@ extension AssetBuild.Options {
         return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android) platforms=\(platforms.map(\.rawValue)) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters),\(l.maxLayoutWork) "
             + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue) dither=\(compile.dither.map(String.init) ?? "scene") "
-            + "appearance=\(compile.appearance.rawValue) set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }) "
+            + "appearance=\(compile.appearance.rawValue) " + (displayGamut == .srgb ? "" : "display-gamut=\(displayGamut.rawValue) ")
+            + (compile.colorSpace.map { "color-space=\($0.rawValue) " } ?? "") + "set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }) "
             // The font folders' files by name: a font added or removed can change
             // any scene's fallback; one whose bytes change rebuilds the scenes that used it.
             + "fonts=\(FontInputs.fileNames(in: compile.fontDirectories)) "

@@ -17,6 +17,8 @@ enum AssetCatalog {
         var appearance: Appearance? = nil
         /// The locale whose image this is (a localized imageset).
         var locale: String? = nil
+        /// `sRGB` or `display-P3`: the gamut slot (`--display-gamut both`).
+        var displayGamut: String? = nil
     }
 
     /// An `appearances` entry: Xcode's luminosity trait.
@@ -35,6 +37,7 @@ enum AssetCatalog {
             if let s = image.scale { entry["scale"] = .string(s == s.rounded() ? "\(Int(s))x" : "\(s)x") }
             if let a = image.appearance { entry["appearances"] = appearances(a) }
             if let l = image.locale { entry["locale"] = .string(l) }
+            if let g = image.displayGamut { entry["display-gamut"] = .string(g) }
             list.append(.object(entry))
         }
         var root: [String: JSONValue] = ["images": .array(list), "info": info]
@@ -50,8 +53,12 @@ enum AssetCatalog {
     /// palette gives one) for the dark appearance.
     static func colorSet(_ palette: PaletteColor) -> [UInt8] {
         func component(_ v: Double) -> String { CFormat.string("%.3f", max(0, min(1, v))) }
-        func color(_ c: Color) -> JSONValue {
-            ["color-space": "srgb",
+        // A colour written in Display P3 or OKLCh (or outside sRGB) is
+        // given in Display P3, as Xcode writes a colour picked in P3.
+        let space: SceneColorSpace = palette.isWide ? .displayP3 : .srgb
+        func color(_ written: Color) -> JSONValue {
+            let c = space.components(space.fitted(written))
+            return ["color-space": .string(space.rawValue),
              "components": ["red": .string(component(c.red)), "green": .string(component(c.green)),
                             "blue": .string(component(c.blue)), "alpha": .string(component(c.alpha))]]
         }

@@ -10,6 +10,8 @@ struct ExportedColor: Codable, Sendable, Equatable {
     /// red, green, blue, alpha from 0 to 1.
     var light: [Double]
     var dark: [Double]?
+    /// Given in Display P3 (`PaletteColor.isWide`); nil in older manifests.
+    var displayP3: Bool?
     /// The `<color>` element's place in its scene.
     var line: Int
     var column: Int
@@ -18,6 +20,7 @@ struct ExportedColor: Codable, Sendable, Equatable {
         name = p.name
         light = Self.components(p.light)
         dark = p.dark.map(Self.components)
+        displayP3 = p.isWide ? true : nil
         line = p.location?.line ?? 1
         column = p.location?.column ?? 1
     }
@@ -27,7 +30,11 @@ struct ExportedColor: Codable, Sendable, Equatable {
         v.count == 4 ? Color(red: v[0], green: v[1], blue: v[2], alpha: v[3]) : .black
     }
 
-    var paletteColor: PaletteColor { PaletteColor(name: name, light: Self.color(light), dark: dark.map(Self.color)) }
+    var paletteColor: PaletteColor {
+        var p = PaletteColor(name: name, light: Self.color(light), dark: dark.map(Self.color))
+        p.isWide = displayP3 == true
+        return p
+    }
 
     /// `#1b1f3b (dark #f2f2f7)`, for messages.
     var valuesText: String { Self.color(light).description + (dark.map { " (dark \(Self.color($0)))" } ?? "") }

@@ -116,7 +116,7 @@ public struct CompileSession: Sendable {
         // render first paints it.
         // Decoding is charged to the paint budget, as painting was charged
         // for it: images together may not cost more than a render may.
-        let images = DecodedImages()
+        let images = DecodedImages(colorSpace: scene.colorSpace)
         var decodeCost = 0.0
         for root in scene.paintedRoots {
             root.walk { node in

@@ -45,6 +45,8 @@ public enum Easel {
         public var parameters: [String: ParameterSetting] { get { parse.parameters } set { parse.parameters = newValue } }
         /// Which value of each palette colour every use gets (`--appearance`).
         public var appearance: Appearance { get { parse.appearance } set { parse.appearance = newValue } }
+        /// The space to paint and write in, over the scene's `color-space` (`--color-space`).
+        public var colorSpace: SceneColorSpace? { get { parse.colorSpace } set { parse.colorSpace = newValue } }
         /// Compile the scene as one of its `<variant>`s.
         public var variant: String? { get { parse.variant } set { parse.variant = newValue } }
         /// A value for a parameter the scene does not declare is passed over

@@ -3,8 +3,9 @@ import Easel
 import FoundationEssentials
 
 extension Appearance: ExpressibleByArgument {}
+extension SceneColorSpace: ExpressibleByArgument {}
 
-/// `--set`, `--set-file` and `--appearance`, shared by the commands that compile.
+/// `--set`, `--set-file`, `--appearance` and `--color-space`, shared by the commands that compile.
 public struct ParameterOptions: ParsableArguments, Sendable {
     public init() {}
 
@@ -16,6 +17,9 @@ public struct ParameterOptions: ParsableArguments, Sendable {
 
     @Option(help: "light, dark or tinted: which value of each palette colour every use of its name gets (tinted: a colour's tinted value, or the grey of its dark or light one).")
     public var appearance: Appearance = .light
+
+    @Option(name: .customLong("color-space"), help: "srgb or display-p3: the space to paint and write in, over the scene's color-space (display-p3: tagged PNG/PDF, color(display-p3 …) in SVG).")
+    public var colorSpace: SceneColorSpace?
 
     public func validate() throws {
         for s in settings {
@@ -60,6 +64,7 @@ public struct ParameterOptions: ParsableArguments, Sendable {
         }
         options.parameters = values
         options.appearance = appearance
+        options.colorSpace = colorSpace ?? options.colorSpace
         return options
     }
 }

@@ -14,6 +14,9 @@ public struct AnimatedPaint: Sendable {
     }
     public var clock: AnimationClock
     public var keyframes: [Keyframe]
+    /// The scene's: keyframe stops are written colours, converted to it
+    /// after interpolating.
+    public var colorSpace: SceneColorSpace = .srgb
 
     public func paint(at time: Double) -> ResolvedPaint {
         let at = clock.position(at: time)
@@ -22,23 +25,24 @@ public struct AnimatedPaint: Sendable {
         // the same gradient painted statically.
         guard at.progress > 0, at.from != at.to else { return a.paint }
         guard at.progress < 1 else { return b.paint }
-        return Self.interpolate(a, b, at.progress)
+        return interpolate(a, b, at.progress)
     }
 
     /// Keyframes of one kind interpolate their geometry and their stops
     /// brought to a common list; different kinds cross-fade.
-    static func interpolate(_ a: Keyframe, _ b: Keyframe, _ p: Double) -> ResolvedPaint {
+    func interpolate(_ a: Keyframe, _ b: Keyframe, _ p: Double) -> ResolvedPaint {
         let opacity = a.paint.opacity
         func mix(_ x: Double, _ y: Double) -> Double { x + (y - x) * p }
         func mix(_ u: Point, _ v: Point) -> Point { Point(mix(u.x, v.x), mix(u.y, v.y)) }
         func mix(_ s: AffineTransform, _ t: AffineTransform) -> AffineTransform {
             AffineTransform(a: mix(s.a, t.a), b: mix(s.b, t.b), c: mix(s.c, t.c), d: mix(s.d, t.d), tx: mix(s.tx, t.tx), ty: mix(s.ty, t.ty))
         }
-        let stops = commonStops(a, b, p)
+        let output = colorSpace
+        let stops = Self.commonStops(a, b, p, clamped: output == .srgb)
         // Stops for vector output, and the finer ones dithered PNG output shows.
         func resolved() -> ([ShadingStop], [ShadingStop]?) {
-            let coarse = StopResolution.shadingStops(stops, interpolation: a.interpolation)
-            return (coarse, StopResolution.rasterStops(stops, interpolation: a.interpolation, coarse: coarse))
+            let coarse = StopResolution.shadingStops(stops, interpolation: a.interpolation, output: output)
+            return (coarse, StopResolution.rasterStops(stops, interpolation: a.interpolation, coarse: coarse, output: output))
         }
         switch (a.paint.kind, b.paint.kind) {
         case (.linear(let g), .linear(let h)):
@@ -71,10 +75,10 @@ public struct AnimatedPaint: Sendable {
     /// two stops at one offset, stays two), then mixed pairwise at `p`,
     /// premultiplied, in the first keyframe's interpolation space. Neither
     /// keyframe's look changes by being evaluated at extra offsets.
-    static func commonStops(_ a: Keyframe, _ b: Keyframe, _ p: Double) -> [GradientStop] {
-        let both = resampled([a, b])
+    static func commonStops(_ a: Keyframe, _ b: Keyframe, _ p: Double, clamped: Bool = true) -> [GradientStop] {
+        let both = resampled([a, b], clamped: clamped)
         return zip(both[0], both[1]).map { s, t in
-            GradientStop(offset: s.offset, color: ColorSpaces.interpolate(s.color, t.color, p, in: a.interpolation))
+            GradientStop(offset: s.offset, color: ColorSpaces.interpolate(s.color, t.color, p, in: a.interpolation, clamped: clamped))
         }
     }
 
@@ -82,7 +86,7 @@ public struct AnimatedPaint: Sendable {
     /// repeated as often as any keyframe has stops there (the two sides of
     /// a hard stop): the same count of stops for every keyframe, and none
     /// of them looks any different for it.
-    public static func resampled(_ keyframes: [Keyframe]) -> [[ShadingStop]] {
+    public static func resampled(_ keyframes: [Keyframe], clamped: Bool = true) -> [[ShadingStop]] {
         // Each keyframe's stops by offset, once (n log n, not n² per keyframe).
         let byOffset = keyframes.map { Dictionary(grouping: $0.stops, by: \.offset) }
         var offsets: [Double] = []
@@ -95,7 +99,7 @@ public struct AnimatedPaint: Sendable {
             return offsets.map { o in
                 let i = seen[o, default: 0]
                 seen[o] = i + 1
-                return ShadingStop(offset: o, color: color(of: k, at: o, index: i, stopsAt: stopsAt[o] ?? []))
+                return ShadingStop(offset: o, color: color(of: k, at: o, index: i, stopsAt: stopsAt[o] ?? [], clamped: clamped))
             }
         }
     }
@@ -103,7 +107,7 @@ public struct AnimatedPaint: Sendable {
     /// The keyframe's colour at offset `o` (its `index`-th stop there when
     /// it has several, `stopsAt`: the two sides of a hard stop), padded
     /// beyond its ends.
-    static func color(of k: Keyframe, at o: Double, index: Int, stopsAt at: [ShadingStop]) -> Color {
+    static func color(of k: Keyframe, at o: Double, index: Int, stopsAt at: [ShadingStop], clamped: Bool) -> Color {
         if !at.isEmpty { return at[min(index, at.count - 1)].color }
         guard let first = k.stops.first, let last = k.stops.last else { return .transparent }
         if o <= first.offset { return first.color }
@@ -116,6 +120,6 @@ public struct AnimatedPaint: Sendable {
         }
         let i = lo - 1
         let s = k.stops[i], e = k.stops[i + 1]
-        return ColorSpaces.interpolate(s.color, e.color, (o - s.offset) / (e.offset - s.offset), in: k.interpolation)
+        return ColorSpaces.interpolate(s.color, e.color, (o - s.offset) / (e.offset - s.offset), in: k.interpolation, clamped: clamped)
     }
 }

@@ -28,6 +28,7 @@ public enum LayoutEngine {
         var resolver = Resolver(definitions: scene.definitions, measurer: ChargedTextMeasuring(base: text, context: context),
                                 context: context, options: options, lang: scene.lang)
         resolver.labelLocale = scene.labelLocale
+        resolver.colorSpace = scene.colorSpace
         let content = Size(scene.width, scene.height)
         let drafts = scene.nodes.map { resolver.resolve($0, content: content, absoluteOrigin: .zero, placed: nil) }
         var texts: [LaidOutText] = []
@@ -44,7 +45,8 @@ public enum LayoutEngine {
         layout.labelsOutside = context.labelsOutside
         layout.emptyPlots = context.emptyPlots
         layout.squeezedPlots = context.squeezedPlots
-        let tree = RenderTree(size: content, background: scene.background, dither: scene.dither, nodes: render,
+        let tree = RenderTree(size: content, background: resolver.paints.painted(scene.background), dither: scene.dither,
+                              colorSpace: scene.colorSpace, nodes: render,
                               paints: context.paints, location: scene.location)
         return (layout, tree)
     }

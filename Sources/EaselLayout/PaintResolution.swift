@@ -11,14 +11,18 @@ final class ResolvedStops {
 struct PaintResolver {
     let definitions: Definitions
     let resolvedStops: ResolvedStops
+    /// The scene's colour space: every colour placed here is converted to
+    /// it (gamut-mapped when outside), so painting never converts.
+    var colorSpace: SceneColorSpace = .srgb
     /// Lays out a pattern's children (pattern id, children, tile size).
     let layoutTile: (String, [Node], Size) -> [RenderNode]
 
     /// The stops of the gradient `base` (of the server `key` names).
     private func stops(_ key: String, _ base: GradientBase) -> (stops: [ShadingStop], raster: [ShadingStop]?) {
         if let hit = resolvedStops.byKey[key] { return hit }
-        let stops = StopResolution.shadingStops(base.stops, interpolation: base.interpolation)
-        let raster = stops.count > 1 ? StopResolution.rasterStops(base.stops, interpolation: base.interpolation, coarse: stops) : nil
+        let stops = StopResolution.shadingStops(base.stops, interpolation: base.interpolation, output: colorSpace)
+        let raster = stops.count > 1
+            ? StopResolution.rasterStops(base.stops, interpolation: base.interpolation, coarse: stops, output: colorSpace) : nil
         resolvedStops.byKey[key] = (stops, raster)
         return (stops, raster)
     }
@@ -30,7 +34,7 @@ struct PaintResolver {
         case .none:
             return nil
         case .color(let c):
-            return .fixed(ResolvedPaint(kind: .solid(c), opacity: opacity))
+            return .fixed(ResolvedPaint(kind: .solid(painted(c)), opacity: opacity))
         case .reference(let id):
             guard let def = definitions.paintServers[id] else { return nil }
             if case .animated(let animation) = def.server {
@@ -56,10 +60,10 @@ struct PaintResolver {
             let offsets = GradientMath.resolvedOffsets(base.stops.map(\.offset))
             keyframes.append(AnimatedPaint.Keyframe(
                 paint: ResolvedPaint(kind: kind, opacity: opacity),
-                stops: zip(offsets, base.stops).map { ShadingStop(offset: $0, color: $1.color) },
+                stops: zip(offsets, base.stops).map { ShadingStop(offset: $0, color: colorSpace.fitted($1.color)) },
                 interpolation: base.interpolation))
         }
-        return AnimatedPaint(clock: a.clock, keyframes: keyframes)
+        return AnimatedPaint(clock: a.clock, keyframes: keyframes, colorSpace: colorSpace)
     }
 
     private func resolve(_ server: PaintServer, id: String, stopsKey: String, box: Rect) -> ResolvedPaint.Kind? {
@@ -88,9 +92,12 @@ struct PaintResolver {
         case .stripes(let st):
             return .stripes(StripesFill(origin: box.origin, direction: GradientMath.screenDirection(angle: st.angle),
                                         spacing: st.spacing,
-                                        lineWidth: st.lineWidth, color: st.color, background: st.background))
+                                        lineWidth: st.lineWidth, color: painted(st.color), background: st.background.map(painted)))
         }
     }
+
+    /// A written colour as painted: in the scene's space, inside its gamut.
+    func painted(_ c: Color) -> Color { colorSpace.components(colorSpace.fitted(c)) }
 
     private func unitToBox(_ box: Rect) -> AffineTransform {
         AffineTransform.translation(box.x, box.y).concatenating(.scale(box.width, box.height))

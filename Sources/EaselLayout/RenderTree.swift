@@ -10,6 +10,9 @@ public struct RenderTree: Sendable {
     public var background: Color
     /// Gradients on a raster target are dithered (the scene's `dither`).
     public var dither: Bool
+    /// The space the colours are in (converted in layout) and the output
+    /// is tagged with.
+    public var colorSpace: SceneColorSpace = .srgb
     public var nodes: [RenderNode]
     /// Every paint the tree's paths and texts name by `PaintID`.
     public var paints: PaintTable

@@ -17,15 +17,22 @@ public enum StopResolution {
     /// Stops within `rasterTolerance`, or nil when they are the same as
     /// `shadingStops` (straight sRGB between opaque stops needs none added).
     public static func rasterStops(_ stops: [GradientStop], interpolation: ColorInterpolation,
-                                   coarse: [ShadingStop]) -> [ShadingStop]? {
-        let fine = shadingStops(stops, interpolation: interpolation, tolerance: rasterTolerance)
+                                   coarse: [ShadingStop], output: SceneColorSpace = .srgb) -> [ShadingStop]? {
+        let fine = shadingStops(stops, interpolation: interpolation, tolerance: rasterTolerance, output: output)
         return fine == coarse ? nil : fine
     }
 
     public static func shadingStops(_ stops: [GradientStop], interpolation: ColorInterpolation,
-                                    tolerance: Double = tolerance) -> [ShadingStop] {
+                                    tolerance: Double = tolerance, output: SceneColorSpace = .srgb) -> [ShadingStop] {
         let offsets = GradientMath.resolvedOffsets(stops.map(\.offset))
-        if stops.count == 1 { return [ShadingStop(offset: offsets[0], color: stops[0].color)] }
+        // Stops are interpolated as written (inside the output's gamut) and
+        // each colour Cairo receives is then converted to the output space:
+        // the split below measures straight interpolation of converted
+        // stops against the converted exact colour, so a Display P3 scene's
+        // sRGB gradient gets the stops that keep its sRGB meaning.
+        let stops = output == .srgb && stops.allSatisfy({ DisplayP3.isInside($0.color, .srgb) }) ? stops
+            : stops.map { GradientStop(offset: $0.offset, color: output.fitted($0.color)) }
+        if stops.count == 1 { return [ShadingStop(offset: offsets[0], color: output.components(stops[0].color))] }
         var out: [ShadingStop] = []
         func append(_ s: ShadingStop) {
             if let last = out.last, last == s { return }
@@ -36,24 +43,26 @@ public enum StopResolution {
             let b = ShadingStop(offset: offsets[i], color: stops[i].color)
             if a.offset == b.offset {
                 // A hard edge: nothing to interpolate.
-                append(a)
-                append(b)
+                append(ShadingStop(offset: a.offset, color: output.components(a.color)))
+                append(ShadingStop(offset: b.offset, color: output.components(b.color)))
                 continue
             }
             // The ends too: a transparent stop takes its neighbour's colour,
             // so that Cairo's straight interpolation shows no grey band.
-            append(ShadingStop(offset: a.offset, color: exact(a, b, 0, interpolation)))
+            append(ShadingStop(offset: a.offset, color: exact(a, b, 0, interpolation, output)))
             var inner: [ShadingStop] = []
-            subdivide(a, b, 0, 1, interpolation, tolerance, depth: 0, into: &inner)
+            subdivide(a, b, 0, 1, interpolation, output, tolerance, depth: 0, into: &inner)
             inner.forEach(append)
-            append(ShadingStop(offset: b.offset, color: exact(a, b, 1, interpolation)))
+            append(ShadingStop(offset: b.offset, color: exact(a, b, 1, interpolation, output)))
         }
         return out
     }
 
     /// Exact colour at parameter `t` of the segment `a`→`b`.
-    static func exact(_ a: ShadingStop, _ b: ShadingStop, _ t: Double, _ space: ColorInterpolation) -> Color {
-        ColorSpaces.interpolate(a.color, b.color, t, in: space)
+    static func exact(_ a: ShadingStop, _ b: ShadingStop, _ t: Double, _ space: ColorInterpolation,
+                      _ output: SceneColorSpace) -> Color {
+        output == .srgb ? ColorSpaces.interpolate(a.color, b.color, t, in: space)
+            : output.components(ColorSpaces.interpolateUnclamped(a.color, b.color, t, in: space))
     }
 
     /// What Cairo draws between two stops: straight (unpremultiplied) lerp.
@@ -68,18 +77,19 @@ public enum StopResolution {
     }
 
     private static func subdivide(_ a: ShadingStop, _ b: ShadingStop, _ t0: Double, _ t1: Double,
-                                  _ space: ColorInterpolation, _ tolerance: Double, depth: Int, into out: inout [ShadingStop]) {
-        let c0 = exact(a, b, t0, space), c1 = exact(a, b, t1, space)
+                                  _ space: ColorInterpolation, _ output: SceneColorSpace, _ tolerance: Double, depth: Int,
+                                  into out: inout [ShadingStop]) {
+        let c0 = exact(a, b, t0, space, output), c1 = exact(a, b, t1, space, output)
         var worst = 0.0
         for k in 1..<8 {
             let f = Double(k) / 8
-            let d = premultipliedDistance(straight(c0, c1, f), exact(a, b, t0 + (t1 - t0) * f, space))
+            let d = premultipliedDistance(straight(c0, c1, f), exact(a, b, t0 + (t1 - t0) * f, space, output))
             worst = max(worst, d)
         }
         guard worst > tolerance, depth < 10 else { return }
         let tm = (t0 + t1) / 2
-        subdivide(a, b, t0, tm, space, tolerance, depth: depth + 1, into: &out)
-        out.append(ShadingStop(offset: a.offset + (b.offset - a.offset) * tm, color: exact(a, b, tm, space)))
-        subdivide(a, b, tm, t1, space, tolerance, depth: depth + 1, into: &out)
+        subdivide(a, b, t0, tm, space, output, tolerance, depth: depth + 1, into: &out)
+        out.append(ShadingStop(offset: a.offset + (b.offset - a.offset) * tm, color: exact(a, b, tm, space, output)))
+        subdivide(a, b, tm, t1, space, output, tolerance, depth: depth + 1, into: &out)
     }
 }

@@ -21,6 +21,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case invalidColor = 202
     case invalidTransform = 203
     case invalidPathData = 204
+    case colorOutsideGamut = 205
     // Names and references
     case duplicateName = 301
     case unknownReference = 302
@@ -77,7 +78,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     /// The severity the code has unless a switch changes it.
     public var usualSeverity: Diagnostic.Severity {
         switch self {
-        case .missingString, .noLocaleDefinition, .labelOutsideFrame, .unknownFontFamily, .noDefaultFamily, .unknownFontAxis, .missingGlyphs, .textOverflows,
+        case .colorOutsideGamut, .missingString, .noLocaleDefinition, .labelOutsideFrame, .unknownFontFamily, .noDefaultFamily, .unknownFontAxis, .missingGlyphs, .textOverflows,
              .marksDropped, .stillSVGAnimation, .staleManifest, .unusedSetting, .outsideSafeZone, .incompleteAdaptiveIcon:
             return .warning
         default:
@@ -114,9 +115,10 @@ extension DiagnosticCode {
         case .missingPart: return "Something the element needs is missing: a required attribute, a gradient's stops, a text's characters, a graph's data."
         case .conflictingAttributes: return "Attributes that exclude each other or only work together (`angle` with `start`, a percentage inside a stack that sizes itself)."
         case .invalidValue: return "An attribute's value cannot be read as what it must be: a number, a length in points, a keyword, a list, a range."
-        case .invalidColor: return "A colour or paint that cannot be read: expected `#rgb`, `#rrggbb`, `rgb()`, `hsl()`, a CSS name, `none` or `url(#id)`."
+        case .invalidColor: return "A colour or paint that cannot be read: expected `#rgb`, `#rrggbb`, `rgb()`, `hsl()`, `color(display-p3 …)`, `oklch()`, a CSS name, `none` or `url(#id)`; or a `color()`/`oklch()` component out of its range."
         case .invalidTransform: return "A `transform` that cannot be read: expected translate, rotate, scale, skewX, skewY or matrix."
         case .invalidPathData: return "A path's `d` that cannot be read as SVG path data."
+        case .colorOutsideGamut: return "Colours outside the scene's colour space (a Display P3 or OKLCh colour in an sRGB scene) are gamut-mapped as CSS Color 4 maps them; one warning lists them all."
         case .duplicateName: return "An id, parameter or variant name declared twice; the message names the first."
         case .unknownReference: return "A `url(#id)` or `clip-path` that names no gradient, pattern or clip path in `<defs>`."
         case .referenceCycle: return "Paints or patterns that refer to each other in a circle; the message lists the chain."
@@ -175,6 +177,7 @@ extension DiagnosticCode {
         case .invalidColor: return ##"<scene width="100" height="100"><view width="10" height="10" fill="#12345"/></scene>"##
         case .invalidTransform: return #"<scene width="100" height="100"><view width="10" height="10" transform="spin(45)"/></scene>"#
         case .invalidPathData: return #"<scene width="100" height="100"><path d="M 0 0 Q 5"/></scene>"#
+        case .colorOutsideGamut: return #"<scene width="100" height="100"><view width="10" height="10" fill="color(display-p3 0 1 0)"/></scene>"#
         case .duplicateName: return #"<scene width="100" height="100"><view id="a" width="10" height="10"/><view id="a" width="10" height="10"/></scene>"#
         case .unknownReference: return #"<scene width="100" height="100"><view width="10" height="10" fill="url(#sky)"/></scene>"#
         case .referenceCycle: return #"<scene width="100" height="100"><defs><pattern id="p" width="10" height="10"><view width="10" height="10" fill="url(#p)"/></pattern></defs></scene>"#

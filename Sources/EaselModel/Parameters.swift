@@ -89,6 +89,9 @@ public struct PaletteColor: Hashable, Sendable {
     public var tinted: Color?
     /// `export="false"`: private to its scene, no colorset.
     public var exported = true
+    /// A value was written as `color(display-p3 …)` or `oklch()`, or lies
+    /// outside sRGB: an asset catalog's colour set gives it in Display P3.
+    public var isWide = false
     /// Where the `<color>` is (a clash between two scenes names both).
     public var location: SourceLocation?
     public init(name: String, light: Color, dark: Color?, tinted: Color? = nil, exported: Bool = true, location: SourceLocation? = nil) {

@@ -53,6 +53,9 @@ public struct Scene: Hashable, Sendable {
     public var background: Color = .transparent
     /// Gradients in raster output are dithered (`dither`, on by default).
     public var dither = true
+    /// `<scene color-space>` (or `--color-space`): the space the picture is
+    /// painted and written in.
+    public var colorSpace = SceneColorSpace.srgb
     public var version: Int = 1
     public var duration: Double?
     public var definitions = Definitions()

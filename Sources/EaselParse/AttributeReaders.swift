@@ -107,6 +107,7 @@ extension SceneBuilder {
             diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), on: a)
             return nil
         }
+        noteGamut(c, a.value, a.valueLocation)
         return c
     }
 

@@ -2,7 +2,8 @@ import EaselModel
 
 extension Diagnostic.Message {
     static func badColor(_ text: String, suggestion: String?) -> Self {
-        .init(.invalidColor, "'\(text)' is not a colour (expected #rgb, #rrggbb, rgb(), hsl(), a CSS name or a palette name)"
+        if let problem = ColorParser.wideColorProblem(text) { return .init(.invalidColor, problem) }
+        return .init(.invalidColor, "'\(text)' is not a colour (expected #rgb, #rrggbb, rgb(), hsl(), color(display-p3 …), oklch(), a CSS name or a palette name)"
               + didYouMean(suggestion), suggestion: suggestion)
     }
 }
@@ -25,6 +26,7 @@ public enum ColorParser {
             switch fn {
             case "rgb", "rgba": return rgbFunction(body)
             case "hsl", "hsla": return hslFunction(body)
+            case "color", "oklch": return try? wideFunction(fn, body).get()
             default: return nil
             }
         }
@@ -128,4 +130,69 @@ public enum ColorParser {
     }
 
     static func clamp(_ v: Double) -> Double { max(0, min(1, v)) }
+
+    /// What is wrong with a `color()` or `oklch()` that does not parse, in
+    /// words; nil for any other text.
+    public static func wideColorProblem(_ raw: String) -> String? {
+        let lower = raw.trimmingSpaces.lowercased()
+        guard let open = lower.firstIndex(of: "(") else { return nil }
+        let fn = String(lower[..<open]).trimmingSpaces
+        guard fn == "color" || fn == "oklch" else { return nil }
+        guard lower.hasSuffix(")") else { return "'\(raw.trimmingSpaces)' has no closing ')'" }
+        let body = String(lower[lower.index(after: open)..<lower.index(before: lower.endIndex)])
+        if case .failure(let problem) = wideFunction(fn, body) { return problem.text }
+        return nil
+    }
+
+    struct WideColorProblem: Error { var text: String }
+
+    /// `color(display-p3 r g b [/ a])` (or `srgb`), components 0…1 or
+    /// percentages, and `oklch(L C H [/ a])`: L 0…1 or a percentage, C ≥ 0
+    /// (a percentage of 0.4, as CSS Color 4 reads it), H in degrees. Values
+    /// outside those ranges are errors, not clamped: a design token out of
+    /// range is a mistake worth a message. The result is sRGB, extended
+    /// outside 0…1 when the colour is outside sRGB.
+    static func wideFunction(_ fn: String, _ body: String) -> Result<Color, WideColorProblem> {
+        func fail(_ text: String) -> Result<Color, WideColorProblem> { .failure(WideColorProblem(text: text)) }
+        var words = body.split(separator: "/", omittingEmptySubsequences: false)
+        guard words.count <= 2 else { return fail("\(fn)() takes one '/' before its alpha") }
+        let alphaText = words.count == 2 ? String(words[1]).trimmingSpaces : nil
+        guard let alpha = alphaValue(alphaText), alphaText?.isEmpty != true else {
+            return fail("\(fn)(): '\(alphaText ?? "")' is not an alpha (0…1 or a percentage)")
+        }
+        var values = words.removeFirst().split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        if fn == "color" {
+            guard let space = values.first else { return fail("color() needs a colour space: color(display-p3 r g b)") }
+            guard space == "display-p3" || space == "srgb" else {
+                return fail("color(\(space) …): Easel reads color() in display-p3 or srgb")
+            }
+            values.removeFirst()
+            guard values.count == 3 else { return fail("color(\(space) …) takes three components, then an optional / alpha") }
+            var channels: [Double] = []
+            for v in values {
+                let percent = v.hasSuffix("%")
+                guard let n = ValueParser.number(percent ? String(v.dropLast()) : v) else {
+                    return fail("color(\(space) …): '\(v)' is not a number")
+                }
+                let x = percent ? n / 100 : n
+                guard x >= 0, x <= 1 else { return fail("color(\(space) …): component '\(v)' is outside 0…1") }
+                channels.append(x)
+            }
+            if space == "srgb" { return .success(Color(red: channels[0], green: channels[1], blue: channels[2], alpha: alpha)) }
+            return .success(DisplayP3.srgb(fromP3: channels[0], channels[1], channels[2], alpha: alpha))
+        }
+        guard values.count == 3 else { return fail("oklch() takes lightness, chroma and hue, then an optional / alpha") }
+        func number(_ v: String, percentOf scale: Double) -> Double? {
+            if v.hasSuffix("%") { return ValueParser.number(String(v.dropLast())).map { $0 / 100 * scale } }
+            return ValueParser.number(v)
+        }
+        guard let l = number(values[0], percentOf: 1) else { return fail("oklch(): lightness '\(values[0])' is not a number") }
+        guard l >= 0, l <= 1 else { return fail("oklch(): lightness '\(values[0])' is outside 0…1 (0%…100%)") }
+        guard let c = number(values[1], percentOf: 0.4) else { return fail("oklch(): chroma '\(values[1])' is not a number") }
+        guard c >= 0, c.isFinite, c <= 1 else { return fail("oklch(): chroma '\(values[1])' is outside 0…1 (CSS's 100% is 0.4)") }
+        var hueText = values[2]
+        if hueText.hasSuffix("deg") { hueText.removeLast(3) }
+        guard let h = ValueParser.number(hueText), h.isFinite else { return fail("oklch(): hue '\(values[2])' is not an angle in degrees") }
+        return .success(DisplayP3.srgb(fromOklch: l, c, h, alpha: alpha))
+    }
 }

@@ -14,7 +14,12 @@ extension SceneBuilder {
                         let tinted = el.attribute("tinted").flatMap { ColorParser.parse($0.value, palette: [:]) }
                         // Checked (and reported) in buildDefinitions.
                         let exported = el.attribute("export").flatMap { ValueParser.bool($0.value) } ?? true
-                        let color = PaletteColor(name: name, light: c, dark: dark, tinted: tinted, exported: exported, location: el.location)
+                        var color = PaletteColor(name: name, light: c, dark: dark, tinted: tinted, exported: exported, location: el.location)
+                        color.isWide = [v, el.attribute("dark"), el.attribute("tinted")].contains { a in
+                            guard let a else { return false }
+                            let t = a.value.trimmingSpaces.lowercased()
+                            return t.hasPrefix("color(display-p3") || t.hasPrefix("oklch(")
+                        } || [c, dark, tinted].contains { $0.map { !DisplayP3.isInside($0, .srgb) } ?? false }
                         // The first of a name is the palette colour (a lookup, not a search: palettes can be long).
                         if palette.updateValue(color.value(in: appearance), forKey: name) == nil { paletteColors.append(color) }
                     }
@@ -41,8 +46,12 @@ extension SceneBuilder {
                     checkAttributes(el)
                     checkNoChildren(el)
                     guard required(el, "name") != nil, let v = required(el, "value") else { continue }
-                    for a in [v, el.attribute("dark"), el.attribute("tinted")].compactMap({ $0 }) where ColorParser.parse(a.value, palette: [:]) == nil {
-                        diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), on: a)
+                    for a in [v, el.attribute("dark"), el.attribute("tinted")].compactMap({ $0 }) {
+                        if let c = ColorParser.parse(a.value, palette: [:]) {
+                            noteGamut(c, a.value, a.valueLocation)
+                        } else {
+                            diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), on: a)
+                        }
                     }
                     _ = bool(el, "export")
                 case "param", "variant":

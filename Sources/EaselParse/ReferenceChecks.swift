@@ -33,7 +33,10 @@ extension SceneBuilder {
             paintReferences.append((id, a.valueLocation))
             return .reference(id)
         }
-        if let c = ColorParser.parse(t, palette: palette) { return .color(c) }
+        if let c = ColorParser.parse(t, palette: palette) {
+            noteGamut(c, t, a.valueLocation)
+            return .color(c)
+        }
         diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(t)), on: a)
         return nil
     }

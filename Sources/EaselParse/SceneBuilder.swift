@@ -23,6 +23,9 @@ final class SceneBuilder {
     let options: ParseOptions
     var appearance: Appearance
     var paletteColors: [PaletteColor] = []
+    /// Colours written outside sRGB, as written and where, in file order:
+    /// the gamut warning lists them.
+    var wideColors: [(text: String, color: Color, location: SourceLocation)] = []
     var parameters: [ParameterDeclaration] = []
     /// Each declared parameter's place in `parameters`, by name.
     var parameterIndex: [String: Int] = [:]
@@ -97,6 +100,8 @@ final class SceneBuilder {
         }
         scene.systemFonts = bool(root, "system-fonts")
         if let d = bool(root, "dither") { scene.dither = d }
+        if let space = keyword(root, "color-space", SceneColorSpace.self) { scene.colorSpace = space }
+        if let space = options.colorSpace { scene.colorSpace = space }
         if let asset = keyword(root, "asset", SceneAsset.self) {
             scene.asset = asset
             // Every platform's icon is a square; a scene that is not would
@@ -122,6 +127,7 @@ final class SceneBuilder {
         }
         if let layer = options.layer { keepLayer(layer, of: &scene, root: root) }
         checkReferences(scene.definitions)
+        warnOutsideGamut(scene.colorSpace)
         if !referenceChainTooDeep { checkNodeCount(scene) }
         let pixels = width * scene.scale * height * scene.scale
         if pixels > Double(limits.maxPixels) {

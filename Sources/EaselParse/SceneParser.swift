@@ -32,6 +32,8 @@ public struct ParseOptions: Sendable {
     /// Only the scene's top-level element with this id is compiled (an
     /// adaptive icon's layer; `easel render --layer`).
     public var layer: String?
+    /// `--color-space`: over the scene's `color-space`.
+    public var colorSpace: SceneColorSpace?
     public init(limits: Limits = Limits(), allowedDirectories: [URL] = []) {
         self.limits = limits
         self.allowedDirectories = allowedDirectories

@@ -14,7 +14,7 @@ public enum Vocabulary {
                                            "font-variation"]
 
     public static let attributes: [String: [String]] = [
-        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir", "asset", "dither"],
+        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir", "asset", "dither", "color-space"],
         "defs": [],
         "color": ["name", "value", "dark", "tinted", "export"],
         "param": ["name", "type", "default"],

@@ -161,6 +161,7 @@ final class PreviewScene: @unchecked Sendable {
             }
         }
         if let current = lock.withLock({ strings }) { options.strings = current }
+        if let space = settings.colorSpace.flatMap(SceneColorSpace.init(rawValue:)) { options.colorSpace = space }
         // Only a locale the page offers (or none: the command line's).
         if let locale = settings.locale, lock.withLock({ snapshot.locales.contains(locale) }) { options.locale = locale }
         // Only the names the scene declared when the page offered the fields:
@@ -209,6 +210,7 @@ final class PreviewScene: @unchecked Sendable {
             .init(name: $0.name, type: $0.type.rawValue, defaultValue: $0.defaultValue, value: $0.value)
         }
         snapshot.hasDark = scene.definitions.paletteColors.contains { $0.dark != nil }
+        snapshot.colorSpace = scene.colorSpace.rawValue
         snapshot.duration = outcome.duration
     }
 

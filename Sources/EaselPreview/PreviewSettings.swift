@@ -1,3 +1,5 @@
+import Easel
+
 /// What the page chose for one scene: shared by every open page, so two
 /// browsers on the same scene show the same picture.
 public struct PreviewSettings: Codable, Sendable, Equatable {
@@ -12,6 +14,9 @@ public struct PreviewSettings: Codable, Sendable, Equatable {
     /// The locale picked on the page (`de`, `pseudo`), over `--locale`;
     /// nil: the command line's.
     public var locale: String?
+    /// The gamut switch: `srgb` or `display-p3`, over the scene's
+    /// `color-space`; nil: the scene's (or `--color-space`).
+    public var colorSpace: String?
 
     public init(scale: Double, appearance: String) {
         self.scale = scale
@@ -24,6 +29,7 @@ public struct PreviewSettings: Codable, Sendable, Equatable {
         guard scale.isFinite, scale > 0, scale <= maxScale, time.isFinite, time >= 0,
               appearance == "light" || appearance == "dark",
               parameters.count <= 256, parameters.allSatisfy({ $0.key.utf8.count <= 256 && $0.value.utf8.count <= 4096 }),
+              colorSpace.map({ SceneColorSpace(rawValue: $0) != nil }) ?? true,
               locale.map({ $0.utf8.count <= 64 && $0.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") } }) ?? true
         else { return nil }
         return self

@@ -48,6 +48,8 @@ struct SceneSnapshot: Encodable, Sendable {
     var parameters: [Parameter] = []
     /// The palette has dark values, so the light/dark switch means something.
     var hasDark = false
+    /// The space the picture was painted in (`srgb`, `display-p3`).
+    var colorSpace = "srgb"
     /// Seconds of animation, nil for a still scene.
     var duration: Double?
     /// The locales the page offers: those the string tables define and

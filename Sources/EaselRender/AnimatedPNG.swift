@@ -29,6 +29,9 @@ public enum AnimatedPNG {
         guard let ihdr = header?.data, ihdr.count == 13 else { throw failure(.notAPNGFrame) }
         var out = PNGChunks.signature
         PNGChunks.append("IHDR", ihdr, to: &out)
+        for part in try chunks(of: first.png) where PNGChunks.colorChunkTypes.contains(part.type) {
+            PNGChunks.append(part.type, part.data, to: &out)
+        }
         PNGChunks.append("acTL", PNGChunks.be32(UInt32(frames.count)) + PNGChunks.be32(UInt32(max(0, plays))), to: &out)
         var sequence: UInt32 = 0
         for (index, frame) in frames.enumerated() {

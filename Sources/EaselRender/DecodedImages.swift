@@ -8,8 +8,11 @@ import EaselModel
 public final class DecodedImages: Sendable {
     private let decoded = Locked<[String: DecodedImage?]>([:])
     private let decodeCount = Locked(0)
+    /// The scene's colour space: PNGs (sRGB) are converted to it once, as
+    /// they are decoded, so a Display P3 scene paints them as they look.
+    private let colorSpace: SceneColorSpace
 
-    public init() {}
+    public init(colorSpace: SceneColorSpace = .srgb) { self.colorSpace = colorSpace }
 
     /// How many PNGs were decoded: once each, however often they are painted.
     public var decodes: Int { decodeCount.withLock { $0 } }
@@ -31,6 +34,7 @@ public final class DecodedImages: Sendable {
         decoded.withLock { cache -> DecodedImage? in
             if let known = cache[source.path] { return known }
             let made = DecodedImage(png: source.data)
+            if colorSpace == .displayP3 { made?.convertToDisplayP3() }
             decodeCount.withLock { $0 += 1 }
             cache[source.path] = .some(made)
             return made
@@ -67,6 +71,32 @@ final class DecodedImage: @unchecked Sendable {
     deinit {
         pixels.deallocate()
         png.deallocate()
+    }
+
+    /// sRGB pixels to Display P3 (every sRGB colour is inside P3): each
+    /// channel unpremultiplied, made linear, through CSS Color 4's matrix,
+    /// encoded again to the nearest of 4,096 linear levels, premultiplied.
+    func convertToDisplayP3() {
+        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { return }
+        let linear = (0..<256).map { DisplayP3.toLinear(Double($0) / 255) }
+        let encoded = (0...4095).map { UInt8((DisplayP3.toGamma(Double($0) / 4095) * 255).rounded()) }
+        let m = DisplayP3.linearSRGBToLinearP3
+        for y in 0..<Int(height) {
+            let row = (pixels + y * Int(stride)).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<Int(width) {
+                let p = row[x]
+                let a = format == CAIRO_FORMAT_ARGB32 ? Int(p >> 24) : 255
+                guard a > 0 else { continue }
+                func straight(_ v: UInt32) -> Int { a == 255 ? Int(v) : min(255, (Int(v) * 255 + a / 2) / a) }
+                let r = linear[straight(p >> 16 & 0xff)], g = linear[straight(p >> 8 & 0xff)], b = linear[straight(p & 0xff)]
+                func out(_ row: [Double]) -> UInt32 {
+                    let v = max(0, min(1, row[0] * r + row[1] * g + row[2] * b))
+                    let c = Int(encoded[Int((v * 4095).rounded())])
+                    return UInt32(a == 255 ? c : (c * a + 127) / 255)
+                }
+                row[x] = UInt32(a) << 24 | out(m[0]) << 16 | out(m[1]) << 8 | out(m[2])
+            }
+        }
     }
 
     /// Painting only reads a source surface's pixels.

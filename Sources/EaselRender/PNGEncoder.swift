@@ -1,5 +1,6 @@
 import CCairo
 import CDeflate
+import EaselModel
 
 /// How hard PNG output is compressed (`--png-compression`). Chosen by
 /// `bench/run --only encoders`: each candidate's size and instructions on
@@ -62,10 +63,12 @@ public struct PNGSettings: Sendable, Hashable {
 /// unpremultiplied once, row filters applied in place in the canvas's own
 /// buffer, the zlib stream from libdeflate, the chunks written here. The
 /// canvas's pixels are used up. Opaque images are written as RGB (colour
-/// type 2), others as RGBA (6), 8 bits per channel, no other chunks — as
-/// Cairo's writer did, with the same pixel values.
+/// type 2), others as RGBA (6), 8 bits per channel, with the chunks that
+/// tag the colour space (`PNGChunks.colorChunks`) and no others; the pixel
+/// values are those Cairo's writer gave.
 enum PNGEncoder {
-    static func encode(_ canvas: RasterCanvas, compression: PNGCompression, keepAlpha: Bool = false) -> [UInt8]? {
+    static func encode(_ canvas: RasterCanvas, compression: PNGCompression, keepAlpha: Bool = false,
+                       colorSpace: SceneColorSpace = .srgb) -> [UInt8]? {
         cairo_surface_flush(canvas.surface)
         let width = canvas.width, height = canvas.height
         // Rows are rewritten in place below, which needs tightly packed ARGB32.
@@ -129,6 +132,7 @@ enum PNGEncoder {
         png += PNGChunks.signature
         PNGChunks.append("IHDR", PNGChunks.be32(UInt32(width)) + PNGChunks.be32(UInt32(height))
                          + [8, channels == 4 ? 6 : 2, 0, 0, 0], to: &png)
+        PNGChunks.colorChunks(colorSpace, to: &png)
         var offset = 0
         repeat {
             let n = min(maxChunk, size - offset)

@@ -38,7 +38,7 @@ struct SVGAnimation {
         }
         opacity = first.opacity
         clock = paint.clock
-        stops = AnimatedPaint.resampled(paint.keyframes)
+        stops = AnimatedPaint.resampled(paint.keyframes, clamped: paint.colorSpace == .srgb)
     }
 
     /// The gradient element, id `id`, in user space: the first keyframe's
@@ -115,8 +115,12 @@ struct SVGAnimation {
             + " dur=\"\(SVGAnimation.fixed(clock.passDuration))s\" repeatCount=\"\(repeatCount)\" fill=\"freeze\"/>"
     }
 
+    /// Keyframe stops are written colours (sRGB, extended where a Display
+    /// P3 scene's colour lies outside it).
     func rgb(_ c: Color) -> String {
-        "rgb(\(SVGAnimation.percent(c.red)),\(SVGAnimation.percent(c.green)),\(SVGAnimation.percent(c.blue)))"
+        if !DisplayP3.isInside(c, .srgb) { return SVGWriter.color(srgb: c) }
+        func channel(_ v: Double) -> String { SVGAnimation.percent(max(0, min(1, v))) }
+        return "rgb(\(channel(c.red)),\(channel(c.green)),\(channel(c.blue)))"
     }
 
     /// Cairo's way of writing a channel: a percentage with up to six

@@ -26,6 +26,9 @@ final class SVGWriter {
     private let animates: Bool
     private let budget: PaintBudget
     private let fontHold: CairoFontAccess.Hold
+    /// The tree's colours are in this space (Display P3 components in a
+    /// Display P3 scene); SVG's own colours are sRGB.
+    private let colorSpace: SceneColorSpace
     private var nextID = 0
     /// Definitions already written, shared by every later use.
     private var clipIDs: [ResolvedClip: String] = [:]
@@ -37,14 +40,17 @@ final class SVGWriter {
     private var current: SourceLocation?
     private(set) var failures: [Diagnostic] = []
 
-    init(paints: PaintTable, time: Double, animates: Bool, budget: PaintBudget, fontHold: CairoFontAccess.Hold) {
+    init(paints: PaintTable, time: Double, animates: Bool, budget: PaintBudget, fontHold: CairoFontAccess.Hold,
+         colorSpace: SceneColorSpace = .srgb) {
         self.paints = paints; self.time = time; self.animates = animates; self.budget = budget; self.fontHold = fontHold
+        self.colorSpace = colorSpace
     }
 
     /// The whole document for `tree`.
     static func document(_ tree: RenderTree, time: Double, animates: Bool, budget: PaintBudget,
                          fontHold: CairoFontAccess.Hold) -> (bytes: [UInt8], failures: [Diagnostic]) {
-        let writer = SVGWriter(paints: tree.paints, time: time, animates: animates, budget: budget, fontHold: fontHold)
+        let writer = SVGWriter(paints: tree.paints, time: time, animates: animates, budget: budget, fontHold: fontHold,
+                               colorSpace: tree.colorSpace)
         let w = SVGNumber.format(tree.size.width), h = SVGNumber.format(tree.size.height)
         writer.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         writer.write("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" ")
@@ -361,7 +367,7 @@ final class SVGWriter {
     private func define(_ paint: ResolvedPaint, key: Int?, area: () -> Rect) -> SVGPaint? {
         switch paint.kind {
         case .solid(let c):
-            return SVGPaint(value: Self.color(c), opacity: c.alpha * paint.opacity)
+            return SVGPaint(value: color(c), opacity: c.alpha * paint.opacity)
         case .crossFade:
             return nil
         default:
@@ -423,7 +429,7 @@ final class SVGWriter {
 
     private func stops(_ stops: [ShadingStop], opacity: Double) -> String {
         stops.map { s in
-            var e = "<stop offset=\"\(SVGNumber.format(s.offset, places: 6))\" stop-color=\"\(Self.color(s.color))\""
+            var e = "<stop offset=\"\(SVGNumber.format(s.offset, places: 6))\" stop-color=\"\(color(s.color))\""
             let a = s.color.alpha * opacity
             if a < 1 { e += " stop-opacity=\"\(SVGNumber.format(a, places: 6))\"" }
             return e + "/>"
@@ -445,7 +451,7 @@ final class SVGWriter {
         cairo_paint(cr)
         cairo_destroy(cr)
         cairo_surface_flush(canvas.surface)
-        guard let png = PNGEncoder.encode(canvas, compression: .default, keepAlpha: true) else { return false }
+        guard let png = PNGEncoder.encode(canvas, compression: .default, keepAlpha: true, colorSpace: colorSpace) else { return false }
         let x = Double(box.x0) / res, y = Double(box.y0) / res, w = Double(box.width) / res, h = Double(box.height) / res
         var s = "<defs><pattern id=\"\(id)\" patternUnits=\"userSpaceOnUse\" x=\"\(SVGNumber.format(x))\" y=\"\(SVGNumber.format(y))\""
         s += " width=\"\(SVGNumber.format(w))\" height=\"\(SVGNumber.format(h))\">"
@@ -480,7 +486,22 @@ final class SVGWriter {
     // MARK: Values
 
     private func colorAttributes(_ property: String, _ c: Color, opacity: Double) -> String {
-        SVGPaint(value: Self.color(c), opacity: c.alpha * opacity).attributes(property)
+        SVGPaint(value: color(c), opacity: c.alpha * opacity).attributes(property)
+    }
+
+    /// A colour of the tree: as sRGB where it is inside sRGB, else CSS
+    /// Color 4's `color(display-p3 …)` (Chromium, Safari and Firefox read it
+    /// in SVG presentation attributes).
+    private func color(_ c: Color) -> String {
+        guard colorSpace == .displayP3 else { return Self.color(c) }
+        return Self.color(srgb: DisplayP3.srgb(fromP3: c.red, c.green, c.blue, alpha: c.alpha))
+    }
+
+    /// An sRGB colour, extended outside 0…1 when it lies outside sRGB.
+    static func color(srgb c: Color) -> String {
+        if DisplayP3.isInside(c, .srgb) { return color(c) }
+        let p = SceneColorSpace.displayP3.components(c)
+        return "color(display-p3 " + [p.red, p.green, p.blue].map { SVGNumber.format($0, places: 6) }.joined(separator: " ") + ")"
     }
 
     /// `#rrggbb` where the colour is whole 8-bit values, else percentages.

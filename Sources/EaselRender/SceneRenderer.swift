@@ -26,7 +26,8 @@ public enum SceneRenderer {
         switch format {
         case .png:
             let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images)
-            guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha) else {
+            guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha,
+                                                colorSpace: scene.colorSpace) else {
                 throw failure(.pngEncodingFailed, scene.location)
             }
             return bytes
@@ -70,7 +71,9 @@ public enum SceneRenderer {
             }
             if let failure { throw failure }
             try check(status, scene)
-            return bytes
+            guard scene.colorSpace == .displayP3 else { return bytes }
+            guard let tagged = PDFColorSpace.displayP3(bytes) else { throw Self.failure(.cairoFailed("PDF not tagged Display P3"), scene.location) }
+            return tagged
         }
     }
 

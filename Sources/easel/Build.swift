@@ -43,6 +43,9 @@ struct Build: ParsableCommand {
     @Option(help: ArgumentHelp("Comma-separated platforms of app icon sets: ios (the 1024-point icon, dark and tinted), macos (ten sizes). Default: ios.", valueName: "platforms"))
     var platforms: String?
 
+    @Option(name: .customLong("display-gamut"), help: ArgumentHelp("An asset catalog's image slots: srgb (one image per scale, in the scene's colour space), p3 (one, in Display P3) or both (an sRGB and a Display P3 image per scale). Default: srgb.", valueName: "gamut"))
+    var displayGamut: DisplayGamut?
+
     @Option(help: ArgumentHelp("Also write an Android resource folder: drawable-{mdpi…xxxhdpi}/NAME.png per scene; for an app icon mipmap-*/ic_launcher.png and an adaptive icon from its background, foreground and monochrome groups.", valueName: "res"))
     var android: String?
 
@@ -107,6 +110,7 @@ struct Build: ParsableCommand {
             if outputs.formats != nil && output == nil { throw ValidationError("--formats is for --out-dir; an Android resource folder holds PNGs") }
             if outputs.scales != nil && output == nil { throw ValidationError("--scales is for --out-dir; an Android resource folder has its five densities") }
         }
+        if displayGamut != nil && !xcassets { throw ValidationError("--display-gamut chooses an asset catalog's image slots: add --xcassets") }
         if xcassets && output == nil { throw ValidationError("--xcassets needs the catalog's folder: --out-dir NAME.xcassets") }
         var isFolder = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder else {
@@ -161,6 +165,7 @@ struct Build: ParsableCommand {
         base.formats = formatList
         base.jobs = jobs ?? ParallelJobs.defaultJobs
         base.platforms = platformList
+        base.displayGamut = displayGamut ?? .srgb
         base.dryRun = dryRun
         // A build is what ships: a character no font has stops it, unless told otherwise.
         base.compile = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options()), missingGlyphs: .error)))

@@ -58,6 +58,7 @@ extension EaselCommand {
 }
 
 extension PNGCompression: ExpressibleByArgument {}
+extension DisplayGamut: ExpressibleByArgument {}
 
 enum DitherChoice: String, ExpressibleByArgument, CaseIterable { case yes, no }
 

@@ -45,6 +45,45 @@ final class PlatformAssetTests: XCTestCase, CommandLineTesting {
 
     // MARK: Asset catalogs
 
+    /// `--display-gamut both`: per scale (and appearance) an sRGB and a
+    /// Display P3 entry, the P3 PNGs tagged with a P3-D65 profile and the
+    /// sRGB ones with `sRGB` (`check_wide_color.py` reads them with
+    /// Pillow/LittleCMS); a palette colour written in P3 or OKLCh is a
+    /// `display-p3` colour set, an sRGB one stays `srgb`.
+    func testDisplayGamutBothGivesEachImageAnSRGBAndADisplayP3Entry() throws {
+        _ = try write("scenes/brand.scene.xml", """
+            <scene width="40" height="20"><defs>
+              <color name="brandGreen" value="color(display-p3 0.1 0.9 0.2)" dark="oklch(0.6 0.2 150)"/>
+              <color name="ink" value="#1d1d1f" dark="#f5f5f7"/><variant name="dark" appearance="dark"/></defs>
+              <view width="40" height="20" fill="brandGreen"/></scene>
+            """)
+        let catalog = dir.appendingPathComponent("App.xcassets").path
+        let r = try easel(["build", dir.appendingPathComponent("scenes").path, "-o", catalog, "--xcassets", "--display-gamut", "both"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("W0205"), "the sRGB images are gamut-mapped, with the warning: \(r.stderr)")
+        let checker = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/wide-color/check_wide_color.py").path
+        let out = try ExternalTool.run("python3", [checker, "catalog", catalog])
+        let json = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any] ?? [:]
+        XCTAssertEqual(json["errors"] as? [String], [], out.stdout + out.stderr)
+        // Three scales, light and dark, two gamuts.
+        XCTAssertEqual(json["images"] as? Int, 12)
+        XCTAssertEqual(json["p3"] as? Int, 6)
+        let green = try XCTUnwrap(json["brandGreen.colorset"] as? [[Any]])
+        XCTAssertEqual(green.map { $0[0] as? String }, ["display-p3", "display-p3"])
+        XCTAssertEqual(green[0].dropFirst().compactMap { $0 as? Double }, [0.1, 0.9, 0.2, 1])
+        XCTAssertEqual((json["ink.colorset"] as? [[Any]])?.map { $0[0] as? String }, ["srgb", "srgb"])
+        // Xcode's spelling of the slots, each scale's sRGB entry before its P3 one.
+        let contents = try String(contentsOfFile: catalog + "/brand.imageset/Contents.json", encoding: .utf8)
+        let gamuts = contents.split(separator: "\n").filter { $0.contains("display-gamut") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(Array(gamuts.prefix(2)), ["\"display-gamut\" : \"sRGB\",", "\"display-gamut\" : \"display-P3\","])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: catalog + "/brand.imageset/brand-p3@2x.png"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: catalog + "/brand.imageset/brand~dark-p3@3x.png")
+                      || FileManager.default.fileExists(atPath: catalog + "/brand.imageset/brand-p3~dark@3x.png"))
+        // Without --xcassets the option has nothing to choose.
+        XCTAssertEqual(try easel(["build", dir.appendingPathComponent("scenes").path, "-o", dir.appendingPathComponent("png").path,
+                                  "--display-gamut", "both"]).status, 2)
+    }
+
     func testAppIconSetHasTheIOSEntryWithItsAppearancesAndTheTenMacSizes() throws {
         let source = try scenes()
         let catalog = dir.appendingPathComponent("App.xcassets").path

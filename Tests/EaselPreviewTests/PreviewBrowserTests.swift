@@ -223,6 +223,28 @@ final class PreviewBrowserTests: XCTestCase {
                       "the edited string table was not read again")
     }
 
+    /// The gamut switch: the scene painted in sRGB lists its out-of-gamut
+    /// colours under the picture; switched to P3 it is painted in Display
+    /// P3 (a tagged picture) and nothing is mapped, so the warning goes.
+    func testGamutSwitchShowsTheOutOfGamutWarningInPlace() throws {
+        let folder = ExternalTool.temporaryDirectory()
+        let sceneFile = folder.appendingPathComponent("brand.scene.xml")
+        try """
+        <scene width="120" height="40"><view width="120" height="40" fill="color(display-p3 0 1 0)"/></scene>
+        """.write(to: sceneFile, atomically: true, encoding: .utf8)
+        let preview = try PreviewProcess([sceneFile.path])
+        defer { XCTAssertEqual(preview.interrupt().status, 130) }
+        let browser = try HeadlessChromium()
+        try browser.open(preview.url)
+        let panel = #"document.querySelector('[data-scene="0"]')"#
+        let warnings = "\(panel).querySelector('.warnings').textContent"
+        XCTAssertTrue(try browser.waitUntil("\(warnings).includes('outside sRGB')"), "the sRGB picture's warning")
+        XCTAssertEqual(try browser.evaluate("\(panel).querySelector('.gamut button.selected').textContent") as? String, "sRGB")
+        _ = try browser.evaluate("\(panel).querySelector('.gamut button[data-color-space=\"display-p3\"]').click()")
+        XCTAssertTrue(try browser.waitUntil("!\(warnings).includes('outside sRGB') && \(panel).querySelector('.gamut button.selected').textContent === 'P3'"),
+                      "switched to P3, nothing is mapped")
+    }
+
     /// The frame of the node on `line` in `easel layout`'s JSON.
     static func frame(ofLine line: Int, in node: Any) -> [String: Double]? {
         guard let node = node as? [String: Any] else { return nil }

@@ -16,7 +16,11 @@ public final class HeadlessChromium {
     private var session: String?
     private let profile: URL
 
-    public init(width: Int = 1280, height: Int = 900) throws {
+    /// `arguments`: more switches (`--force-color-profile=display-p3-d65`).
+    /// `gpu`: composite on SwiftShader's GPU instead of `--disable-gpu`'s
+    /// software path, which draws into an 8-bit sRGB canvas whatever the
+    /// display's colour profile (wide colour needs the GPU path).
+    public init(width: Int = 1280, height: Int = 900, arguments more: [String] = [], gpu: Bool = false) throws {
         guard let chromium = ExternalTool.find("chromium") ?? ExternalTool.find("chromium-browser") else {
             XCTFail("chromium is not installed; run the README's test command (scripts/test), which installs it")
             throw NSError(domain: "HeadlessChromium", code: 127)
@@ -34,9 +38,10 @@ public final class HeadlessChromium {
         posix_spawn_file_actions_adddup2(&actions, replies[1], 4)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        let graphics = gpu ? ["--enable-unsafe-swiftshader", "--use-angle=swiftshader"] : ["--disable-gpu"]
+        let arguments = [chromium, "--headless", "--no-sandbox"] + graphics + ["--no-first-run",
                          "--disable-extensions", "--hide-scrollbars", "--remote-debugging-pipe",
-                         "--user-data-dir=\(profile.path)", "--window-size=\(width),\(height)", "about:blank"]
+                         "--user-data-dir=\(profile.path)", "--window-size=\(width),\(height)"] + more + ["about:blank"]
         var argv = arguments.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var child: pid_t = 0

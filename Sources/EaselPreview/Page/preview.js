@@ -47,6 +47,16 @@ function makePanel(state) {
     p.appearance.append(b);
     return b;
   });
+  // The gamut switch: the picture painted in sRGB (out-of-gamut colours
+  // mapped, the warning listing them below) or in Display P3.
+  p.gamut = element("span", "group gamut");
+  p.gamutButtons = [["srgb", "sRGB"], ["display-p3", "P3"]].map(([space, label]) => {
+    const b = element("button", "", label);
+    b.dataset.colorSpace = space;
+    b.addEventListener("click", () => { p.settings.colorSpace = space; postSettings(p); });
+    p.gamut.append(b);
+    return b;
+  });
   // The locales the string tables define and the pseudo-locales.
   p.localeGroup = element("label", "group locale", "locale ");
   p.localeSelect = element("select");
@@ -73,7 +83,7 @@ function makePanel(state) {
   });
   p.timeGroup.append(p.play, p.slider, p.timeLabel);
   p.params = element("span", "group params");
-  toolbar.append(scales, p.appearance, p.localeGroup, p.timeGroup, p.params);
+  toolbar.append(scales, p.appearance, p.gamut, p.localeGroup, p.timeGroup, p.params);
 
   const body = element("div", "body");
   const stage = element("div", "stage");
@@ -122,6 +132,7 @@ function update(state) {
   for (const b of p.scaleButtons) b.classList.toggle("selected", Number(b.dataset.scale) === state.settings.scale);
   for (const b of p.appearanceButtons) b.classList.toggle("selected", b.dataset.appearance === state.settings.appearance);
   p.appearance.hidden = !state.hasDark;
+  for (const b of p.gamutButtons) b.classList.toggle("selected", b.dataset.colorSpace === (state.settings.colorSpace || state.colorSpace));
   const localesKey = (state.locales || []).join(",");
   if (localesKey !== p.localesKey) {
     p.localesKey = localesKey;

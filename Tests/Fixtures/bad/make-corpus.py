@@ -194,6 +194,12 @@ case("color-misspelt.scene.xml", scene('<rect fill="redd"/>'), "did you mean 're
 # Fullwidth letters are hex digits to Swift's Character.isHexDigit, not to
 # CSS: this once reached a forced conversion and crashed.
 case("color-fullwidth-hex.scene.xml", scene('<rect fill="#\uff21\uff22\uff23"/>'), "is not a colour")
+case("color-p3-out-of-range.scene.xml", scene('<rect fill="color(display-p3 1.2 0 0)"/>'), "component '1.2' is outside 0…1")
+case("color-p3-two-components.scene.xml", scene('<rect fill="color(display-p3 1 0)"/>'), "takes three components")
+case("color-unknown-space.scene.xml", scene('<rect fill="color(rec2020 1 0 0)"/>'), "display-p3 or srgb")
+case("color-oklch-lightness.scene.xml", scene('<rect fill="oklch(150% 0.1 30)"/>'), "is outside 0…1")
+case("color-oklch-nan-hue.scene.xml", scene('<rect fill="oklch(0.5 0.1 NaN)"/>'), "is not an angle")
+case("color-space-unknown.scene.xml", '<scene width="10" height="10" color-space="rec2020"/>', "'color-space' must be one of srgb, display-p3")
 case("background-url.scene.xml", '<scene width="10" height="10" background="url(#g)"/>', "is not a colour")
 case("stop-without-color.scene.xml", scene('<defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs>'), "<stop> needs a 'color' attribute")
 
