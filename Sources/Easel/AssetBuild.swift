@@ -384,13 +384,13 @@ public enum AssetBuild {
                 for r in members {
                     let appearance: Appearance? = r.variant != nil && r.variant?.name == dark ? .dark : nil
                     // With both gamuts, each image twice, sRGB then Display P3,
-                    // per scale (the order of Xcode's slots).
-                    let gamuts: [(suffix: String, slot: String?, compiled: CompiledScene?)] = r.displayP3.map {
-                        [("", "sRGB", nil), ("-p3", "display-P3", $0)]
-                    } ?? [("", nil, nil)]
-                    func rendered(_ gamut: (suffix: String, slot: String?, compiled: CompiledScene?), _ format: OutputFormat,
+                    // per scale (the order of Xcode's slots). A locale kept
+                    // from the last build lists its files all the same (nil bytes).
+                    let gamuts: [(suffix: String, slot: String?, p3: Bool)] = options.displayGamut == .both
+                        ? [("", "sRGB", false), ("-p3", "display-P3", true)] : [("", nil, false)]
+                    func rendered(_ gamut: (suffix: String, slot: String?, p3: Bool), _ format: OutputFormat,
                                   _ scale: Double?) throws -> [UInt8]? {
-                        if let p3 = gamut.compiled { return try p3.render(format: format, scale: scale, time: 0) }
+                        if gamut.p3 { return try r.displayP3?.render(format: format, scale: scale, time: 0) }
                         return try r.render(format: format, scale: scale, time: 0)
                     }
                     if options.formats.contains(.pdf) {

@@ -57,7 +57,7 @@ enum AssetCatalog {
         // given in Display P3, as Xcode writes a colour picked in P3.
         let space: SceneColorSpace = palette.isWide ? .displayP3 : .srgb
         func color(_ written: Color) -> JSONValue {
-            let c = space.components(space.fitted(written))
+            let c = space.painted(written)
             return ["color-space": .string(space.rawValue),
              "components": ["red": .string(component(c.red)), "green": .string(component(c.green)),
                             "blue": .string(component(c.blue)), "alpha": .string(component(c.alpha))]]

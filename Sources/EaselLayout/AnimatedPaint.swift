@@ -18,6 +18,11 @@ public struct AnimatedPaint: Sendable {
     /// after interpolating.
     public var colorSpace: SceneColorSpace = .srgb
 
+    /// Keyframe stops (already inside the scene's gamut) are clamped to
+    /// 0…1 as they are mixed in an sRGB scene, as they always were; in a
+    /// Display P3 scene they stay extended sRGB until converted.
+    public var clampsInterpolation: Bool { colorSpace == .srgb }
+
     public func paint(at time: Double) -> ResolvedPaint {
         let at = clock.position(at: time)
         let a = keyframes[at.from], b = keyframes[at.to]
@@ -38,7 +43,7 @@ public struct AnimatedPaint: Sendable {
             AffineTransform(a: mix(s.a, t.a), b: mix(s.b, t.b), c: mix(s.c, t.c), d: mix(s.d, t.d), tx: mix(s.tx, t.tx), ty: mix(s.ty, t.ty))
         }
         let output = colorSpace
-        let stops = Self.commonStops(a, b, p, clamped: output == .srgb)
+        let stops = Self.commonStops(a, b, p, clamped: clampsInterpolation)
         // Stops for vector output, and the finer ones dithered PNG output shows.
         func resolved() -> ([ShadingStop], [ShadingStop]?) {
             let coarse = StopResolution.shadingStops(stops, interpolation: a.interpolation, output: output)

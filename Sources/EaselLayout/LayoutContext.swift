@@ -31,6 +31,7 @@ final class LayoutContext {
     /// The texts inside those tiles, once per tile laid out.
     var tileTexts: [LaidOutText] = []
     let resolvedStops = ResolvedStops()
+    let paintedColors = PaintedColors()
     /// Clip paths resolved in this pass, by id and box size.
     var clips: [ClipKey: ResolvedClip?] = [:]
     var reducedSeries = false

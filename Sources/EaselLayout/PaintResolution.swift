@@ -8,9 +8,18 @@ final class ResolvedStops {
     var byKey: [String: (stops: [ShadingStop], raster: [ShadingStop]?)] = [:]
 }
 
+/// Each written colour as painted in the scene's space, once per layout
+/// pass: converting (a million P3 fills) or gamut-mapping (a binary search)
+/// is done per distinct colour, not per node. sRGB colours in an sRGB
+/// scene need neither and are not entered.
+final class PaintedColors {
+    var byWritten: [Color: Color] = [:]
+}
+
 struct PaintResolver {
     let definitions: Definitions
     let resolvedStops: ResolvedStops
+    let paintedColors: PaintedColors
     /// The scene's colour space: every colour placed here is converted to
     /// it (gamut-mapped when outside), so painting never converts.
     var colorSpace: SceneColorSpace = .srgb
@@ -97,7 +106,13 @@ struct PaintResolver {
     }
 
     /// A written colour as painted: in the scene's space, inside its gamut.
-    func painted(_ c: Color) -> Color { colorSpace.components(colorSpace.fitted(c)) }
+    func painted(_ c: Color) -> Color {
+        if colorSpace == .srgb, DisplayP3.isInside(c, .srgb) { return colorSpace.components(c) }
+        if let hit = paintedColors.byWritten[c] { return hit }
+        let out = colorSpace.painted(c)
+        paintedColors.byWritten[c] = out
+        return out
+    }
 
     private func unitToBox(_ box: Rect) -> AffineTransform {
         AffineTransform.translation(box.x, box.y).concatenating(.scale(box.width, box.height))

@@ -12,7 +12,8 @@ struct Resolver {
     var colorSpace: SceneColorSpace = .srgb
 
     var paints: PaintResolver {
-        PaintResolver(definitions: definitions, resolvedStops: context.resolvedStops, colorSpace: colorSpace) { id, nodes, tile in
+        PaintResolver(definitions: definitions, resolvedStops: context.resolvedStops, paintedColors: context.paintedColors,
+                      colorSpace: colorSpace) { id, nodes, tile in
             let key = TileKey(pattern: id, width: tile.width, height: tile.height)
             if let hit = context.tiles[key] { return hit }
             let drafts = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero, placed: nil) }

@@ -48,27 +48,42 @@ public enum DisplayP3 {
         [0.03584583024378433, -0.07617238926804171, 0.9568845240076873],
     ]
 
-    /// Linear sRGB to linear Display P3 in one matrix.
-    public static let linearSRGBToLinearP3: [[Double]] = (0..<3).map { i in
-        (0..<3).map { j in (0..<3).reduce(0) { $0 + xyzToLinearP3[i][$1] * linearSRGBToXYZ[$1][j] } }
+    /// Linear sRGB to linear Display P3 in one matrix (XYZ_to_lin_P3 ·
+    /// lin_sRGB_to_XYZ), rows as tuples.
+    public static let linearSRGBToLinearP3: ((Double, Double, Double), (Double, Double, Double), (Double, Double, Double)) = {
+        let m = product(xyzToLinearP3, linearSRGBToXYZ)
+        return ((m[0][0], m[0][1], m[0][2]), (m[1][0], m[1][1], m[1][2]), (m[2][0], m[2][1], m[2][2]))
+    }()
+
+    /// Linear Display P3 to linear sRGB in one matrix.
+    static let linearP3ToLinearSRGB: ((Double, Double, Double), (Double, Double, Double), (Double, Double, Double)) = {
+        let m = product(xyzToLinearSRGB, linearP3ToXYZ)
+        return ((m[0][0], m[0][1], m[0][2]), (m[1][0], m[1][1], m[1][2]), (m[2][0], m[2][1], m[2][2]))
+    }()
+
+    public static func product(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
+        (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
     }
 
-    static func multiply(_ m: [[Double]], _ v: [Double]) -> [Double] {
+    public static func multiply(_ m: [[Double]], _ v: [Double]) -> [Double] {
         m.map { $0[0] * v[0] + $0[1] * v[1] + $0[2] * v[2] }
     }
 
     /// The sRGB colour (extended) of Display P3 components.
     public static func srgb(fromP3 r: Double, _ g: Double, _ b: Double, alpha: Double = 1) -> Color {
-        let linear = multiply(xyzToLinearSRGB, multiply(linearP3ToXYZ, [r, g, b].map(toLinear)))
-        let c = linear.map(toGamma)
-        return Color(red: c[0], green: c[1], blue: c[2], alpha: alpha)
+        let x = toLinear(r), y = toLinear(g), z = toLinear(b)
+        let m = linearP3ToLinearSRGB
+        return Color(red: toGamma(m.0.0 * x + m.0.1 * y + m.0.2 * z), green: toGamma(m.1.0 * x + m.1.1 * y + m.1.2 * z),
+                     blue: toGamma(m.2.0 * x + m.2.1 * y + m.2.2 * z), alpha: alpha)
     }
 
-    /// Display P3 components (extended) of an sRGB colour, alpha kept.
+    /// Display P3 components (extended) of an sRGB colour, alpha kept:
+    /// one fused matrix, no arrays (asked once per colour a P3 scene paints).
     public static func p3(fromSRGB c: Color) -> Color {
-        let linear = multiply(xyzToLinearP3, multiply(linearSRGBToXYZ, [c.red, c.green, c.blue].map(toLinear)))
-        let p = linear.map(toGamma)
-        return Color(red: p[0], green: p[1], blue: p[2], alpha: c.alpha)
+        let r = toLinear(c.red), g = toLinear(c.green), b = toLinear(c.blue)
+        let m = linearSRGBToLinearP3
+        return Color(red: toGamma(m.0.0 * r + m.0.1 * g + m.0.2 * b), green: toGamma(m.1.0 * r + m.1.1 * g + m.1.2 * b),
+                     blue: toGamma(m.2.0 * r + m.2.1 * g + m.2.2 * b), alpha: c.alpha)
     }
 
     /// Björn Ottosson's OKLab from linear sRGB (the matrices CSS Color 4
@@ -93,19 +108,37 @@ public enum DisplayP3 {
                 -0.0041960863 * l - 0.7034186147 * m + 1.7076147010 * s]
     }
 
+    /// OKLab of an sRGB colour; the same arithmetic as `oklab(fromLinear:)`
+    /// without arrays (the gamut search asks it thousands of times).
+    public static func oklab(of c: Color) -> (l: Double, a: Double, b: Double) {
+        let r = toLinear(c.red), g = toLinear(c.green), b = toLinear(c.blue)
+        let l_ = cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b)
+        let m_ = cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b)
+        let s_ = cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b)
+        return (0.2104542553 * l_ + 0.7936177850 * m_ - 0.0040720468 * s_,
+                1.9779984951 * l_ - 2.4285922050 * m_ + 0.4505937099 * s_,
+                0.0259040371 * l_ + 0.7827717662 * m_ - 0.8086757660 * s_)
+    }
+
     /// `oklch(L C H)`: L 0…1, C ≥ 0, H in degrees.
     public static func srgb(fromOklch l: Double, _ c: Double, _ h: Double, alpha: Double = 1) -> Color {
         let radians = h * Double.pi / 180
-        let rgb = linear(fromOklab: [l, c * cos(radians), c * sin(radians)]).map(toGamma)
-        return Color(red: rgb[0], green: rgb[1], blue: rgb[2], alpha: alpha)
+        let a = c * cos(radians), b = c * sin(radians)
+        let l_ = l + 0.3963377774 * a + 0.2158037573 * b
+        let m_ = l - 0.1055613458 * a - 0.0638541728 * b
+        let s_ = l - 0.0894841775 * a - 1.2914855480 * b
+        let x = l_ * l_ * l_, y = m_ * m_ * m_, z = s_ * s_ * s_
+        return Color(red: toGamma(4.0767416621 * x - 3.3077118276 * y + 0.2309699292 * z),
+                     green: toGamma(-1.2684380046 * x + 2.6097574011 * y - 0.3413193965 * z),
+                     blue: toGamma(-0.0041960863 * x - 0.7034186147 * y + 1.7076147010 * z), alpha: alpha)
     }
 
     /// L, C, H (degrees, 0…360) of an sRGB colour.
     public static func oklch(of c: Color) -> (l: Double, c: Double, h: Double) {
-        let lab = oklab(fromLinear: [c.red, c.green, c.blue].map(toLinear))
-        var h = atan2(lab[2], lab[1]) * 180 / Double.pi
+        let lab = oklab(of: c)
+        var h = atan2(lab.b, lab.a) * 180 / Double.pi
         if h < 0 { h += 360 }
-        return (lab[0], (lab[1] * lab[1] + lab[2] * lab[2]).squareRoot(), h)
+        return (lab.l, (lab.a * lab.a + lab.b * lab.b).squareRoot(), h)
     }
 
     /// Components this close outside 0…1 are rounding, not colour: a

@@ -40,6 +40,10 @@ extension SceneColorSpace {
         return clipped
     }
 
+    /// A written colour as painted in this space: gamut-mapped if outside
+    /// it, then its components.
+    public func painted(_ c: Color) -> Color { components(fitted(c)) }
+
     /// This space's components of a colour, each clamped to 0…1: what is
     /// painted. An sRGB colour inside sRGB is returned as it is.
     public func components(_ c: Color) -> Color {
@@ -59,8 +63,7 @@ extension SceneColorSpace {
     }
 
     func deltaEOK(_ a: Color, _ b: Color) -> Double {
-        let p = DisplayP3.oklab(fromLinear: [a.red, a.green, a.blue].map(DisplayP3.toLinear))
-        let q = DisplayP3.oklab(fromLinear: [b.red, b.green, b.blue].map(DisplayP3.toLinear))
-        return ((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) + (p[2] - q[2]) * (p[2] - q[2])).squareRoot()
+        let p = DisplayP3.oklab(of: a), q = DisplayP3.oklab(of: b)
+        return ((p.l - q.l) * (p.l - q.l) + (p.a - q.a) * (p.a - q.a) + (p.b - q.b) * (p.b - q.b)).squareRoot()
     }
 }

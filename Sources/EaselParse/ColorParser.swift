@@ -146,6 +146,16 @@ public enum ColorParser {
 
     struct WideColorProblem: Error { var text: String }
 
+    /// Written as `color(display-p3 …)` or `oklch(…)`: a colour from a
+    /// wide-gamut design, whatever its value.
+    public static func isWrittenWide(_ raw: String) -> Bool {
+        let lower = raw.trimmingSpaces.lowercased()
+        guard let open = lower.firstIndex(of: "(") else { return false }
+        let fn = String(lower[..<open]).trimmingSpaces
+        if fn == "oklch" { return true }
+        return fn == "color" && lower[lower.index(after: open)...].trimmingSpaces.hasPrefix("display-p3")
+    }
+
     /// `color(display-p3 r g b [/ a])` (or `srgb`), components 0…1 or
     /// percentages, and `oklch(L C H [/ a])`: L 0…1 or a percentage, C ≥ 0
     /// (a percentage of 0.4, as CSS Color 4 reads it), H in degrees. Values

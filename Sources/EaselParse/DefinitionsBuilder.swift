@@ -15,11 +15,8 @@ extension SceneBuilder {
                         // Checked (and reported) in buildDefinitions.
                         let exported = el.attribute("export").flatMap { ValueParser.bool($0.value) } ?? true
                         var color = PaletteColor(name: name, light: c, dark: dark, tinted: tinted, exported: exported, location: el.location)
-                        color.isWide = [v, el.attribute("dark"), el.attribute("tinted")].contains { a in
-                            guard let a else { return false }
-                            let t = a.value.trimmingSpaces.lowercased()
-                            return t.hasPrefix("color(display-p3") || t.hasPrefix("oklch(")
-                        } || [c, dark, tinted].contains { $0.map { !DisplayP3.isInside($0, .srgb) } ?? false }
+                        color.isWide = [v, el.attribute("dark"), el.attribute("tinted")].contains { $0.map { ColorParser.isWrittenWide($0.value) } ?? false }
+                            || [c, dark, tinted].contains { $0.map { !DisplayP3.isInside($0, .srgb) } ?? false }
                         // The first of a name is the palette colour (a lookup, not a search: palettes can be long).
                         if palette.updateValue(color.value(in: appearance), forKey: name) == nil { paletteColors.append(color) }
                     }
@@ -46,9 +43,16 @@ extension SceneBuilder {
                     checkAttributes(el)
                     checkNoChildren(el)
                     guard required(el, "name") != nil, let v = required(el, "value") else { continue }
-                    for a in [v, el.attribute("dark"), el.attribute("tinted")].compactMap({ $0 }) {
+                    // The value this compile paints is the one the gamut warning lists.
+                    let dark = el.attribute("dark"), tinted = el.attribute("tinted")
+                    let painted: XMLAttribute? = switch appearance {
+                    case .light: v
+                    case .dark: dark ?? v
+                    case .tinted: tinted   // else a grey of the dark or light value, inside sRGB
+                    }
+                    for a in [v, dark, tinted].compactMap({ $0 }) {
                         if let c = ColorParser.parse(a.value, palette: [:]) {
-                            noteGamut(c, a.value, a.valueLocation)
+                            if a.location == painted?.location { noteGamut(c, a.value, a.valueLocation) }
                         } else {
                             diagnostics.error(.badColor(a.value, suggestion: colorSuggestion(a.value)), on: a)
                         }

@@ -25,8 +25,8 @@ extension SceneBuilder {
         guard let first = outside.first else { return }
         let shown = 8
         let list = outside.prefix(shown).map { entry -> String in
-            let painted = space.fitted(entry.color)
-            let as_ = space == .srgb ? painted.description : Self.p3Text(space.components(painted))
+            let painted = space.painted(entry.color)
+            let as_ = space == .srgb ? painted.description : Self.p3Text(painted)
             return "'\(entry.text)' (\(entry.location.line):\(entry.location.column)) → \(as_)"
         }
         diagnostics.warning(.colorsOutsideGamut(space, list, more: outside.count - list.count), at: first.location)

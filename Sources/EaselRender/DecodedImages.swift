@@ -89,12 +89,12 @@ final class DecodedImage: @unchecked Sendable {
                 guard a > 0 else { continue }
                 func straight(_ v: UInt32) -> Int { a == 255 ? Int(v) : min(255, (Int(v) * 255 + a / 2) / a) }
                 let r = linear[straight(p >> 16 & 0xff)], g = linear[straight(p >> 8 & 0xff)], b = linear[straight(p & 0xff)]
-                func out(_ row: [Double]) -> UInt32 {
-                    let v = max(0, min(1, row[0] * r + row[1] * g + row[2] * b))
+                func out(_ row: (Double, Double, Double)) -> UInt32 {
+                    let v = max(0, min(1, row.0 * r + row.1 * g + row.2 * b))
                     let c = Int(encoded[Int((v * 4095).rounded())])
                     return UInt32(a == 255 ? c : (c * a + 127) / 255)
                 }
-                row[x] = UInt32(a) << 24 | out(m[0]) << 16 | out(m[1]) << 8 | out(m[2])
+                row[x] = UInt32(a) << 24 | out(m.0) << 16 | out(m.1) << 8 | out(m.2)
             }
         }
     }

@@ -22,13 +22,13 @@ public enum DisplayP3Profile {
     /// Bradford chromatic adaptation from D65 to D50.
     static var chad: [[Double]] {
         let inverse = invert(bradford)
-        let src = multiply(bradford, d65), dst = multiply(bradford, d50)
+        let src = DisplayP3.multiply(bradford, d65), dst = DisplayP3.multiply(bradford, d50)
         let scale = [[dst[0] / src[0], 0, 0], [0, dst[1] / src[1], 0], [0, 0, dst[2] / src[2]]]
-        return product(inverse, product(scale, bradford))
+        return DisplayP3.product(inverse, DisplayP3.product(scale, bradford))
     }
 
     static func build() -> [UInt8] {
-        let adapted = product(chad, DisplayP3.linearP3ToXYZ)
+        let adapted = DisplayP3.product(chad, DisplayP3.linearP3ToXYZ)
         let column = { (i: Int) in [adapted[0][i], adapted[1][i], adapted[2][i]] }
         // sRGB: Y = ((X + 0.055) / 1.055)^2.4 above 0.04045, X / 12.92 below (ICC function type 3).
         let curve = tag("para", [0, 3, 0, 0] + [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045].flatMap(s15))
@@ -88,12 +88,6 @@ public enum DisplayP3Profile {
 
     static func be32(_ v: UInt32) -> [UInt8] { PNGChunks.be32(v) }
     static func be16(_ v: UInt16) -> [UInt8] { PNGChunks.be16(v) }
-
-    static func multiply(_ m: [[Double]], _ v: [Double]) -> [Double] { m.map { $0[0] * v[0] + $0[1] * v[1] + $0[2] * v[2] } }
-
-    static func product(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
-        (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
-    }
 
     static func invert(_ m: [[Double]]) -> [[Double]] {
         let (a, b, c) = (m[0][0], m[0][1], m[0][2]), (d, e, f) = (m[1][0], m[1][1], m[1][2]), (g, h, i) = (m[2][0], m[2][1], m[2][2])

@@ -19,6 +19,8 @@ struct SVGAnimation {
     var stops: [[ShadingStop]]   // per keyframe, at the same offsets
     var opacity: Double
     var clock: AnimationClock
+    /// The scene's: keyframe stops are written colours, made paintable here.
+    var colorSpace: SceneColorSpace
 
     /// The animation of `paint`, if SMIL can express it exactly enough.
     init?(_ paint: AnimatedPaint) {
@@ -38,7 +40,8 @@ struct SVGAnimation {
         }
         opacity = first.opacity
         clock = paint.clock
-        stops = AnimatedPaint.resampled(paint.keyframes, clamped: paint.colorSpace == .srgb)
+        colorSpace = paint.colorSpace
+        stops = AnimatedPaint.resampled(paint.keyframes, clamped: paint.clampsInterpolation)
     }
 
     /// The gradient element, id `id`, in user space: the first keyframe's
@@ -117,7 +120,9 @@ struct SVGAnimation {
 
     /// Keyframe stops are written colours (sRGB, extended where a Display
     /// P3 scene's colour lies outside it).
-    func rgb(_ c: Color) -> String {
+    func rgb(_ written: Color) -> String {
+        // An sRGB scene's colours outside sRGB are written gamut-mapped.
+        let c = colorSpace == .srgb ? SceneColorSpace.srgb.painted(written) : written
         if !DisplayP3.isInside(c, .srgb) { return SVGWriter.color(srgb: c) }
         func channel(_ v: Double) -> String { SVGAnimation.percent(max(0, min(1, v))) }
         return "rgb(\(channel(c.red)),\(channel(c.green)),\(channel(c.blue)))"

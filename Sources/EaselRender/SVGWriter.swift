@@ -30,6 +30,10 @@ final class SVGWriter {
     /// Display P3 scene); SVG's own colours are sRGB.
     private let colorSpace: SceneColorSpace
     private var nextID = 0
+    /// Display P3 colours outside sRGB, each a class whose rule sets the
+    /// property to `color(display-p3 …)` (`wideColorStyle`), by rule.
+    private var wideClasses: [String: String] = [:]
+    private var wideRules: [String] = []
     /// Definitions already written, shared by every later use.
     private var clipIDs: [ResolvedClip: String] = [:]
     private var clipChainIDs: [ResolvedClip: String] = [:]
@@ -59,6 +63,7 @@ final class SVGWriter {
             writer.write("<rect width=\"\(w)\" height=\"\(h)\"\(writer.colorAttributes("fill", tree.background, opacity: 1))/>\n")
         }
         writer.write(tree.nodes)
+        writer.write(writer.wideColorStyle())
         writer.write("</svg>\n")
         return (writer.out, writer.failures)
     }
@@ -165,7 +170,7 @@ final class SVGWriter {
         if let fill = shape.fill {
             let rule = shape.fillRule == .evenodd ? " fill-rule=\"evenodd\"" : ""
             emit(fill, area: { shape.path.boundingBox ?? .zero }) { paint in
-                "<path d=\"\(d)\"\(paint.attributes("fill"))\(rule) stroke=\"none\"/>\n"
+                "<path d=\"\(d)\"\(attributes(paint, "fill"))\(rule) stroke=\"none\"/>\n"
             }
         }
         if let stroke = shape.stroke {
@@ -178,7 +183,7 @@ final class SVGWriter {
                 if stroke.dashOffset != 0 { style += " stroke-dashoffset=\"\(SVGNumber.format(stroke.dashOffset))\"" }
             }
             emit(stroke.paint, area: { shape.bounds ?? .zero }) { paint in
-                "<path d=\"\(d)\" fill=\"none\"\(paint.attributes("stroke"))\(style)/>\n"
+                "<path d=\"\(d)\" fill=\"none\"\(attributes(paint, "stroke"))\(style)/>\n"
             }
         }
     }
@@ -222,14 +227,14 @@ final class SVGWriter {
             let box = group.box
             if !glyphs.isEmpty {
                 let d = pathData(glyphs)
-                emit(fill, area: { box }) { "<path d=\"\(d)\"\($0.attributes("fill"))/>\n" }
+                emit(fill, area: { box }) { "<path d=\"\(d)\"\(self.attributes($0, "fill"))/>\n" }
             }
             let boxes = members.flatMap(\.missing).map(\.box).filter { $0.width > 0 && $0.height > 0 }
             for b in boxes {
                 let line = max(0.5, min(b.width, b.height) * 0.08)
                 let r = Rect(x: b.x + line / 2, y: b.y + line / 2, width: b.width - line, height: b.height - line)
                 emit(fill, area: { box }) {
-                    "<path d=\"\(self.pathData(.rect(r)))\" fill=\"none\"\($0.attributes("stroke")) stroke-width=\"\(SVGNumber.format(line))\"/>\n"
+                    "<path d=\"\(self.pathData(.rect(r)))\" fill=\"none\"\(self.attributes($0, "stroke")) stroke-width=\"\(SVGNumber.format(line))\"/>\n"
                 }
             }
             let bars = members.flatMap(\.decorations).filter { $0.width > 0 && $0.height > 0 }
@@ -237,7 +242,7 @@ final class SVGWriter {
                 var path = BezierPath()
                 for b in bars { path.append(.rect(b)) }
                 let d = pathData(path)
-                emit(fill, area: { box }) { "<path d=\"\(d)\"\($0.attributes("fill"))/>\n" }
+                emit(fill, area: { box }) { "<path d=\"\(d)\"\(self.attributes($0, "fill"))/>\n" }
             }
             for run in pictures {
                 if run.isColor {
@@ -275,7 +280,7 @@ final class SVGWriter {
               + " xlink:href=\"data:image/png;base64,")
         out.append(contentsOf: Base64.encode(png))
         write("\"/></mask></defs>\n")
-        emit(fill, area: { box }) { "<path d=\"\(self.pathData(.rect(area)))\"\($0.attributes("fill")) mask=\"url(#\(id))\"/>\n" }
+        emit(fill, area: { box }) { "<path d=\"\(self.pathData(.rect(area)))\"\(self.attributes($0, "fill")) mask=\"url(#\(id))\"/>\n" }
     }
 
     /// The run drawn by Cairo (under the font lock) over its box and an em
@@ -321,11 +326,29 @@ final class SVGWriter {
     struct SVGPaint {
         var value: String
         var opacity: Double
-        func attributes(_ property: String) -> String {
-            var s = " \(property)=\"\(value)\""
-            if opacity < 1 { s += " \(property)-opacity=\"\(SVGNumber.format(opacity, places: 6))\"" }
-            return s
-        }
+        /// `color(display-p3 …)` for a Display P3 colour outside sRGB
+        /// (`value` is then its sRGB fallback).
+        var wide: String? = nil
+    }
+
+    /// ` fill="…"` (or the property given) with its opacity, and the class
+    /// that paints a Display P3 colour where the renderer can.
+    private func attributes(_ paint: SVGPaint, _ property: String) -> String {
+        var s = " \(property)=\"\(paint.value)\"" + wideClass(property, paint.wide)
+        if paint.opacity < 1 { s += " \(property)-opacity=\"\(SVGNumber.format(paint.opacity, places: 6))\"" }
+        return s
+    }
+
+    private func wideClass(_ property: String, _ wide: String?) -> String {
+        guard let wide else { return "" }
+        let rule = property + ":" + wide
+        let name = wideClasses[rule] ?? {
+            let made = "p3-\(wideRules.count)"
+            wideClasses[rule] = made
+            wideRules.append(".\(made){\(rule)}")
+            return made
+        }()
+        return " class=\"\(name)\""
     }
 
     /// Writes `element` (made for a paint) in paint `id`, over `area` (user
@@ -367,7 +390,7 @@ final class SVGWriter {
     private func define(_ paint: ResolvedPaint, key: Int?, area: () -> Rect) -> SVGPaint? {
         switch paint.kind {
         case .solid(let c):
-            return SVGPaint(value: color(c), opacity: c.alpha * paint.opacity)
+            return paintValue(c, opacity: c.alpha * paint.opacity)
         case .crossFade:
             return nil
         default:
@@ -429,7 +452,8 @@ final class SVGWriter {
 
     private func stops(_ stops: [ShadingStop], opacity: Double) -> String {
         stops.map { s in
-            var e = "<stop offset=\"\(SVGNumber.format(s.offset, places: 6))\" stop-color=\"\(color(s.color))\""
+            let value = paintValue(s.color, opacity: 1)
+            var e = "<stop offset=\"\(SVGNumber.format(s.offset, places: 6))\" stop-color=\"\(value.value)\"" + wideClass("stop-color", value.wide)
             let a = s.color.alpha * opacity
             if a < 1 { e += " stop-opacity=\"\(SVGNumber.format(a, places: 6))\"" }
             return e + "/>"
@@ -486,21 +510,33 @@ final class SVGWriter {
     // MARK: Values
 
     private func colorAttributes(_ property: String, _ c: Color, opacity: Double) -> String {
-        SVGPaint(value: color(c), opacity: c.alpha * opacity).attributes(property)
+        attributes(paintValue(c, opacity: c.alpha * opacity), property)
     }
 
-    /// A colour of the tree: as sRGB where it is inside sRGB, else CSS
-    /// Color 4's `color(display-p3 …)` (Chromium, Safari and Firefox read it
-    /// in SVG presentation attributes).
-    private func color(_ c: Color) -> String {
-        guard colorSpace == .displayP3 else { return Self.color(c) }
-        return Self.color(srgb: DisplayP3.srgb(fromP3: c.red, c.green, c.blue, alpha: c.alpha))
+    /// A colour of the tree: as sRGB where it is inside
+    /// sRGB. A Display P3 colour outside it is written as its sRGB
+    /// gamut-mapped colour, with a class whose rule — inside
+    /// `@supports (color: color(display-p3 0 0 0))` — sets the property to
+    /// `color(display-p3 …)`: Chromium, Safari and Firefox paint the P3
+    /// colour, and renderers without CSS Color 4 (librsvg, resvg, which
+    /// paint black for a `color()` they cannot read) the sRGB one.
+    private func paintValue(_ c: Color, opacity: Double) -> SVGPaint {
+        guard colorSpace == .displayP3 else { return SVGPaint(value: Self.color(c), opacity: opacity) }
+        let srgb = DisplayP3.srgb(fromP3: c.red, c.green, c.blue, alpha: c.alpha)
+        guard !DisplayP3.isInside(srgb, .srgb) else { return SVGPaint(value: Self.color(srgb), opacity: opacity) }
+        return SVGPaint(value: Self.color(SceneColorSpace.srgb.painted(srgb)), opacity: opacity, wide: Self.color(srgb: srgb))
+    }
+
+    /// The rules of the Display P3 classes, one `<style>` at the end.
+    func wideColorStyle() -> String {
+        guard !wideRules.isEmpty else { return "" }
+        return "<style>@supports (color: color(display-p3 0 0 0)) {\n" + wideRules.joined(separator: "\n") + "\n}</style>\n"
     }
 
     /// An sRGB colour, extended outside 0…1 when it lies outside sRGB.
     static func color(srgb c: Color) -> String {
         if DisplayP3.isInside(c, .srgb) { return color(c) }
-        let p = SceneColorSpace.displayP3.components(c)
+        let p = SceneColorSpace.displayP3.painted(c)
         return "color(display-p3 " + [p.red, p.green, p.blue].map { SVGNumber.format($0, places: 6) }.joined(separator: " ") + ")"
     }
 

@@ -21,8 +21,10 @@ public enum SceneRenderer {
     /// `png`: how PNG output is encoded.
     public static func render(_ scene: RenderTree, format: OutputFormat, scale: Double, time: Double = 0,
                               maxPaintCost: Double = .infinity, animateSVG: Bool = false,
-                              png: PNGSettings = PNGSettings(), images: DecodedImages = DecodedImages()) throws -> [UInt8] {
+                              png: PNGSettings = PNGSettings(), images given: DecodedImages? = nil) throws -> [UInt8] {
         TestLeak.leakIfAsked()
+        // Without the compile's decoded images, each render decodes its own, in the scene's colour space.
+        let images = given ?? DecodedImages(colorSpace: scene.colorSpace)
         switch format {
         case .png:
             let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images)
@@ -89,14 +91,15 @@ public enum SceneRenderer {
 
     /// A raster render without PNG encoding.
     public static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0,
-                                   maxPaintCost: Double = .infinity, images: DecodedImages = DecodedImages()) throws -> RasterImage {
+                                   maxPaintCost: Double = .infinity, images: DecodedImages? = nil) throws -> RasterImage {
         try renderImage(scene, scale: scale, time: time, maxPaintCost: maxPaintCost, images: images, target: .raster)
     }
 
     /// A raster render on another target (tests compare glyph paths).
     package static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0, maxPaintCost: Double = .infinity,
-                                    images: DecodedImages = DecodedImages(), target: PaintTarget) throws -> RasterImage {
-        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, target: target)
+                                    images: DecodedImages? = nil, target: PaintTarget) throws -> RasterImage {
+        let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost,
+                                      images: images ?? DecodedImages(colorSpace: scene.colorSpace), target: target)
         return RasterImage(surface: canvas.surface)
     }
 

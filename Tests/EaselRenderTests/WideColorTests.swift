@@ -163,7 +163,8 @@ final class WideColorTests: XCTestCase {
     /// lightness and hue while it reduces chroma and then clips a colour
     /// within a just-noticeable difference (deltaEOK 0.02) of the gamut,
     /// so what lands can differ from the written colour by up to that:
-    /// measured on these eight, lightness within 0.019 and hue within 2.5°.
+    /// measured on these eight, lightness within 0.019 and hue within 2.5°
+    /// (the issue's 1° and 0.01 are tighter than the algorithm allows).
     func testOutOfGamutColoursAreMappedAsCSSColor4MapsThem() throws {
         let written: [(String, (Double, Double, Double))] = [
             ("color(display-p3 1 0 0)", Self.oklch(ofSRGB: Self.p3ToSRGB([1, 0, 0]))),
@@ -195,10 +196,45 @@ final class WideColorTests: XCTestCase {
             worstL = max(worstL, abs(got.l - lch.0)); worstH = max(worstH, dh)
             XCTAssertLessThan(got.c, lch.1, "\(text): chroma reduced")
         }
-        XCTAssertLessThanOrEqual(worstL, 0.02, "lightness kept within the algorithm's JND")
-        XCTAssertLessThanOrEqual(worstH, 2.6, "hue kept within the algorithm's JND")
+        // What CSS Color 4 keeps: the search moves along chroma only (L and
+        // H exact), and the colour painted is within its just-noticeable
+        // difference (deltaEOK 0.02, plus 8-bit rounding) of such a colour.
+        for (i, (text, lch)) in written.enumerated() {
+            let p = image.pixel(i * 10 + 5, 5)
+            let got = Self.oklch(ofSRGB: [Double(p.r), Double(p.g), Double(p.b)].map { $0 / 255 })
+            let nearest = (0...400).map { Double($0) / 1000 }.map { c -> Double in
+                let a = c * cos(lch.2 * .pi / 180), b = c * sin(lch.2 * .pi / 180)
+                let ga = got.c * cos(got.h * .pi / 180), gb = got.c * sin(got.h * .pi / 180)
+                return ((got.l - lch.0) * (got.l - lch.0) + (ga - a) * (ga - a) + (gb - b) * (gb - b)).squareRoot()
+            }.min() ?? 1
+            XCTAssertLessThan(nearest, 0.02 + 0.004, "\(text): within a JND of its lightness and hue")
+        }
+        XCTAssertLessThanOrEqual(worstL, 0.02)
         if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1" {
             print("GAMUT worst lightness \(worstL) hue \(worstH)")
+        }
+        // A gradient between P3 stops in an sRGB scene: its stops mapped as
+        // written (the warning's colours), then interpolated in sRGB between
+        // them, so the gradient stays smooth.
+        let gradient = try compileScene("""
+            <scene width="100" height="10" dither="false"><defs><linearGradient id="g" angle="0">
+              <stop color="color(display-p3 1 0 0)"/><stop color="color(display-p3 0 1 0)"/></linearGradient></defs>
+              <view width="100" height="10" fill="url(#g)"/></scene>
+            """).renderImage(scale: 1)
+        let ends = [[1.0, 0, 0], [0, 1, 0]].map { p3 -> [String] in
+            let lch = Self.oklch(ofSRGB: Self.p3ToSRGB(p3))
+            return [lch.l, lch.c, lch.h].map { String($0) }
+        }
+        let mappedEnds = try XCTUnwrap((try json(ExternalTool.run("python3", [Self.checker, "gamut-map"] + ends.flatMap { $0 })))["mapped"]
+                                       as? [[String: Any]]).compactMap { $0["srgb"] as? [Double] }
+        XCTAssertEqual(mappedEnds.count, 2)
+        for x in [10, 50, 90] {
+            let t = (Double(x) + 0.5) / 100
+            let want = zip(mappedEnds[0], mappedEnds[1]).map { $0 + ($1 - $0) * t }
+            let p = gradient.pixel(x, 5)
+            for (c, v) in [Double(p.r), Double(p.g), Double(p.b)].enumerated() {
+                XCTAssertEqual(v, (want[c] * 255).rounded(), accuracy: 1.5, "gradient at \(x): \(p) vs \(want.map { $0 * 255 })")
+            }
         }
         // In a Display P3 scene the P3 colours are inside; only the OKLCh
         // colours beyond P3 are mapped (into P3) and listed.
@@ -267,6 +303,105 @@ final class WideColorTests: XCTestCase {
         }
     }
 
+    /// Every kind of PDF object Cairo writes colours into — content
+    /// streams, axial and conic (mesh) shadings, a tiling pattern with its
+    /// own resources, a group with opacity, an image — is read in Display
+    /// P3: no dictionary names device RGB any more (but the profile's
+    /// alternate), and Poppler's page is the P3 PNG as LittleCMS converts it
+    /// to sRGB, not the PNG's numbers read as sRGB. (The group's colour is
+    /// inside sRGB: Poppler blends in its sRGB output after converting,
+    /// Cairo in P3, which for a colour outside sRGB means clipped before
+    /// blending or after.)
+    func testEveryKindOfPDFObjectIsInDisplayP3() throws {
+        let dir = ExternalTool.temporaryDirectory("wide-color-pdf-kinds")
+        try FileManager.default.copyItem(at: ExternalTool.repositoryRoot.appendingPathComponent("docs/scenes/assets/tile.png"),
+                                         to: dir.appendingPathComponent("tile.png"))
+        let scene = """
+            <scene width="300" height="100" color-space="display-p3" background="white">
+              <defs>
+                <linearGradient id="g" angle="90"><stop color="color(display-p3 1 0 0)"/><stop color="#0a84ff"/></linearGradient>
+                <conicGradient id="c"><stop color="color(display-p3 0 1 0)"/><stop color="#ff9500"/><stop color="color(display-p3 0 1 0)"/></conicGradient>
+                <stripes id="s" angle="45" spacing="12" line-width="6" color="color(display-p3 0 0.9 0.3)" background="#ffcc00"/>
+              </defs>
+              <view width="60" height="100" fill="url(#g)"/>
+              <view x="60" width="60" height="100" fill="url(#c)"/>
+              <view x="120" width="60" height="100" fill="url(#s)"/>
+              <group opacity="0.6"><view x="180" width="60" height="100" fill="#c93a8c"/></group>
+              <image x="240" width="60" height="100" href="tile.png" fit="fill"/>
+            </scene>
+            """
+        // The same scene in sRGB: how far Poppler's page and Easel's PNG
+        // differ anyway (a conic mesh against exact pixels, anti-aliasing).
+        var srgbOptions = Easel.Options()
+        srgbOptions.colorSpace = .srgb
+        let srgbScene = try compileScene(scene, baseDirectory: dir, options: srgbOptions)
+        try Data(try srgbScene.render(format: .pdf)).write(to: dir.appendingPathComponent("srgb.pdf"))
+        try Data(try srgbScene.render(format: .png, scale: 1)).write(to: dir.appendingPathComponent("srgb.png"))
+        XCTAssertEqual(try ExternalTool.run("pdftoppm", ["-r", "72", "-png", "-singlefile", dir.appendingPathComponent("srgb.pdf").path,
+                                                         dir.appendingPathComponent("srgb-page").path]).status, 0)
+        let baseline = try XCTUnwrap(try json(ExternalTool.run("python3", [Self.checker, "versus", dir.appendingPathComponent("srgb.png").path,
+                                                                           dir.appendingPathComponent("srgb-page.png").path]))["converted"] as? [Double])
+
+        let compiled = try compileScene(scene, baseDirectory: dir)
+        let pdf = dir.appendingPathComponent("kinds.pdf"), png = dir.appendingPathComponent("kinds.png")
+        try Data(try compiled.render(format: .pdf)).write(to: pdf)
+        try Data(try compiled.render(format: .png, scale: 1)).write(to: png)
+        XCTAssertEqual(try ExternalTool.run("qpdf", ["--check", pdf.path]).status, 0)
+        let expanded = dir.appendingPathComponent("expanded.pdf")
+        XCTAssertEqual(try ExternalTool.run("qpdf", ["--qdf", "--object-streams=disable", pdf.path, expanded.path]).status, 0)
+        let text = String(decoding: try Data(contentsOf: expanded), as: UTF8.self)
+        XCTAssertEqual(text.components(separatedBy: "/DeviceRGB").count - 1, 1, "only the profile's /Alternate")
+        XCTAssertTrue(text.contains("/ShadingType 7"), "the conic sweep is a mesh shading")
+        XCTAssertTrue(text.contains("/DefaultRGB"))
+        let page = dir.appendingPathComponent("page")
+        XCTAssertEqual(try ExternalTool.run("pdftoppm", ["-r", "72", "-png", "-singlefile", pdf.path, page.path]).status, 0)
+        let versus = try json(ExternalTool.run("python3", [Self.checker, "versus", png.path, page.path + ".png"]))
+        let converted = try XCTUnwrap(versus["converted"] as? [Double]), raw = try XCTUnwrap(versus["raw"] as? [Double])
+        for k in 0..<3 {
+            XCTAssertLessThan(converted[k], baseline[k] + 1, "Poppler's page is the P3 picture in sRGB, as near as the sRGB scene's page is to its PNG: \(converted) vs \(baseline) (raw \(raw))")
+        }
+        XCTAssertGreaterThan(raw.max() ?? 0, 2 * (converted.max() ?? 0), "and not the P3 numbers read as sRGB: \(raw)")
+    }
+
+    /// An animated PNG of a Display P3 scene keeps the tags; an SVG's
+    /// Display P3 colours outside sRGB fall back to their sRGB mapping for
+    /// renderers without CSS Color 4 (librsvg paints the fallback, never
+    /// black).
+    func testAPNGIsTaggedAndSVGFallsBackToSRGB() throws {
+        let scene = """
+            <scene width="40" height="20" color-space="display-p3" duration="1">
+              <defs><animatedGradient id="a" duration="1">
+                <linearGradient angle="0"><stop color="color(display-p3 0 1 0)"/><stop color="#ffffff"/></linearGradient>
+                <linearGradient angle="0"><stop color="#ffffff"/><stop color="color(display-p3 0 1 0)"/></linearGradient>
+              </animatedGradient></defs>
+              <view width="20" height="20" fill="url(#a)"/>
+              <view x="20" width="20" height="20" fill="color(display-p3 0 1 0)"/>
+            </scene>
+            """
+        let dir = ExternalTool.temporaryDirectory("wide-color-apng")
+        let apng = dir.appendingPathComponent("a.png"), source = dir.appendingPathComponent("a.scene.xml")
+        try Data(scene.utf8).write(to: source)
+        let r = try ExternalTool.run(ExternalTool.easelExecutable, ["render", source.path, "-o", apng.path, "--fps", "4"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let profile = try json(ExternalTool.run("python3", [Self.checker, "profile", apng.path]))
+        XCTAssertEqual(Array((profile["chunks"] as? [String] ?? []).prefix(4)), ["IHDR", "cICP", "iCCP", "acTL"])
+        let svg = try compileScene(scene).render(format: .svg)
+        let file = dir.appendingPathComponent("p3.svg")
+        try Data(svg).write(to: file)
+        let text = String(decoding: svg, as: UTF8.self)
+        XCTAssertTrue(text.contains("@supports (color: color(display-p3 0 0 0))"), text)
+        XCTAssertTrue(text.contains("fill:color(display-p3 0 1 0)"), text)
+        XCTAssertEqual(try ExternalTool.run("rsvg-convert", [file.path, "-o", dir.appendingPathComponent("rsvg.png").path]).status, 0)
+        let shown = try RasterImage(png: Array(try Data(contentsOf: dir.appendingPathComponent("rsvg.png"))))
+        // P3 green mapped into sRGB, as CSS Color 4 maps it.
+        let mapped = try XCTUnwrap((try json(ExternalTool.run("python3", [Self.checker, "gamut-map", "0.848", "0.369", "145.6"]))["mapped"]
+                                    as? [[String: Any]])?.first?["srgb"] as? [Double])
+        let p = shown.pixel(30, 10)
+        for (k, v) in [Double(p.r), Double(p.g), Double(p.b)].enumerated() {
+            XCTAssertEqual(v, (mapped[k] * 255).rounded(), accuracy: 3, "librsvg shows the sRGB fallback: \(p)")
+        }
+    }
+
     /// Chromium on a Display P3 screen shows Easel's P3 SVG like Easel's P3
     /// PNG, and the PNG as its own pixels.
     func testChromiumShowsTheDisplayP3SVGLikeThePNG() throws {
@@ -290,14 +425,19 @@ final class WideColorTests: XCTestCase {
         try Data("<html><body style=\"margin:0\"><img style=\"display:block\" src=\"p3.png\"></body></html>".utf8)
             .write(to: dir.appendingPathComponent("p3.html"))
         let browser = try HeadlessChromium(width: 400, height: 300, arguments: ["--force-color-profile=display-p3-d65"], gpu: true)
+        // Loaded, then screenshots until the picture shows (its bottom-left
+        // square is P3 green, not the blank page): a frame on the GPU path
+        // can come after the load event, and requestAnimationFrame is not
+        // always called in a headless window that is never shown.
         func shot(_ name: String) throws -> RasterImage {
             try browser.open(dir.appendingPathComponent(name).absoluteString)
-            XCTAssertTrue(try browser.waitUntil("""
-                (() => { if (document.readyState !== 'complete') return false;
-                  requestAnimationFrame(() => requestAnimationFrame(() => { window.easelDrawn = true; })); return true })()
-                """))
-            XCTAssertTrue(try browser.waitUntil("window.easelDrawn === true"))
-            return try RasterImage(png: try browser.screenshot()).cropped(width: 200, height: 120)
+            XCTAssertTrue(try browser.waitUntil("document.readyState === 'complete'"))
+            let deadline = Date(timeIntervalSinceNow: EventWait.timeout)
+            while true {
+                let image = try RasterImage(png: try browser.screenshot()).cropped(width: 200, height: 120)
+                let p = image.pixel(25, 90)
+                if (p.r < 128 && p.g > 200) || Date() > deadline { return image }
+            }
         }
         let own = try RasterImage(png: png)
         let pngShot = try shot("p3.html"), svgShot = try shot("p3.svg")

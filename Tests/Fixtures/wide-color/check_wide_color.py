@@ -5,6 +5,9 @@ Pillow's ImageCms) and the file formats' own rules typed out here:
   check_wide_color.py to-srgb PNG X,Y ...    pixels converted to sRGB by LittleCMS with the embedded profile
   check_wide_color.py catalog XCASSETS       a --display-gamut both catalog
   check_wide_color.py gamut-map L C H ...    CSS Color 4 §13.2.2 gamut mapping to sRGB of OKLCh colours
+  check_wide_color.py versus PNG PAGE        PNG (over white) converted to sRGB by LittleCMS against PAGE
+                                             (another renderer's sRGB picture): mean channel differences,
+                                             and the same with PNG's numbers read as sRGB
 
 The colour math here is CSS Color 4's sample code (§18, conversions.js and
 the gamut-mapping pseudo-code of §13.2.2), with OKLab through XYZ as the
@@ -203,5 +206,21 @@ if __name__ == "__main__":
             import math
             out.append({"srgb": rgb, "l": lab[0], "h": math.degrees(math.atan2(lab[2], lab[1])) % 360})
         print(json.dumps({"errors": [], "mapped": out}))
+    elif mode == "versus":
+        from PIL import ImageChops, ImageStat
+        im = Image.open(sys.argv[2])
+        white = Image.new("RGBA", im.size, "white")
+        white.alpha_composite(im.convert("RGBA"))
+        srgb = white.convert("RGB")   # an untagged or sRGB PNG is sRGB already
+        if "icc_profile" in im.info:
+            src = ImageCms.ImageCmsProfile(io.BytesIO(im.info["icc_profile"]))
+            srgb = ImageCms.profileToProfile(srgb, src, ImageCms.createProfile("sRGB"),
+                                             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        page = Image.open(sys.argv[3]).convert("RGB")
+        if page.size != srgb.size:
+            print(json.dumps({"errors": [f"sizes {page.size} and {srgb.size}"]}))
+        else:
+            print(json.dumps({"errors": [], "converted": ImageStat.Stat(ImageChops.difference(page, srgb)).mean,
+                              "raw": ImageStat.Stat(ImageChops.difference(page, white.convert("RGB"))).mean}))
     elif mode == "catalog":
         print(json.dumps(catalog(sys.argv[2])))
