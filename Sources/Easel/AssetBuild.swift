@@ -16,6 +16,9 @@ public enum AssetBuild {
         let manifestURL = options.output.appendingPathComponent(manifestName)
         var manifest = BuildManifest.load(from: manifestURL, warnings: &report.warnings)
         let fingerprint = options.fingerprint
+        // What each scene wrote last time, even under other options: a file
+        // this build no longer writes (a scale or gamut slot dropped) goes.
+        let previousOutputs = manifest.scenes.mapValues(\.outputs)
         if manifest.easel != Easel.version || manifest.options != fingerprint {
             manifest.scenes = [:]   // another Easel or other options: everything again
         }
@@ -81,7 +84,7 @@ public enum AssetBuild {
             if let entry = r.entry {
                 // What it wrote last time and no longer writes (a locale dropped,
                 // a scene no longer localized) goes.
-                for output in manifest.scenes[r.scene]?.outputs ?? [] where !entry.outputs.contains(output) && BuildManifest.isInsideFolder(output) {
+                for output in previousOutputs[r.scene] ?? [] where !entry.outputs.contains(output) && BuildManifest.isInsideFolder(output) {
                     removals.append(output)
                 }
                 manifest.scenes[r.scene] = entry
@@ -101,8 +104,8 @@ public enum AssetBuild {
 
         // Scenes that are gone: remove exactly the files they wrote.
         let present = Set(scenes)
-        for (scene, entry) in manifest.scenes.sorted(by: { $0.key < $1.key }) where !present.contains(scene) {
-            for output in entry.outputs where BuildManifest.isInsideFolder(output) { removals.append(output) }
+        for (scene, outputs) in previousOutputs.sorted(by: { $0.key < $1.key }) where !present.contains(scene) {
+            for output in outputs where BuildManifest.isInsideFolder(output) { removals.append(output) }
             if !options.dryRun { manifest.scenes[scene] = nil }
         }
         // A file another scene now writes is that scene's (an icon renamed:

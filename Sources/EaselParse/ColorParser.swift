@@ -163,7 +163,10 @@ public enum ColorParser {
     /// range is a mistake worth a message. The result is sRGB, extended
     /// outside 0…1 when the colour is outside sRGB.
     static func wideFunction(_ fn: String, _ body: String) -> Result<Color, WideColorProblem> {
-        func fail(_ text: String) -> Result<Color, WideColorProblem> { .failure(WideColorProblem(text: text)) }
+        func fail(_ text: String) -> Result<Color, WideColorProblem> {
+            // rgb() takes commas; these functions do not (CSS Color 4's modern syntax only).
+            .failure(WideColorProblem(text: text + (body.contains(",") ? " (\(fn)() separates its components with spaces, not commas)" : "")))
+        }
         var words = body.split(separator: "/", omittingEmptySubsequences: false)
         guard words.count <= 2 else { return fail("\(fn)() takes one '/' before its alpha") }
         let alphaText = words.count == 2 ? String(words[1]).trimmingSpaces : nil

@@ -1,12 +1,13 @@
 import EaselModel
 
 extension Diagnostic.Message {
-    static func colorsOutsideGamut(_ space: SceneColorSpace, _ list: [String], more: Int) -> Self {
+    static func colorsOutsideGamut(_ space: SceneColorSpace, _ list: [String], more: Int, insideP3: Bool) -> Self {
         let name = space == .srgb ? "sRGB" : "Display P3"
         let count = list.count + more
         let head = count == 1 ? "a colour lies outside \(name) and is" : "\(count) colours lie outside \(name) and are"
-        let advice = space == .srgb ? "; color-space=\"display-p3\" keeps them" : ""
-        return .init(.colorOutsideGamut, "\(head) gamut-mapped as CSS Color 4 maps them (OKLCh chroma reduced): "
+        let advice = space == .srgb && insideP3
+            ? "; painted in Display P3 (color-space=\"display-p3\", --color-space display-p3) \(count == 1 ? "it is" : "they are") kept" : ""
+        return .init(.colorOutsideGamut, "\(head) gamut-mapped as CSS Color 4 maps colours (OKLCh chroma reduced): "
                      + list.joined(separator: ", ") + (more > 0 ? " and \(more) more" : "") + advice)
     }
 }
@@ -29,7 +30,9 @@ extension SceneBuilder {
             let as_ = space == .srgb ? painted.description : Self.p3Text(painted)
             return "'\(entry.text)' (\(entry.location.line):\(entry.location.column)) → \(as_)"
         }
-        diagnostics.warning(.colorsOutsideGamut(space, list, more: outside.count - list.count), at: first.location)
+        diagnostics.warning(.colorsOutsideGamut(space, list, more: outside.count - list.count,
+                                                insideP3: outside.allSatisfy { DisplayP3.isInside($0.color, .displayP3) }),
+                            at: first.location)
     }
 
     static func p3Text(_ c: Color) -> String {

@@ -79,6 +79,12 @@ final class PlatformAssetTests: XCTestCase, CommandLineTesting {
         XCTAssertTrue(FileManager.default.fileExists(atPath: catalog + "/brand.imageset/brand-p3@2x.png"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: catalog + "/brand.imageset/brand~dark-p3@3x.png")
                       || FileManager.default.fileExists(atPath: catalog + "/brand.imageset/brand-p3~dark@3x.png"))
+        // Built again with one slot: the P3 files the catalog no longer lists go.
+        let again = try easel(["build", dir.appendingPathComponent("scenes").path, "-o", catalog, "--xcassets"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: catalog + "/brand.imageset").sorted()
+        XCTAssertEqual(left.filter { $0.contains("-p3") }, [], "\(left)")
+        XCTAssertTrue(left.contains("brand@3x.png"), "\(left)")
         // Without --xcassets the option has nothing to choose.
         XCTAssertEqual(try easel(["build", dir.appendingPathComponent("scenes").path, "-o", dir.appendingPathComponent("png").path,
                                   "--display-gamut", "both"]).status, 2)
