@@ -38,8 +38,7 @@ public enum StopResolution {
         // loses chroma), and the crease shows as a band.
         let stops = stops.allSatisfy({ DisplayP3.isInside($0.color, output) }) ? stops
             : stops.map { GradientStop(offset: $0.offset, color: output.fitted($0.color)) }
-        let output = Output(space: output)
-        if stops.count == 1 { return [ShadingStop(offset: offsets[0], color: output.space.components(stops[0].color))] }
+        if stops.count == 1 { return [ShadingStop(offset: offsets[0], color: output.components(stops[0].color))] }
         var out: [ShadingStop] = []
         func append(_ s: ShadingStop) {
             if let last = out.last, last == s { return }
@@ -50,8 +49,8 @@ public enum StopResolution {
             let b = ShadingStop(offset: offsets[i], color: stops[i].color)
             if a.offset == b.offset {
                 // A hard edge: nothing to interpolate.
-                append(ShadingStop(offset: a.offset, color: output.space.components(a.color)))
-                append(ShadingStop(offset: b.offset, color: output.space.components(b.color)))
+                append(ShadingStop(offset: a.offset, color: output.components(a.color)))
+                append(ShadingStop(offset: b.offset, color: output.components(b.color)))
                 continue
             }
             // The ends too: a transparent stop takes its neighbour's colour,
@@ -66,18 +65,13 @@ public enum StopResolution {
     }
 
     /// Exact colour at parameter `t` of the segment `a`→`b`.
-    /// The space Cairo's colours are in.
-    struct Output {
-        var space: SceneColorSpace
-    }
-
     /// Interpolated in `space` as the written (extended sRGB) colours,
     /// then converted: an excursion past the gamut (OKLab between two
     /// saturated colours) is clamped, in sRGB exactly as it always was.
     static func exact(_ a: ShadingStop, _ b: ShadingStop, _ t: Double, _ space: ColorInterpolation,
-                      _ output: Output) -> Color {
-        if output.space == .srgb { return ColorSpaces.interpolate(a.color, b.color, t, in: space) }
-        return output.space.components(ColorSpaces.interpolateUnclamped(a.color, b.color, t, in: space))
+                      _ output: SceneColorSpace) -> Color {
+        if output == .srgb { return ColorSpaces.interpolate(a.color, b.color, t, in: space) }
+        return output.components(ColorSpaces.interpolateUnclamped(a.color, b.color, t, in: space))
     }
 
     /// What Cairo draws between two stops: straight (unpremultiplied) lerp.
@@ -92,7 +86,7 @@ public enum StopResolution {
     }
 
     private static func subdivide(_ a: ShadingStop, _ b: ShadingStop, _ t0: Double, _ t1: Double,
-                                  _ space: ColorInterpolation, _ output: Output, _ tolerance: Double, depth: Int,
+                                  _ space: ColorInterpolation, _ output: SceneColorSpace, _ tolerance: Double, depth: Int,
                                   into out: inout [ShadingStop]) {
         let c0 = exact(a, b, t0, space, output), c1 = exact(a, b, t1, space, output)
         var worst = 0.0
