@@ -15,6 +15,8 @@ let package = Package(
         .executable(name: "easel", targets: ["easel"]),
         // `easel preview` runs this program (so `easel` itself links no HTTP server).
         .executable(name: "easel-preview", targets: ["easel-preview"]),
+        // `easel worker --persistent_worker` runs this program (so `easel` links no protocol buffers).
+        .executable(name: "easel-worker", targets: ["easel-worker"]),
         // Scenes in a target rendered to PNG resources at build time (see examples/swiftpm-plugin).
         .plugin(name: "EaselPlugin", targets: ["EaselPlugin"]),
     ],
@@ -25,6 +27,10 @@ let package = Package(
         // The live preview's HTTP server: small, async/await, no SwiftNIO (a
         // fraction of Hummingbird's build time); only `easel-preview` links it.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // Bazel's persistent-worker messages (`easel worker`); only `easel` links it.
+        // swift-protobuf brings Foundation (BinaryDelimited.swift imports it),
+        // which `easel` keeps out: only `easel-worker` links it.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         .systemLibrary(
@@ -77,9 +83,22 @@ let package = Package(
         .target(
             name: "EaselCommandLine",
             dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(
-            name: "easel",
+        // WorkRequest and WorkResponse, generated from the .proto beside them by
+        // scripts/regenerate-worker-protocol and committed (a build runs no protoc).
+        .target(
+            name: "BazelWorkerProtocol",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["worker_protocol.proto"]),
+        // The commands (render, build, check, layout, preview, worker), shared
+        // by `easel` and `easel-worker`, which runs them per request.
+        .target(
+            name: "EaselCommands",
             dependencies: ["Easel", "EaselCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "easel", dependencies: ["EaselCommands"]),
+        // Bazel's persistent worker: WorkRequests in, the commands run in-process, WorkResponses out.
+        .executableTarget(
+            name: "easel-worker",
+            dependencies: ["EaselCommands", "EaselCommandLine", "Easel", "BazelWorkerProtocol"]),
         // The live preview: scenes re-rendered on save, pushed to a page by Server-Sent Events.
         .target(
             name: "EaselPreview",
@@ -102,8 +121,8 @@ let package = Package(
         .testTarget(name: "EaselLayoutTests", dependencies: ["EaselLayout", "EaselParse", "EaselTestSupport"]),
         .testTarget(name: "EaselRenderTests", dependencies: ["Easel", "EaselParse", "EaselRender", "EaselTestSupport"]),
         .testTarget(name: "EaselCLITests", dependencies: ["Easel", "EaselTestSupport"]),
-        // The executable's own parsing (a testable executable target).
-        .testTarget(name: "EaselCommandTests", dependencies: ["easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The commands' own parsing.
+        .testTarget(name: "EaselCommandTests", dependencies: ["EaselCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "EaselPreviewTests", dependencies: ["Easel", "EaselTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

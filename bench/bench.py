@@ -268,17 +268,102 @@ def parallel_text(args):
         print(f"| {name} ({os.cpu_count()} cores) | {times['1']:.2f} s | {times['2']:.2f} s | {times['1'] / times['2']:.2f}× |", flush=True)
 
 
+def bazel_worker(args):
+    """Issue 47: the Bazel example grown to 48 targets (16 badges, 16 CSV
+    graphs, 16 hermetic text labels with a declared font; 112 PNGs), built
+    with the persistent worker and with one easel process per action
+    (`--strategy=Easel=local`, unsandboxed, so only start-up differs), cold
+    (a new Bazel server, its first build) and warm (server and worker up,
+    `bazel clean` then build: every action runs again), and from an HTTP
+    remote cache (examples/bazel/remote-cache/serve) after `bazel clean`.
+    Wall time of the `bazel build` command (best of --runs, at most 3)
+    and how many easel processes started."""
+    example = os.path.join(ROOT, "examples", "bazel")
+    work = os.path.join(OUT, "bazel-work")
+    root = os.path.join(OUT, "bazel-root")
+    for path in (work, root):
+        subprocess.run(["chmod", "-R", "u+w", path], stderr=subprocess.DEVNULL)
+        shutil.rmtree(path, ignore_errors=True)
+    shutil.copytree(example, work, ignore=shutil.ignore_patterns("bazel-*", ".bazel", "easel", "easel-worker"))
+    subprocess.run([os.path.join(work, "setup"), args.easel], check=True, stdout=subprocess.DEVNULL)
+    targets = ['load(":easel.bzl", "easel_image")']
+    for i in range(16):
+        for name, extra in (("badge", ""), ("week", ', srcs = ["data/week.csv"], scales = ["1", "2"]'),
+                            ("label", ', srcs = ["fonts/InterVariable-Letters.ttf"], scales = ["1", "2"]')):
+            scene = f"{name}{i:02d}.scene.xml"
+            text = open(os.path.join(example, f"{name}.scene.xml")).read()
+            with open(os.path.join(work, scene), "w") as f:
+                f.write(text.replace("Easel on Bazel", f"Easel on Bazel {i}").replace('r="22"', f'r="{12 + i % 10}"'))
+            targets.append(f'easel_image(name = "{name}{i:02d}", scene = "{scene}"{extra})')
+    with open(os.path.join(work, "BUILD"), "w") as f:
+        f.write("\n".join(targets) + "\n")
+
+    def bazel(*command, check=True):
+        return subprocess.run(["bazel", f"--output_user_root={root}", *command], cwd=work, check=check,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def build(strategy, *flags):
+        start = time.perf_counter()
+        r = bazel("build", "//...", f"--strategy=Easel={strategy}", "--worker_verbose", *flags)
+        elapsed = time.perf_counter() - start
+        if strategy == "worker":
+            starts = len({line.split("logging to ")[-1] for line in r.stderr.splitlines() if "Created new" in line and " Easel " in line})
+        else:
+            starts = next((int(m.group(1)) for m in [re.search(r"(\d+) local", line) for line in r.stderr.splitlines()] if m), 0)
+        return elapsed, starts
+
+    runs = max(1, min(args.runs, 3))
+    rows = []
+    for strategy, label in (("worker", "persistent worker"), ("local", "one process per action")):
+        cold, warm = [], []
+        for _ in range(runs):
+            bazel("shutdown")
+            bazel("clean")
+            bazel("shutdown")
+            cold.append(build(strategy))
+            bazel("clean")
+            warm.append(build(strategy))
+        rows.append((label, min(cold), min(warm)))
+    store = os.path.join(OUT, "bazel-cache")
+    shutil.rmtree(store, ignore_errors=True)
+    port = 20000 + os.getpid() % 20000
+    server = subprocess.Popen([os.path.join(work, "remote-cache", "serve"), str(port), store],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if subprocess.run(["curl", "-s", "-o", "/dev/null", f"http://127.0.0.1:{port}/"]).returncode == 0:
+                break
+            time.sleep(0.05)
+        remote = f"--remote_cache=http://127.0.0.1:{port}"
+        bazel("clean")
+        build("worker", remote)
+        hits = []
+        for _ in range(runs):
+            bazel("clean")
+            hits.append(build("worker", remote))
+    finally:
+        server.terminate()
+        bazel("shutdown", check=False)
+    print(f"\n| Bazel 4.2, 48 easel_image targets (112 PNGs), {os.cpu_count()} cores | cold build | easel start-ups | warm build (clean, server up) | easel start-ups |")
+    print("|---|---|---|---|---|")
+    for label, cold, warm in rows:
+        print(f"| {label} | {cold[0]:.2f} s | {cold[1]} | {warm[0]:.2f} s | {warm[1]} |")
+    best = min(hits)
+    print(f"| every action a remote cache hit (nginx on 127.0.0.1) | – | – | {best[0]:.2f} s | {best[1]} |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
     parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts and layout parts' first column")
-    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile", "parallel"],
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile", "parallel", "bazel"],
                         help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts,
-             "layout": layout_inputs, "dither": dither, "hostile": hostile_inputs, "parallel": parallel_text}
+             "layout": layout_inputs, "dither": dither, "hostile": hostile_inputs, "parallel": parallel_text,
+             "bazel": bazel_worker}
     for name, part in parts.items():
         if args.only in (None, name):
             part(args)

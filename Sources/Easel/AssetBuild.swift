@@ -14,7 +14,7 @@ public enum AssetBuild {
         let fm = FileManager.default
         let scenes = sceneFiles(under: options.source)
         let manifestURL = options.output.appendingPathComponent(manifestName)
-        var manifest = BuildManifest.load(from: manifestURL, warnings: &report.warnings)
+        var manifest = options.usesManifest ? BuildManifest.load(from: manifestURL, warnings: &report.warnings) : BuildManifest()
         let fingerprint = options.fingerprint
         // What each scene wrote last time, even under other options: a file
         // this build no longer writes (a scale or gamut slot dropped) goes.
@@ -127,8 +127,10 @@ public enum AssetBuild {
             // A manifest that cannot be made or written is an error: the next
             // build would trust the old one.
             do {
+                guard options.usesManifest else { throw ManifestNotWanted() }
                 let bytes = Array(try manifest.encoded())
                 if (try? FileBytes.read(manifestURL.path).get()) != bytes { write(bytes, to: manifestName, options, &report) }
+            } catch is ManifestNotWanted {
             } catch {
                 report.errors.append(Diagnostic(.error, .cannotWrite(manifestURL.path, "cannot encode it: \(error)"), at: nil))
             }
@@ -486,3 +488,6 @@ public enum AssetBuild {
         }
     }
 }
+
+/// `--no-manifest`: the manifest is not written.
+private struct ManifestNotWanted: Error {}

@@ -24,6 +24,10 @@ extension AssetBuild {
         public var displayGamut = DisplayGamut.srgb
         /// Say what would be rendered and removed; write nothing.
         public var dryRun = false
+        /// Read and write `.easel-build.json` (`--no-manifest`: false). A build
+        /// system that tracks changes itself (Bazel) wants outputs that are
+        /// only the pictures: no manifest, every scene rendered, nothing removed.
+        public var usesManifest = true
         /// Called as each scene finishes (on its worker thread, one call at
         /// a time): the scene, whether it rendered, how many are done, how
         /// many there are.

@@ -11,7 +11,7 @@ extension ParsableCommand {
         if let exit = error as? ExitCode { return exit.rawValue }
         let message = fullMessage(for: error)
         if exitCode(for: error) == .success {
-            if !message.isEmpty { print(message) }
+            if !message.isEmpty { StandardStreams.output(message + "\n") }
             return 0
         }
         StandardStreams.error((message + "\n"))

@@ -1,4 +1,5 @@
 import CCairo
+import Glibc
 import EaselModel
 
 /// The pixels of a scene's PNG images, decoded once per compile and shared
@@ -14,7 +15,8 @@ public final class DecodedImages: Sendable {
 
     public init(colorSpace: SceneColorSpace = .srgb) { self.colorSpace = colorSpace }
 
-    /// How many PNGs were decoded: once each, however often they are painted.
+    /// How many PNGs this compile decoded or took from the process's
+    /// cache (`DecodedImageCache`): once each, however often they are painted.
     public var decodes: Int { decodeCount.withLock { $0 } }
 
     /// Decodes the image if it is not decoded yet (a compile does this for
@@ -33,8 +35,11 @@ public final class DecodedImages: Sendable {
     private func image(_ source: ImageSource) -> DecodedImage? {
         decoded.withLock { cache -> DecodedImage? in
             if let known = cache[source.path] { return known }
-            let made = DecodedImage(png: source.data)
-            if colorSpace == .displayP3 { made?.convertToDisplayP3() }
+            let made = DecodedImageCache.image(png: source.data, colorSpace: colorSpace) {
+                let image = DecodedImage(png: source.data)
+                if colorSpace == .displayP3 { image?.convertToDisplayP3() }
+                return image
+            }
             decodeCount.withLock { $0 += 1 }
             cache[source.path] = .some(made)
             return made
@@ -66,6 +71,14 @@ final class DecodedImage: @unchecked Sendable {
         pixels.copyMemory(from: data, byteCount: count)
         self.png = .allocate(capacity: max(png.count, 1))
         _ = self.png.initialize(from: png)
+    }
+
+    /// The memory this image holds: pixels and the PNG's bytes.
+    var byteCount: Int { Int(stride) * Int(height) + png.count }
+
+    /// Decoded from exactly these bytes.
+    func hasBytes(_ other: [UInt8]) -> Bool {
+        other.count == png.count && other.withUnsafeBytes { o in memcmp(o.baseAddress!, png.baseAddress!, png.count) == 0 }
     }
 
     deinit {

@@ -32,9 +32,13 @@ public enum FontSets {
         var systemFonts: Bool
     }
 
-    /// How many font sets a process keeps (the least recently used goes).
+    /// How many font sets a process keeps, and how many bytes of declared
+    /// font files they may hold (each set keeps its own copy of them): past
+    /// either, the least recently used goes, the newest always stays. A
+    /// persistent worker or preview serving many projects stays bounded.
     static let capacity = 8
-    private struct Entry { var key: Key; var set: FontSet; var checked: Int }
+    static let byteCapacity = 256 << 20
+    private struct Entry { var key: Key; var set: FontSet; var checked: Int; var bytes: Int }
     private static let sets = Locked<[Entry]>([])
 
     public static func fontSet(declared: [DeclaredFontFile], systemFonts: Bool) -> Result<FontSet, Failure> {
@@ -60,8 +64,10 @@ public enum FontSets {
         if case .success(let set) = made {
             sets.withLock { list in
                 list.removeAll { $0.key == key }
-                list.append(Entry(key: key, set: set, checked: now))
-                if list.count > capacity { list.removeFirst(list.count - capacity) }
+                list.append(Entry(key: key, set: set, checked: now, bytes: declared.reduce(0) { $0 + $1.bytes.count }))
+                while list.count > 1, list.count > capacity || list.reduce(0, { $0 + $1.bytes }) > byteCapacity {
+                    list.removeFirst()
+                }
             }
         }
         return made

@@ -73,59 +73,171 @@ final class BuildSystemTests: XCTestCase {
         XCTAssertTrue(rebuilt.first?.contains("steps-graph") == true, "\(rebuilt)")
     }
 
-    /// Bazel 4.2 offline: build, `bazel clean`, build again with the same
-    /// --disk_cache (every render served from the cache), then edit one
-    /// scene (exactly one action runs).
-    func testBazelCachesEveryRenderAndReRunsOnlyAnEditedScene() throws {
-        let work = dir.appendingPathComponent("bazel")
+    /// The Bazel example copied to `work`, its `tools/easel` the built one.
+    func bazelWorkspace(_ work: URL) throws {
         let fm = FileManager.default
         try fm.createDirectory(at: work, withIntermediateDirectories: true)
         for item in try fm.contentsOfDirectory(atPath: examples.appendingPathComponent("bazel").path)
-        where !item.hasPrefix("bazel-") {
+        where !item.hasPrefix("bazel-") && item != ".bazel" {
             try fm.copyItem(at: examples.appendingPathComponent("bazel/" + item), to: work.appendingPathComponent(item))
         }
         try? fm.removeItem(at: work.appendingPathComponent("tools/easel"))
+        try? fm.removeItem(at: work.appendingPathComponent("tools/easel-worker"))
         XCTAssertEqual(try ExternalTool.run(work.appendingPathComponent("setup").path, [ExternalTool.easelExecutable]).status, 0)
-        let userRoot = dir.appendingPathComponent("bazel-root").path, cache = dir.appendingPathComponent("cache").path
-        // --batch: no server outlives the command (a server would also hold
-        // the output pipes open, and the reader would wait for it forever).
-        func bazel(_ args: [String]) throws -> ToolResult {
-            try ExternalTool.run("/usr/bin/env", ["-C", work.path, "bazel", "--batch", "--output_user_root=\(userRoot)"] + args)
-        }
-        func build() throws -> String {
-            let r = try bazel(["build", "//...", "--disk_cache=\(cache)"])
-            XCTAssertEqual(r.status, 0, r.stderr)
-            return r.stderr.split(separator: "\n").first { $0.contains(" processes: ") }.map(String.init) ?? r.stderr
-        }
-        func count(_ kind: String, in line: String) -> Int {
-            // "INFO: 3 processes: 2 remote cache hit, 1 internal."
-            guard let range = line.range(of: " " + kind) else { return 0 }
-            return Int(line[..<range.lowerBound].split(separator: " ").last ?? "") ?? 0
-        }
-        let first = try build()
-        XCTAssertEqual(count("linux-sandbox", in: first) + count("processwrapper-sandbox", in: first) + count("local", in: first), 3, first)
-        let badge = work.appendingPathComponent("bazel-bin/badge@2x.png")
-        let firstBytes = try Data(contentsOf: badge)
-        XCTAssertEqual(try RasterImage(png: [UInt8](firstBytes)).width, 128)
+    }
 
-        XCTAssertEqual(try bazel(["clean"]).status, 0)
-        let cached = try build()
-        XCTAssertEqual(count("remote cache hit", in: cached), 3, "every render from the disk cache: \(cached)")
-        XCTAssertEqual(try Data(contentsOf: badge), firstBytes)
+    /// One Bazel "machine": its own output base and home. `--batch`: no
+    /// server outlives the command (a server would also hold the output
+    /// pipes open, and the reader would wait for it forever).
+    struct BazelMachine {
+        var workspace: URL
+        var outputRoot: String
+        var environment: [String] = []
+
+        func bazel(_ args: [String]) throws -> ToolResult {
+            try ExternalTool.run("/usr/bin/env", ["-C", workspace.path] + environment + ["bazel", "--batch", "--output_user_root=\(outputRoot)"] + args)
+        }
+
+        /// Builds everything and returns Bazel's execution log, one spawn a
+        /// line: "Easel worker ran", "Easel remote-cache-hit hit", …
+        func build(_ flags: [String] = [], log: URL) throws -> [String] {
+            let r = try bazel(["build", "//...", "--execution_log_json_file=\(log.path)"] + flags)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let spawns = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/bazel/spawns.py").standardized
+            let lines = try ExternalTool.run("python3", [spawns.path, log.path])
+            XCTAssertEqual(lines.status, 0, lines.stderr)
+            return lines.stdout.split(separator: "\n").map(String.init)
+        }
+    }
+
+    /// The example's outputs: every PNG and the catalog's files, by path.
+    func bazelOutputs(_ work: URL) throws -> [String: Data] {
+        let bin = work.appendingPathComponent(".bazel/bin").resolvingSymlinksInPath()
+        var files: [String: Data] = [:]
+        let walk = FileManager.default.enumerator(atPath: bin.path)
+        while let path = walk?.nextObject() as? String {
+            guard path.hasSuffix(".png") || path.hasSuffix(".json") else { continue }
+            files[path] = try Data(contentsOf: bin.appendingPathComponent(path))
+        }
+        return files
+    }
+
+    /// Bazel 4.2 offline, as the example's .bazelrc sets it up: every Easel
+    /// action through one persistent worker (Bazel's own log names the
+    /// runner and `--worker_verbose` the one process it started); `bazel
+    /// clean` then the same --disk_cache serves every render; an edited
+    /// scene runs exactly one action; the hermetic label is the picture
+    /// `easel render --system-fonts no` gives outside Bazel.
+    func testBazelRendersThroughThePersistentWorkerCachesAndReRunsOnlyAnEditedScene() throws {
+        let work = dir.appendingPathComponent("bazel")
+        try bazelWorkspace(work)
+        let machine = BazelMachine(workspace: work, outputRoot: dir.appendingPathComponent("bazel-root").path)
+        let cache = ["--disk_cache=\(dir.appendingPathComponent("cache").path)"]
+        let verbose = try machine.bazel(["build", "//...", "--worker_verbose"] + cache)
+        XCTAssertEqual(verbose.status, 0, verbose.stderr)
+        // "Created new non-sandboxed Easel multiplex-worker (id 2), logging to
+        // …/multiplex-worker-1-Easel.log": a proxy per request, one log per process.
+        let processes = Set(verbose.stderr.split(separator: "\n").filter { $0.contains("Created new") && $0.contains(" Easel ") }
+            .compactMap { $0.components(separatedBy: "logging to ").last })
+        XCTAssertEqual(processes.count, 1, "one Easel worker process for the whole build: \(verbose.stderr)")
+        let outputs = try bazelOutputs(work)
+        XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 9, "\(outputs.keys.sorted())")
+        XCTAssertEqual(try RasterImage(png: [UInt8](outputs["badge@2x.png"] ?? Data())).width, 128)
+        XCTAssertNotNil(outputs["Assets.xcassets/dot.imageset/Contents.json"])
+        XCTAssertNil(outputs["Assets.xcassets/.easel-build.json"], "a catalog Bazel tracks carries no manifest")
+
+        XCTAssertEqual(try machine.bazel(["clean"]).status, 0)
+        let cached = try machine.build(cache, log: dir.appendingPathComponent("cached.json"))
+        XCTAssertEqual(cached.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel remote-cache-hit hit", count: 4), "\(cached)")
+        XCTAssertEqual(try bazelOutputs(work), outputs)
+
         // The label's font is an input and system fonts are off: Bazel's
-        // sandboxed render is the one easel gives anywhere.
-        let label = work.appendingPathComponent("bazel-bin/label@2x.png"), direct = dir.appendingPathComponent("label@2x.png")
+        // render is the one easel gives anywhere.
+        let direct = dir.appendingPathComponent("label@2x.png")
         XCTAssertEqual(try ExternalTool.run(ExternalTool.easelExecutable, ["render", work.appendingPathComponent("label.scene.xml").path,
                                                                           "-o", direct.path, "--scale", "2", "--system-fonts", "no"]).status, 0)
-        XCTAssertEqual(try Data(contentsOf: label), try Data(contentsOf: direct))
+        XCTAssertEqual(outputs["label@2x.png"], try Data(contentsOf: direct))
 
         let scene = work.appendingPathComponent("badge.scene.xml")
         try String(contentsOf: scene, encoding: .utf8).replacingOccurrences(of: "#e76f51", with: "#2a9d8f")
             .write(to: scene, atomically: true, encoding: .utf8)
-        let edited = try build()
-        XCTAssertEqual(count("remote cache hit", in: edited), 0, edited)
-        XCTAssertEqual(count("linux-sandbox", in: edited) + count("processwrapper-sandbox", in: edited) + count("local", in: edited), 1,
-                       "one edited scene, one action: \(edited)")
+        let edited = try machine.build(cache, log: dir.appendingPathComponent("edited.json"))
+        XCTAssertEqual(edited.filter { $0.hasPrefix("Easel ") }, ["Easel worker ran"], "one edited scene, one action: \(edited)")
+
+        // Hermetic by default: a text with no declared font fails its
+        // target, located, rather than taking this machine's DejaVu Sans.
+        try #"<scene width="40" height="20"><text x="2" y="2" font-size="10">Hi</text></scene>"#
+            .write(to: work.appendingPathComponent("plain.scene.xml"), atomically: true, encoding: .utf8)
+        let build = work.appendingPathComponent("BUILD")
+        try (String(contentsOf: build, encoding: .utf8) + "\neasel_image(name = \"plain\", scene = \"plain.scene.xml\")\n")
+            .write(to: build, atomically: true, encoding: .utf8)
+        let plain = try machine.bazel(["build", "//:plain"] + cache)
+        XCTAssertNotEqual(plain.status, 0)
+        XCTAssertTrue(plain.stderr.contains("plain.scene.xml:1:31: error: no font of this compile has the characters U+0048 'H'"), plain.stderr)
+    }
+
+    /// A real HTTP remote cache (nginx with WebDAV PUT, started here on
+    /// 127.0.0.1 by examples/bazel/remote-cache/serve): one machine builds
+    /// and fills it, its output base is wiped, a second machine (another
+    /// output base, HOME, fontconfig file and cache folder) builds the same
+    /// workspace with every Easel action a remote cache hit and the same
+    /// bytes; a changed CSV then runs exactly one Easel action.
+    func testASecondMachineIsServedEntirelyFromAnHTTPRemoteCache() throws {
+        let work = dir.appendingPathComponent("bazel")
+        try bazelWorkspace(work)
+        let store = dir.appendingPathComponent("remote-cache")
+        var server: Process?
+        var port = 0
+        for attempt in 0..<5 {
+            port = 20_000 + Int(getpid() % 20_000) + attempt * 97
+            let process = Process()
+            process.executableURL = work.appendingPathComponent("remote-cache/serve")
+            process.arguments = [String(port), store.path]
+            process.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            // Ready when it answers (a miss is a 404); gone if the port was taken.
+            var ready = false
+            for _ in 0..<100 where process.isRunning {
+                if let r = try? ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/ac/none"]),
+                   r.stdout == "404" { ready = true; break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            if ready { server = process; break }
+            if process.isRunning { process.terminate() }
+        }
+        guard let server else { return XCTFail("nginx did not start on 127.0.0.1") }
+        defer { server.terminate(); server.waitUntilExit() }
+        let remote = ["--remote_cache=http://127.0.0.1:\(port)"]
+
+        let first = BazelMachine(workspace: work, outputRoot: dir.appendingPathComponent("machine-1").path,
+                                 environment: ["HOME=\(dir.appendingPathComponent("home-1").path)"])
+        let filled = try first.build(remote, log: dir.appendingPathComponent("first.json"))
+        XCTAssertEqual(filled.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel worker ran", count: 4), "\(filled)")
+        let outputs = try bazelOutputs(work)
+        XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 9)
+        XCTAssertEqual(try first.bazel(["clean", "--expunge"]).status, 0)
+        try FileManager.default.removeItem(atPath: first.outputRoot)
+
+        // Another machine: nothing of the first's output base, another
+        // home, a fontconfig file with no fonts, another cache folder.
+        let fontconfig = dir.appendingPathComponent("empty-fonts.conf")
+        try "<fontconfig></fontconfig>\n".write(to: fontconfig, atomically: true, encoding: .utf8)
+        let second = BazelMachine(workspace: work, outputRoot: dir.appendingPathComponent("machine-2").path,
+                                  environment: ["HOME=\(dir.appendingPathComponent("home-2").path)", "FONTCONFIG_FILE=\(fontconfig.path)",
+                                                "XDG_CACHE_HOME=\(dir.appendingPathComponent("xdg-2").path)"])
+        let served = try second.build(remote, log: dir.appendingPathComponent("second.json"))
+        XCTAssertEqual(served.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel remote-cache-hit hit", count: 4),
+                       "every Easel action from the remote cache: \(served)")
+        XCTAssertEqual(try bazelOutputs(work), outputs, "the second machine's files are the first's, byte for byte")
+
+        let csv = work.appendingPathComponent("data/week.csv")
+        try String(contentsOf: csv, encoding: .utf8).replacingOccurrences(of: "Sun,3", with: "Sun,9").write(to: csv, atomically: true, encoding: .utf8)
+        let changed = try second.build(remote, log: dir.appendingPathComponent("changed.json"))
+        XCTAssertEqual(changed.filter { $0.hasPrefix("Easel ") }, ["Easel worker ran"], "one changed CSV, one action: \(changed)")
+        XCTAssertNotEqual(try bazelOutputs(work)["week.png"], outputs["week.png"])
+        XCTAssertEqual(try second.bazel(["shutdown"]).status, 0)
     }
 
     /// The same scene gives the same bytes from another folder, another

@@ -1,5 +1,5 @@
 import ArgumentParser
-@testable import easel
+@testable import EaselCommands
 import XCTest
 
 /// `easel render …` is parsed by `Render` alone (start-up: the command

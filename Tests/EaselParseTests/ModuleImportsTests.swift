@@ -7,7 +7,7 @@ import XCTest
 /// a fifth more conformance records for every start-up's dynamic casts.
 final class ModuleImportsTests: XCTestCase {
     func testNoModuleOfTheEaselBinaryImportsFoundation() throws {
-        let modules = ["EaselModel", "EaselParse", "EaselLayout", "EaselRender", "Easel", "EaselCommandLine", "easel"]
+        let modules = ["EaselModel", "EaselParse", "EaselLayout", "EaselRender", "Easel", "EaselCommandLine", "EaselCommands", "easel"]
         var offenders: [String] = []
         for module in modules {
             let folder = ExternalTool.repositoryRoot.appendingPathComponent("Sources/\(module)")

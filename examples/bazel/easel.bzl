@@ -1,20 +1,64 @@
-"""`easel_image`: a scene rendered to PNGs by Easel as one hermetic Bazel action.
+"""Easel's Bazel rules: `easel_image` (a scene to PNGs) and
+`easel_asset_catalog` (a folder of scenes to an Xcode asset catalog).
 
-The action's inputs are the scene, every file it reads (`srcs`: CSVs,
-images, the fonts its `<font src>` declares) and the `easel` binary itself;
-its outputs are one PNG per scale, named as asset catalogs name them
-(NAME.png, NAME@2x.png, …). With `system_fonts = False` (hermetic: Easel's
-`--system-fonts no`) a render sees only its declared fonts, and its bytes
-depend on nothing else — not the working directory, the absolute paths,
-the time, the environment or the machine's fonts — so Bazel's disk cache,
-a remote cache and remote execution serve these actions unchanged. With
-system fonts on (the default), text may fall back to the machine's fonts,
-which are not inputs Bazel sees: use it only where every worker has the
+Every action runs `easel worker`: with `--strategy=Easel=worker` (or
+Bazel's default where workers are allowed) one persistent, multiplexed
+Easel process serves every render of the build — no start-up per action,
+fonts and images kept between requests; sandboxed, local or remote, the
+same command line runs once per action. Either way the action's inputs
+are the scene, every file it reads (`srcs`: CSVs, images, fonts, string
+tables), the `easel` binary and `//tools:easel.versions` (Easel's version
+and the Cairo, Pango, HarfBuzz, FreeType and fontconfig versions of this
+machine), so a cache entry is shared only by machines that would paint the
+same bytes.
+
+Hermetic by default (`system_fonts = False`, Easel's `--system-fonts no`):
+text uses only the fonts the scene declares (`<font src>`, in `srcs`), and a
+character none of them has fails the action, as `--missing-glyphs error`
+does, instead of falling back to whatever a machine has installed. Set
+`system_fonts = True` only where every machine sharing the cache has the
 same fonts.
 """
 
+_EXECUTION = {
+    # A persistent worker, several requests at once (ids), cancellable.
+    "supports-workers": "1",
+    "supports-multiplex-workers": "1",
+    "supports-worker-cancellation": "1",
+}
+
+_COMMON_ATTRS = {
+    "srcs": attr.label_list(allow_files = True, doc = "Every file the scenes read: CSVs, images, the fonts they declare, string tables."),
+    "system_fonts": attr.bool(default = False, doc = "True: text may also use the machine's fonts (not hermetic: not for shared caches)."),
+    "easel": attr.label(default = "//tools:easel", executable = True, cfg = "exec", allow_single_file = True),
+    # What `easel worker --persistent_worker` runs, from easel's folder.
+    "easel_worker": attr.label(default = "//tools:easel-worker", cfg = "exec", allow_single_file = True),
+    "_versions": attr.label(default = "//tools:easel.versions", allow_single_file = True),
+}
+
 def _scale_suffix(scale):
     return "" if scale == "1" else "@" + scale + "x"
+
+def _run_easel(ctx, command, inputs, outputs, progress_message):
+    """One action: `easel worker @PARAMS`, PARAMS holding the command line."""
+    args = ctx.actions.args()
+    args.add_all(command)
+    args.add("--jobs", "1")
+    args.add("--system-fonts", "yes" if ctx.attr.system_fonts else "no")
+    # A build is what ships: a character no font has fails the action.
+    args.add("--missing-glyphs", "error")
+    args.use_param_file("@%s", use_always = True)
+    args.set_param_file_format("multiline")
+    ctx.actions.run(
+        executable = ctx.executable.easel,
+        arguments = ["worker", args],
+        inputs = inputs + [ctx.file._versions],
+        tools = [ctx.file.easel_worker],
+        outputs = outputs,
+        mnemonic = "Easel",
+        execution_requirements = _EXECUTION,
+        progress_message = progress_message,
+    )
 
 def _easel_image_impl(ctx):
     scene = ctx.file.scene
@@ -22,31 +66,44 @@ def _easel_image_impl(ctx):
         fail("scene must be a NAME.scene.xml file")
     base = scene.basename[:-len(".scene.xml")]
     outputs = [ctx.actions.declare_file(base + _scale_suffix(s) + ".png") for s in ctx.attr.scales]
-    args = ctx.actions.args()
-    args.add("render")
-    args.add(scene)
-    args.add("--out-dir", outputs[0].dirname)
-    args.add("--scales", ",".join(ctx.attr.scales))
-    args.add("--jobs", "1")
-    if not ctx.attr.system_fonts:
-        args.add("--system-fonts", "no")
-    ctx.actions.run(
-        executable = ctx.executable.easel,
-        arguments = [args],
-        inputs = [scene] + ctx.files.srcs,
-        outputs = outputs,
-        mnemonic = "EaselRender",
-        progress_message = "Rendering %s at %s" % (scene.short_path, ",".join(ctx.attr.scales)),
+    _run_easel(
+        ctx,
+        ["render", scene.path, "--out-dir", outputs[0].dirname, "--scales", ",".join(ctx.attr.scales)],
+        [scene] + ctx.files.srcs,
+        outputs,
+        "Rendering %s at %s" % (scene.short_path, ",".join(ctx.attr.scales)),
     )
     return [DefaultInfo(files = depset(outputs))]
 
 easel_image = rule(
     implementation = _easel_image_impl,
-    attrs = {
+    attrs = dict(_COMMON_ATTRS, **{
         "scene": attr.label(allow_single_file = [".scene.xml"], mandatory = True),
-        "srcs": attr.label_list(allow_files = True, doc = "Every file the scene reads: CSVs, images, the fonts it declares."),
-        "system_fonts": attr.bool(default = True, doc = "False: only the scene's declared fonts (hermetic; for remote caches and execution)."),
         "scales": attr.string_list(default = ["1", "2", "3"]),
-        "easel": attr.label(default = "//tools:easel", executable = True, cfg = "exec", allow_single_file = True),
-    },
+    }),
+)
+
+def _easel_asset_catalog_impl(ctx):
+    folder = ctx.label.package + "/" + ctx.attr.folder if ctx.label.package else ctx.attr.folder
+    scenes = [f for f in ctx.files.srcs if f.basename.endswith(".scene.xml")]
+    if not scenes:
+        fail("srcs holds no NAME.scene.xml")
+    for f in ctx.files.srcs:
+        if not f.short_path.startswith(folder + "/"):
+            fail("%s is outside folder '%s': easel build reads the folder" % (f.short_path, ctx.attr.folder))
+    catalog = ctx.actions.declare_directory(ctx.attr.name + ".xcassets")
+    command = ["build", folder, "--xcassets", "--no-manifest", "--out-dir", catalog.path, "--scales", ",".join(ctx.attr.scales)]
+    if ctx.attr.display_gamut:
+        command += ["--display-gamut", ctx.attr.display_gamut]
+    _run_easel(ctx, command, ctx.files.srcs, [catalog], "Building %s.xcassets from %s" % (ctx.attr.name, folder))
+    return [DefaultInfo(files = depset([catalog]))]
+
+easel_asset_catalog = rule(
+    implementation = _easel_asset_catalog_impl,
+    doc = "`easel build FOLDER --xcassets`: every scene under `folder` (all of it in srcs, e.g. glob) into NAME.xcassets.",
+    attrs = dict(_COMMON_ATTRS, **{
+        "folder": attr.string(mandatory = True, doc = "The folder of scenes, relative to this package."),
+        "scales": attr.string_list(default = ["1", "2", "3"]),
+        "display_gamut": attr.string(default = "", values = ["", "srgb", "p3", "both"]),
+    }),
 )

@@ -183,8 +183,10 @@ struct Check: ParsableCommand {
     @OptionGroup var diagnostics: DiagnosticsOptions
 
     func run() throws {
-        diagnosticsOutput = diagnostics.start()
-        defer { diagnosticsOutput.finish() }
+        try withDiagnostics(diagnostics.start()) { try checkAll() }
+    }
+
+    private func checkAll() throws {
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
         options.hashesFilesRead = false
         options.variant = variant
@@ -219,14 +221,16 @@ struct Layout: ParsableCommand {
     @OptionGroup var diagnostics: DiagnosticsOptions
 
     func run() throws {
-        diagnosticsOutput = diagnostics.start()
-        defer { diagnosticsOutput.finish() }
+        try withDiagnostics(diagnostics.start()) { try printLayout() }
+    }
+
+    private func printLayout() throws {
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
         options.hashesFilesRead = false
         options.variant = variant
         let (session, compiled) = compile(input, options)
         report(session.diagnostics, input: input)
         guard let compiled else { throw failureStatus([session]) ?? ExitCode(1) }
-        print(compiled.layoutJSON())
+        StandardStreams.output(compiled.layoutJSON() + "\n")
     }
 }

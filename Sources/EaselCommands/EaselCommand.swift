@@ -6,15 +6,17 @@ import Glibc
 
 /// Exit status: 0 success, 1 a scene or its inputs had errors, 2 the
 /// command line was wrong (the contract's rule, not ArgumentParser's 64).
-@main
-struct EaselCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct EaselCommand: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "easel",
         abstract: "Compile declarative graphics scenes (XML) to PNG, PDF or SVG.",
         version: Easel.version,
-        subcommands: [Render.self, Build.self, Check.self, Layout.self, Preview.self])
+        subcommands: [Render.self, Build.self, Check.self, Layout.self, Preview.self, Worker.self])
 
-    static func main() {
+    /// The `easel` program (its `main.swift` calls this).
+    public static func main() {
         // Interrupted mid-write: the target stays as it was (writes go to an
         // unnamed file until complete, and a file being renamed into place
         // finishes first); exit as a shell expects (128 + signal).
@@ -26,20 +28,28 @@ struct EaselCommand: ParsableCommand {
         // configuration (the machine's /etc/fonts) is read only when a
         // compile asks for system fonts.
         FontSystem.prepareProgram()
-        let code: Int32
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // `easel worker` reads its own two forms without ArgumentParser.
+        if arguments.first == Worker.configuration.commandName {
+            Glibc.exit(Worker.run(Array(arguments.dropFirst())))
+        }
+        Glibc.exit(run(arguments))
+    }
+
+    /// One command line, run to its exit status (what `main` exits with,
+    /// and what a worker's request answers).
+    public static func run(_ arguments: [String]) -> Int32 {
         do {
-            let arguments = Array(CommandLine.arguments.dropFirst())
             if let job = RenderJob(plainArguments: arguments) {
                 try job.run()
             } else {
-                var command = try parseRenderDirectly(arguments) ?? parseAsRoot()
+                var command = try parseRenderDirectly(arguments) ?? parseAsRoot(arguments)
                 try command.run()
             }
-            code = 0
+            return 0
         } catch {
-            code = exitStatus(for: error)
+            return exitStatus(for: error)
         }
-        Glibc.exit(code)
     }
 }
 
@@ -112,9 +122,22 @@ func createFolder(_ path: String) throws {
     throw ExitCode(1)
 }
 
-/// The run's diagnostics, in the format `--diagnostics-format` chose
-/// (each command sets it first thing and finishes it last).
-nonisolated(unsafe) var diagnosticsOutput = DiagnosticsOutput(format: .text)
+/// The run's diagnostics, in the format `--diagnostics-format` chose: each
+/// command runs inside `withDiagnostics`. Task-local, as a persistent
+/// worker runs several commands at once, each printing into its own
+/// response.
+enum RunDiagnostics {
+    @TaskLocal static var output = DiagnosticsOutput(format: .text)
+}
+
+var diagnosticsOutput: DiagnosticsOutput { RunDiagnostics.output }
+
+/// Runs a command's body with `output` as its diagnostics, finished (the
+/// SARIF log printed) when the body ends, however it ends.
+func withDiagnostics<R>(_ output: DiagnosticsOutput, _ body: () throws -> R) rethrows -> R {
+    defer { output.finish() }
+    return try RunDiagnostics.$output.withValue(output, operation: body)
+}
 
 /// Prints diagnostics; one that belongs to no place in a scene (a write
 /// failure) is put on the scene's path.

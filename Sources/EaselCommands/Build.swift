@@ -60,6 +60,9 @@ struct Build: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Say what would be rendered and removed; write nothing.")
     var dryRun = false
 
+    @Flag(name: .customLong("no-manifest"), help: "Write no .easel-build.json and read none: every scene is rendered and nothing removed (for build systems that track changes themselves, as Bazel does).")
+    var noManifest = false
+
     @Flag(help: "After building, build again whenever a scene or a file it read changes; Ctrl-C stops.")
     var watch = false
 
@@ -110,6 +113,7 @@ struct Build: ParsableCommand {
             if outputs.formats != nil && output == nil { throw ValidationError("--formats is for --out-dir; an Android resource folder holds PNGs") }
             if outputs.scales != nil && output == nil { throw ValidationError("--scales is for --out-dir; an Android resource folder has its five densities") }
         }
+        if noManifest && watch { throw ValidationError("--watch rebuilds what changed, which the manifest records: drop --no-manifest") }
         if displayGamut != nil && !xcassets { throw ValidationError("--display-gamut chooses an asset catalog's image slots: add --xcassets") }
         if xcassets && output == nil { throw ValidationError("--xcassets needs the catalog's folder: --out-dir NAME.xcassets") }
         var isFolder = false
@@ -119,8 +123,10 @@ struct Build: ParsableCommand {
     }
 
     func run() throws {
-        diagnosticsOutput = diagnostics.start()
-        defer { diagnosticsOutput.finish() }
+        try withDiagnostics(diagnostics.start()) { try buildOnceOrWatch() }
+    }
+
+    private func buildOnceOrWatch() throws {
         guard watch else {
             try buildOnce()
             return
@@ -167,6 +173,7 @@ struct Build: ParsableCommand {
         base.platforms = platformList
         base.displayGamut = displayGamut ?? .srgb
         base.dryRun = dryRun
+        base.usesManifest = !noManifest
         // A build is what ships: a character no font has stops it, unless told otherwise.
         base.compile = try text.applied(to: parameters.applied(to: fonts.applied(to: encoding.applied(to: safety.options()), missingGlyphs: .error)))
         base.sourceName = source
@@ -174,7 +181,7 @@ struct Build: ParsableCommand {
         let targets = [output.map { ($0, false) }, android.map { ($0, true) }].compactMap { $0 }
         // On a terminal one progress line rewritten in place; in a pipe or
         // CI one line per scene as it finishes.
-        let terminal = isatty(1) == 1
+        let terminal = isatty(1) == 1 && StandardStreams.capture == nil
         let verb = dryRun ? "would render" : "rendered"
         var rendered = Set<String>(), failed = Set<String>(), removed: [String] = [], scenes = Set<String>()
         var buildFailed = false
@@ -189,13 +196,17 @@ struct Build: ParsableCommand {
             // With two outputs each line says which.
             let label = targets.count > 1 ? " → \(folder)" : ""
             let begun = Date()
+            // Said from the build's threads: into this command's capture (a worker's response) too.
+            let capture = StandardStreams.capture
             options.progress = { scene, ok, done, total in
-                if terminal {
-                    // The time left at the pace so far.
-                    let left = Date().timeIntervalSince(begun) / Double(done) * Double(total - done)
-                    StandardStreams.output("\r\u{1B}[K[\(done)/\(total)] \(scene)\(label), about \(Int(left.rounded())) s left")
-                } else {
-                    say("\(ok ? verb : "failed") \(scene)\(label)")
+                StandardStreams.$capture.withValue(capture) {
+                    if terminal {
+                        // The time left at the pace so far.
+                        let left = Date().timeIntervalSince(begun) / Double(done) * Double(total - done)
+                        StandardStreams.output("\r\u{1B}[K[\(done)/\(total)] \(scene)\(label), about \(Int(left.rounded())) s left")
+                    } else {
+                        say("\(ok ? verb : "failed") \(scene)\(label)")
+                    }
                 }
             }
             if !dryRun { try createFolder(folder) }

@@ -22,7 +22,7 @@ struct Preview: ParsableCommand {
         if options.reportMissingScenes() { throw ExitCode(1) }
         let arguments = CommandLine.arguments
         let tail = arguments.firstIndex(of: "preview").map { Array(arguments[($0 + 1)...]) } ?? []
-        let program = Self.previewProgram()
+        let program = siblingProgram("easel-preview")
         guard FileManager.default.isExecutableFile(atPath: program) else {
             StandardStreams.error("easel: error: '\(program)' is missing; easel-preview is installed beside easel (swift build --product easel-preview)\n")
             throw ExitCode(1)
@@ -33,9 +33,10 @@ struct Preview: ParsableCommand {
         throw ExitCode(1)
     }
 
-    /// `easel-preview` in the folder of this executable (symlinks resolved).
-    static func previewProgram() -> String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("easel-preview").path
-    }
+}
+
+/// A program installed beside this executable (symlinks resolved).
+func siblingProgram(_ name: String) -> String {
+    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
 }

@@ -56,8 +56,10 @@ struct RenderJob: Sendable {
     /// (`outputs(for:)`); diagnostics are printed in input order, whatever
     /// finished first; then the depfile.
     func run() throws {
-        diagnosticsOutput = DiagnosticsOutput(format: diagnosticsFormat)
-        defer { diagnosticsOutput.finish() }
+        try withDiagnostics(DiagnosticsOutput(format: diagnosticsFormat)) { try renderAll() }
+    }
+
+    private func renderAll() throws {
         try refuseCollisions { input in outputs(for: input).map(\.claimedPath) }
         try createOutputFolder()
         let options = try compileOptions(scale: scale, scales: producesStills ? scaleList : [])

@@ -1,0 +1,104 @@
+import Glibc
+
+/// Length-delimited messages on a file descriptor, as Bazel frames protocol
+/// buffers between itself and a worker: each message is preceded by its
+/// length as a base-128 varint.
+struct DelimitedMessageReader {
+    enum Next {
+        case message([UInt8])
+        /// The stream ended between messages (Bazel closing the worker).
+        case end
+        /// Not a stream of messages: what was wrong, for standard error.
+        case failure(String)
+    }
+
+    /// A request larger than this is taken for garbage rather than waited
+    /// for (Bazel's requests are a command line and its inputs' digests).
+    static let maximumLength = 64 << 20
+
+    let descriptor: Int32
+    private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    private var start = 0, end = 0
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+
+    mutating func next() -> Next {
+        var length = 0
+        for index in 0..<5 {
+            switch readByte() {
+            case .none where index == 0: return .end
+            case .none: return .failure("standard input ended inside a request's length")
+            case .some(let byte):
+                length |= Int(byte & 0x7f) << (7 * index)
+                if byte & 0x80 == 0 {
+                    guard length <= Self.maximumLength else {
+                        return .failure("standard input is not length-delimited WorkRequests (a request of \(length) bytes; at most \(Self.maximumLength))")
+                    }
+                    return readMessage(length: length)
+                }
+            }
+        }
+        return .failure("standard input is not length-delimited WorkRequests (a length longer than 5 bytes)")
+    }
+
+    private mutating func readMessage(length: Int) -> Next {
+        var message: [UInt8] = []
+        message.reserveCapacity(length)
+        while message.count < length {
+            if start == end, !refill() {
+                return .failure("standard input ended inside a request (\(message.count) of its \(length) bytes)")
+            }
+            let take = min(end - start, length - message.count)
+            message += buffer[start..<start + take]
+            start += take
+        }
+        return .message(message)
+    }
+
+    private mutating func readByte() -> UInt8? {
+        if start == end, !refill() { return nil }
+        defer { start += 1 }
+        return buffer[start]
+    }
+
+    /// False at the end of the stream (or a read error, which ends it too).
+    private mutating func refill() -> Bool {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            start = 0
+            end = count
+            return true
+        }
+    }
+}
+
+enum DelimitedMessageWriter {
+    /// The message preceded by its length.
+    static func framed(_ message: [UInt8]) -> [UInt8] {
+        var framed: [UInt8] = []
+        var length = message.count
+        repeat {
+            framed.append(UInt8(length & 0x7f) | (length > 0x7f ? 0x80 : 0))
+            length >>= 7
+        } while length > 0
+        return framed + message
+    }
+
+    /// Writes all of it; false if the descriptor is gone.
+    static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}

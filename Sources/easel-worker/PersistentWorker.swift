@@ -1,0 +1,159 @@
+import BazelWorkerProtocol
+import EaselCommands
+import Dispatch
+import Easel
+import EaselCommandLine
+import EaselModel
+import Glibc
+
+/// `easel worker --persistent_worker`: Bazel's persistent-worker protocol.
+/// Requests are read in order from standard input; a request without an id
+/// (a singleplex worker) runs at once on this thread, requests with ids
+/// (`supports-multiplex-workers`) run on up to one thread per core and are
+/// answered as each finishes. Each runs one render or build command line in
+/// this process, so font sets (`FontSets`) and decoded images
+/// (`DecodedImageCache`) made for one request serve the next, within their
+/// bounds. Standard output carries only responses: the descriptor is moved
+/// aside at start, and anything else written to it goes to standard error
+/// (Bazel's worker log).
+final class PersistentWorker: @unchecked Sendable {
+    private let responses: Int32
+    private let writing = Locked(())
+    /// Multiplexed requests not answered yet.
+    private let inFlight = Locked<[Int32: Flight]>([:])
+    private let slots = DispatchSemaphore(value: ParallelJobs.defaultJobs)
+    private let running = DispatchGroup()
+    private let queue = DispatchQueue(label: "easel.worker", attributes: .concurrent)
+
+    private struct Flight {
+        var started = false
+        var cancelled = false
+    }
+
+    init() {
+        // Bazel gone mid-write is seen as a failed write, not a signal.
+        signal(SIGPIPE, SIG_IGN)
+        responses = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+    }
+
+    /// Serves until standard input closes (0) or is not the protocol (1,
+    /// said on standard error).
+    func serve() -> Int32 {
+        var reader = DelimitedMessageReader(descriptor: STDIN_FILENO)
+        while true {
+            switch reader.next() {
+            case .end:
+                running.wait()
+                return 0
+            case .failure(let problem):
+                StandardStreams.error("easel worker: error: \(problem)\n")
+                return 1
+            case .message(let bytes):
+                let request: Blaze_Worker_WorkRequest
+                do {
+                    request = try Blaze_Worker_WorkRequest(serializedBytes: bytes)
+                } catch {
+                    StandardStreams.error("easel worker: error: standard input is not length-delimited WorkRequests (a message of \(bytes.count) bytes is not one: \(error))\n")
+                    return 1
+                }
+                accept(request)
+            }
+        }
+    }
+
+    private func accept(_ request: Blaze_Worker_WorkRequest) {
+        let id = request.requestID
+        if request.cancel {
+            cancel(id)
+            return
+        }
+        guard id != 0 else {
+            respond(answer(request))
+            return
+        }
+        let known = inFlight.withLock { table -> Bool in
+            if table[id] != nil { return true }
+            table[id] = Flight()
+            return false
+        }
+        if known {
+            var response = Self.response(id: id, exitCode: 2)
+            response.output = "easel worker: error: request \(id) is already in flight\n"
+            respond(response)
+            return
+        }
+        running.enter()
+        queue.async { [self] in
+            slots.wait()
+            defer {
+                slots.signal()
+                running.leave()
+            }
+            // A request cancelled while it waited was answered then.
+            guard inFlight.withLock({ table -> Bool in
+                guard table[id] != nil else { return false }
+                table[id]!.started = true
+                return true
+            }) else { return }
+            var response = answer(request)
+            if inFlight.withLock({ $0.removeValue(forKey: id)?.cancelled ?? false }) {
+                response = Self.response(id: id, exitCode: 0)
+                response.wasCancelled = true
+            }
+            respond(response)
+        }
+    }
+
+    /// A request not started is answered as cancelled now and never runs;
+    /// one running finishes (a render has no safe point to stop at short of
+    /// its atomic write) and is answered as cancelled; one already answered
+    /// is not answered twice.
+    private func cancel(_ id: Int32) {
+        let waiting = inFlight.withLock { table -> Bool in
+            guard let flight = table[id] else { return false }
+            if flight.started {
+                table[id]!.cancelled = true
+                return false
+            }
+            table[id] = nil
+            return true
+        }
+        if waiting {
+            var response = Self.response(id: id, exitCode: 0)
+            response.wasCancelled = true
+            respond(response)
+        }
+    }
+
+    /// Runs the request's command line, with what it prints as the output.
+    private func answer(_ request: Blaze_Worker_WorkRequest) -> Blaze_Worker_WorkResponse {
+        let (code, printed) = StandardStreams.capturing { Worker.runCommandLine(request.arguments) }
+        var response = Self.response(id: request.requestID, exitCode: code)
+        response.output = printed
+        return response
+    }
+
+    private static func response(id: Int32, exitCode: Int32) -> Blaze_Worker_WorkResponse {
+        var response = Blaze_Worker_WorkResponse()
+        response.requestID = id
+        response.exitCode = exitCode
+        return response
+    }
+
+    /// One whole response at a time; Bazel gone ends the worker.
+    private func respond(_ response: Blaze_Worker_WorkResponse) {
+        let bytes: [UInt8]
+        do {
+            bytes = try response.serializedBytes()
+        } catch {
+            StandardStreams.error("easel worker: error: cannot encode a response: \(error)\n")
+            Glibc.exit(1)
+        }
+        let written = writing.withLock { _ in DelimitedMessageWriter.write(DelimitedMessageWriter.framed(bytes), to: responses) }
+        if !written {
+            StandardStreams.error("easel worker: error: standard output closed; stopping\n")
+            Glibc.exit(1)
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import EaselCommands
+
+EaselCommand.main()
