@@ -6,7 +6,8 @@ import PackageDescription
 //   EaselModel ← EaselLayout ← EaselRender    Scene → geometry + render tree (one pass) → a backend per format:
 //                                              raster and PDF painted with Cairo, SVG written from the tree
 //   EaselParse, EaselRender ← Easel           the library: compile, render, build
-//   Easel ← EaselCommandLine ← easel          the CLI; EaselPreview (the HTTP server) ← easel-preview
+//   Easel ← EaselCommandLine ← EaselCommands ← easel   the CLI; EaselPreview (the HTTP server) ← easel-preview
+//   EaselCommands, BazelWorkerProtocol ← easel-worker  Bazel's persistent worker
 // Parsing and layout do not know each other: a Scene is all layout reads.
 let package = Package(
     name: "Easel",
