@@ -28,7 +28,6 @@ let package = Package(
         // The live preview's HTTP server: small, async/await, no SwiftNIO (a
         // fraction of Hummingbird's build time); only `easel-preview` links it.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
-        // Bazel's persistent-worker messages (`easel worker`); only `easel` links it.
         // swift-protobuf brings Foundation (BinaryDelimited.swift imports it),
         // which `easel` keeps out: only `easel-worker` links it.
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),

@@ -43,6 +43,7 @@ public struct Worker: ParsableCommand {
         if arguments.first.map({ ["-h", "--help", "help"].contains($0) }) == true {
             return EaselCommand.run(["help", configuration.commandName ?? "worker"])
         }
+        if arguments == ["--version"] { return EaselCommand.run(["--version"]) }
         if arguments == ["--versions"] {
             StandardStreams.output(versionLines)
             return 0
@@ -62,13 +63,30 @@ public struct Worker: ParsableCommand {
 
     /// One request's command line (a persistent worker's request, or the
     /// arguments given once): `render …` or `build …`, flag files expanded.
-    public static func runCommandLine(_ arguments: [String]) -> Int32 {
-        let expanded: [String]
-        switch FlagFiles.expand(arguments) {
-        case .success(let list): expanded = list
-        case .failure(let problem):
-            StandardStreams.error("easel worker: error: \(problem.message)\n")
-            return 2
+    public static func runCommandLine(_ arguments: [String], expandingFlagFiles: Bool = true) -> Int32 {
+        var expanded = arguments
+        if expandingFlagFiles {
+            switch FlagFiles.expand(arguments) {
+            case .success(let list): expanded = list
+            case .failure(let problem):
+                StandardStreams.error("easel worker: error: \(problem.message)\n")
+                return 2
+            }
+        }
+        // `--expect-versions FILE` first: the versions a build's cache key
+        // recorded (`--versions`, written by another process, maybe before
+        // the machine's libraries changed). A process that loaded others
+        // would put its pictures under a key that says otherwise: it stops.
+        if expanded.first == "--expect-versions" {
+            guard expanded.count >= 2 else {
+                StandardStreams.error("easel worker: error: --expect-versions needs a file\n")
+                return 2
+            }
+            if let mismatch = versionMismatch(recordedIn: expanded[1]) {
+                StandardStreams.error("easel worker: error: \(mismatch)\n")
+                return 1
+            }
+            expanded.removeFirst(2)
         }
         if let refusal = refusal(of: expanded) {
             StandardStreams.error("easel worker: error: \(refusal)\n")
@@ -97,6 +115,18 @@ public struct Worker: ParsableCommand {
         execv(program, argv)
         StandardStreams.error("easel worker: error: cannot run '\(program)': \(String(cString: strerror(errno)))\n")
         return 1
+    }
+
+    /// Why the versions recorded in `path` are not this process's, or nil.
+    static func versionMismatch(recordedIn path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return "cannot read the versions file '\(path)'"
+        }
+        let recorded = String(decoding: data, as: UTF8.self)
+        guard recorded != versionLines else { return nil }
+        let mine = versionLines.split(separator: "\n"), theirs = Set(recorded.split(separator: "\n"))
+        let differing = mine.filter { !theirs.contains($0) }.joined(separator: ", ")
+        return "this process loads \(differing.isEmpty ? "other versions" : differing), not what '\(path)' records (a cache key made on other libraries): make the file again (bazel clean) and rebuild"
     }
 
     /// Why a command line is not one a worker runs, or nil.

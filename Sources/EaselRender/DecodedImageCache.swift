@@ -36,14 +36,16 @@ enum DecodedImageCache {
         }
         guard let made = decoded() else { return nil }
         guard made.byteCount <= capacity else { return made }
-        state.withLock { state in
+        return state.withLock { state -> DecodedImage in
+            // Another compile may have kept the same bytes meanwhile: one copy.
+            if let kept = state.entries.first(where: { $0.key == key && $0.image.hasBytes(png) }) { return kept.image }
             state.entries.append(Entry(key: key, image: made))
             state.bytes += made.byteCount
             while state.bytes > capacity, !state.entries.isEmpty {
                 state.bytes -= state.entries.removeFirst().image.byteCount
             }
+            return made
         }
-        return made
     }
 
     /// What the cache holds now (tests and the soak read it).

@@ -26,7 +26,9 @@ struct DelimitedMessageReader {
         var length = 0
         for index in 0..<5 {
             switch readByte() {
-            case .none where index == 0: return .end
+            case .none where index == 0:
+                if let readError { return .failure("cannot read standard input: \(readError)") }
+                return .end
             case .none: return .failure("standard input ended inside a request's length")
             case .some(let byte):
                 length |= Int(byte & 0x7f) << (7 * index)
@@ -61,11 +63,15 @@ struct DelimitedMessageReader {
         return buffer[start]
     }
 
-    /// False at the end of the stream (or a read error, which ends it too).
+    /// Why the stream ended, if not at its end (a read error).
+    private(set) var readError: String?
+
+    /// False at the end of the stream or on a read error (`readError`).
     private mutating func refill() -> Bool {
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
+            if count < 0 { readError = String(cString: strerror(errno)) }
             guard count > 0 else { return false }
             start = 0
             end = count

@@ -26,9 +26,12 @@ final class PersistentWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "easel.worker", attributes: .concurrent)
 
     private struct Flight {
+        /// Which request this is: an id may come again once answered.
+        var serial: Int
         var started = false
         var cancelled = false
     }
+    private var serials = 0
 
     init() {
         // Bazel gone mid-write is seen as a failed write, not a signal.
@@ -48,6 +51,8 @@ final class PersistentWorker: @unchecked Sendable {
                 return 0
             case .failure(let problem):
                 StandardStreams.error("easel worker: error: \(problem)\n")
+                // Requests already accepted are answered before the end.
+                running.wait()
                 return 1
             case .message(let bytes):
                 let request: Blaze_Worker_WorkRequest
@@ -55,6 +60,7 @@ final class PersistentWorker: @unchecked Sendable {
                     request = try Blaze_Worker_WorkRequest(serializedBytes: bytes)
                 } catch {
                     StandardStreams.error("easel worker: error: standard input is not length-delimited WorkRequests (a message of \(bytes.count) bytes is not one: \(error))\n")
+                    running.wait()
                     return 1
                 }
                 accept(request)
@@ -72,15 +78,18 @@ final class PersistentWorker: @unchecked Sendable {
             respond(answer(request))
             return
         }
+        serials += 1
+        let serial = serials
         let known = inFlight.withLock { table -> Bool in
             if table[id] != nil { return true }
-            table[id] = Flight()
+            table[id] = Flight(serial: serial)
             return false
         }
+        // An id in flight twice is Bazel's mistake: the first keeps its one
+        // answer, the second gets none (two answers with one id would be
+        // another mistake on ours).
         if known {
-            var response = Self.response(id: id, exitCode: 2)
-            response.output = "easel worker: error: request \(id) is already in flight\n"
-            respond(response)
+            StandardStreams.error("easel worker: error: request \(id) came again while in flight; ignored\n")
             return
         }
         running.enter()
@@ -92,7 +101,7 @@ final class PersistentWorker: @unchecked Sendable {
             }
             // A request cancelled while it waited was answered then.
             guard inFlight.withLock({ table -> Bool in
-                guard table[id] != nil else { return false }
+                guard table[id]?.serial == serial else { return false }
                 table[id]!.started = true
                 return true
             }) else { return }
@@ -128,7 +137,9 @@ final class PersistentWorker: @unchecked Sendable {
 
     /// Runs the request's command line, with what it prints as the output.
     private func answer(_ request: Blaze_Worker_WorkRequest) -> Blaze_Worker_WorkResponse {
-        let (code, printed) = StandardStreams.capturing { Worker.runCommandLine(request.arguments) }
+        // Bazel expanded the flag files already (an argument `@x` left in a
+        // request is an argument).
+        let (code, printed) = StandardStreams.capturing { Worker.runCommandLine(request.arguments, expandingFlagFiles: false) }
         var response = Self.response(id: request.requestID, exitCode: code)
         response.output = printed
         return response

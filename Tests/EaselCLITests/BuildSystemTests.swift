@@ -146,6 +146,14 @@ final class BuildSystemTests: XCTestCase {
         XCTAssertNotNil(outputs["Assets.xcassets/dot.imageset/Contents.json"])
         XCTAssertNil(outputs["Assets.xcassets/.easel-build.json"], "a catalog Bazel tracks carries no manifest")
 
+        // One process per action, in Bazel's sandbox (what remote execution
+        // runs: `easel worker @PARAMS`, only declared inputs present): the
+        // worker's bytes, as the two forms share cache entries.
+        XCTAssertEqual(try machine.bazel(["clean"]).status, 0)
+        let sandboxed = try machine.build(["--strategy=Easel=sandboxed"], log: dir.appendingPathComponent("sandboxed.json"))
+        XCTAssertEqual(sandboxed.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel linux-sandbox ran", count: 4), "\(sandboxed)")
+        XCTAssertEqual(try bazelOutputs(work), outputs)
+
         XCTAssertEqual(try machine.bazel(["clean"]).status, 0)
         let cached = try machine.build(cache, log: dir.appendingPathComponent("cached.json"))
         XCTAssertEqual(cached.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel remote-cache-hit hit", count: 4), "\(cached)")
@@ -200,8 +208,9 @@ final class BuildSystemTests: XCTestCase {
             // Ready when it answers (a miss is a 404); gone if the port was taken.
             var ready = false
             for _ in 0..<100 where process.isRunning {
-                if let r = try? ExternalTool.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/ac/none"]),
-                   r.stdout == "404" { ready = true; break }
+                // Our nginx (not another server on the port): a miss is its 404.
+                if let r = try? ExternalTool.run("curl", ["-s", "-D", "-", "-o", "/dev/null", "http://127.0.0.1:\(port)/ac/none"]),
+                   r.stdout.hasPrefix("HTTP/1.1 404"), r.stdout.lowercased().contains("server: nginx"), process.isRunning { ready = true; break }
                 Thread.sleep(forTimeInterval: 0.05)
             }
             if ready { server = process; break }
@@ -218,6 +227,7 @@ final class BuildSystemTests: XCTestCase {
         let outputs = try bazelOutputs(work)
         XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 9)
         XCTAssertEqual(try first.bazel(["clean", "--expunge"]).status, 0)
+        _ = try ExternalTool.run("chmod", ["-R", "u+w", first.outputRoot])
         try FileManager.default.removeItem(atPath: first.outputRoot)
 
         // Another machine: nothing of the first's output base, another
@@ -231,6 +241,11 @@ final class BuildSystemTests: XCTestCase {
         XCTAssertEqual(served.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel remote-cache-hit hit", count: 4),
                        "every Easel action from the remote cache: \(served)")
         XCTAssertEqual(try bazelOutputs(work), outputs, "the second machine's files are the first's, byte for byte")
+        // And rendered there rather than fetched: the same bytes again.
+        XCTAssertEqual(try second.bazel(["clean"]).status, 0)
+        let again = try second.build(remote + ["--noremote_accept_cached", "--noremote_upload_local_results"], log: dir.appendingPathComponent("again.json"))
+        XCTAssertEqual(again.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel worker ran", count: 4), "\(again)")
+        XCTAssertEqual(try bazelOutputs(work), outputs, "rendered on the second machine: the first's bytes")
 
         let csv = work.appendingPathComponent("data/week.csv")
         try String(contentsOf: csv, encoding: .utf8).replacingOccurrences(of: "Sun,3", with: "Sun,9").write(to: csv, atomically: true, encoding: .utf8)

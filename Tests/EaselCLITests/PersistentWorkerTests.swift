@@ -203,16 +203,48 @@ final class PersistentWorkerTests: XCTestCase {
             WireMessage.request(["build", examples.path, "--out-dir", dir.path, "--watch"]),
             WireMessage.request([]),
             WireMessage.request(["render", scene("card.scene.xml"), "-o", out]),
+            // Bazel expanded flag files already: `@x` in a request is an argument.
+            WireMessage.request(["@" + dir.appendingPathComponent("none.params").path]),
         ])
         XCTAssertEqual(status, 0, stderr)
         XCTAssertEqual(leftover, 0)
-        XCTAssertEqual(responses.map(\.exitCode), [2, 2, 2, 2, 2, 0], responses.map(\.output).joined(separator: "|"))
-        guard responses.count == 6 else { return }
+        XCTAssertEqual(responses.map(\.exitCode), [2, 2, 2, 2, 2, 0, 2], responses.map(\.output).joined(separator: "|"))
+        guard responses.count == 7 else { return }
+        XCTAssertTrue(responses[6].output.contains("not '@"), responses[6].output)
         XCTAssertTrue(responses[0].output.contains("Missing expected argument"), responses[0].output)
         XCTAssertTrue(responses[1].output.contains("--bogus"), responses[1].output)
         XCTAssertTrue(responses[2].output.contains("not 'preview'"), responses[2].output)
         XCTAssertTrue(responses[3].output.contains("--watch"), responses[3].output)
         XCTAssertTrue(FileManager.default.fileExists(atPath: out))
+    }
+
+    /// A request carrying the library versions its cache key recorded runs
+    /// only in a process that loads those versions: under a key made on
+    /// other libraries it is refused (status 1, both versions named), so
+    /// its picture never lands in that key's cache entry.
+    func testARequestUnderAKeyMadeOnOtherLibrariesIsRefused() throws {
+        let versions = try ExternalTool.run(ExternalTool.easelExecutable, ["worker", "--versions"])
+        XCTAssertEqual(versions.status, 0)
+        XCTAssertTrue(versions.stdout.hasPrefix("easel "), versions.stdout)
+        XCTAssertTrue(versions.stdout.contains("\ncairo "), versions.stdout)
+        XCTAssertTrue(versions.stdout.contains("\npango "), versions.stdout)
+        let same = dir.appendingPathComponent("same.versions"), other = dir.appendingPathComponent("other.versions")
+        try versions.stdout.write(to: same, atomically: true, encoding: .utf8)
+        let cairo = try XCTUnwrap(versions.stdout.split(separator: "\n").first { $0.hasPrefix("cairo ") })
+        try versions.stdout.replacingOccurrences(of: String(cairo), with: "cairo 0.9.0").write(to: other, atomically: true, encoding: .utf8)
+        let ok = dir.appendingPathComponent("ok.png").path, refused = dir.appendingPathComponent("refused.png").path
+        let (responses, status, stderr, leftover) = try serve([
+            WireMessage.request(["--expect-versions", same.path, "render", scene("card.scene.xml"), "-o", ok]),
+            WireMessage.request(["--expect-versions", other.path, "render", scene("card.scene.xml"), "-o", refused]),
+        ])
+        XCTAssertEqual(status, 0, stderr)
+        XCTAssertEqual(leftover, 0)
+        XCTAssertEqual(responses.map(\.exitCode), [0, 1], responses.map(\.output).joined())
+        guard responses.count == 2 else { return }
+        XCTAssertTrue(responses[1].output.contains("this process loads \(cairo)"), responses[1].output)
+        XCTAssertTrue(responses[1].output.contains("other.versions"), responses[1].output)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ok))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
     }
 
     /// Bytes that are not WorkRequests end the worker with status 1 and a

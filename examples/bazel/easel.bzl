@@ -29,6 +29,7 @@ _EXECUTION = {
 
 _COMMON_ATTRS = {
     "srcs": attr.label_list(allow_files = True, doc = "Every file the scenes read: CSVs, images, the fonts they declare, string tables."),
+    "options": attr.string_list(doc = "More options for the command line ($(location …) of a src expands): --strings $(location Localizable.xcstrings), --locale de, --set accent=#ff375f, --allow-read …"),
     "system_fonts": attr.bool(default = False, doc = "True: text may also use the machine's fonts (not hermetic: not for shared caches)."),
     "easel": attr.label(default = "//tools:easel", executable = True, cfg = "exec", allow_single_file = True),
     # What `easel worker --persistent_worker` runs, from easel's folder.
@@ -42,7 +43,10 @@ def _scale_suffix(scale):
 def _run_easel(ctx, command, inputs, outputs, progress_message):
     """One action: `easel worker @PARAMS`, PARAMS holding the command line."""
     args = ctx.actions.args()
+    # The worker checks that it loads the libraries the key records.
+    args.add("--expect-versions", ctx.file._versions)
     args.add_all(command)
+    args.add_all([ctx.expand_location(a, ctx.attr.srcs) for a in ctx.attr.options])
     args.add("--jobs", "1")
     args.add("--system-fonts", "yes" if ctx.attr.system_fonts else "no")
     # A build is what ships: a character no font has fails the action.
@@ -85,22 +89,31 @@ easel_image = rule(
 
 def _easel_asset_catalog_impl(ctx):
     folder = ctx.label.package + "/" + ctx.attr.folder if ctx.label.package else ctx.attr.folder
-    scenes = [f for f in ctx.files.srcs if f.basename.endswith(".scene.xml")]
-    if not scenes:
-        fail("srcs holds no NAME.scene.xml")
+    if not [f for f in ctx.files.srcs if f.short_path.startswith(folder + "/") and f.basename.endswith(".scene.xml")]:
+        fail("srcs holds no NAME.scene.xml under '%s'" % ctx.attr.folder)
+
+    # `easel build` walks a folder: it gets one holding exactly the srcs
+    # (links at their workspace paths under NAME.srcs/), so an undeclared
+    # file beside them is never built, and a src outside the folder (a
+    # shared font) is where the scene's relative path expects it.
+    staged = []
     for f in ctx.files.srcs:
-        if not f.short_path.startswith(folder + "/"):
-            fail("%s is outside folder '%s': easel build reads the folder" % (f.short_path, ctx.attr.folder))
+        if f.short_path.startswith("../"):
+            fail("%s is in another repository: copy it into this one" % f.short_path)
+        link = ctx.actions.declare_file(ctx.attr.name + ".srcs/" + f.short_path)
+        ctx.actions.symlink(output = link, target_file = f)
+        staged.append(link)
+    root = staged[0].path[:-len(ctx.files.srcs[0].short_path)]
     catalog = ctx.actions.declare_directory(ctx.attr.name + ".xcassets")
-    command = ["build", folder, "--xcassets", "--no-manifest", "--out-dir", catalog.path, "--scales", ",".join(ctx.attr.scales)]
+    command = ["build", root + folder, "--xcassets", "--no-manifest", "--out-dir", catalog.path, "--scales", ",".join(ctx.attr.scales)]
     if ctx.attr.display_gamut:
         command += ["--display-gamut", ctx.attr.display_gamut]
-    _run_easel(ctx, command, ctx.files.srcs, [catalog], "Building %s.xcassets from %s" % (ctx.attr.name, folder))
+    _run_easel(ctx, command, staged, [catalog], "Building %s.xcassets from %s" % (ctx.attr.name, folder))
     return [DefaultInfo(files = depset([catalog]))]
 
 easel_asset_catalog = rule(
     implementation = _easel_asset_catalog_impl,
-    doc = "`easel build FOLDER --xcassets`: every scene under `folder` (all of it in srcs, e.g. glob) into NAME.xcassets.",
+    doc = "`easel build FOLDER --xcassets`: every scene of srcs under `folder` into NAME.xcassets (srcs outside the folder: files they read).",
     attrs = dict(_COMMON_ATTRS, **{
         "folder": attr.string(mandatory = True, doc = "The folder of scenes, relative to this package."),
         "scales": attr.string_list(default = ["1", "2", "3"]),
