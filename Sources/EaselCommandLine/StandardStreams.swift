@@ -38,17 +38,24 @@ public enum StandardStreams {
             capture.append(text)
             return
         }
-        let bytes = Array(text.utf8)
+        // A closed pipe: nothing more can be said there.
+        _ = writeAll(Array(text.utf8), to: descriptor)
+    }
+
+    /// Writes every byte (again after a signal interrupts); false if the
+    /// descriptor is gone.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return  // a closed pipe: nothing more can be said there
+                    return false
                 }
                 offset += written
             }
+            return true
         }
     }
 }

@@ -20,7 +20,9 @@ public struct Worker: ParsableCommand {
             cancelled requests answered as such): each request's arguments are one render or build command line, \
             its response the exit status and what the command printed. Font sets and decoded images are kept \
             between requests. Without the flag the arguments are run once: `easel worker @FILE` reads one argument \
-            a line from FILE (Bazel's multiline parameter file).
+            a line from FILE (Bazel's multiline parameter file). A command line may start with --expect-versions FILE \
+            (what --versions printed when a cache key was made): a process that loads other library versions \
+            refuses it, status 1.
             """)
 
     @Flag(name: .customLong("persistent_worker"), help: "Serve WorkRequests on standard input until it closes.")
@@ -124,9 +126,10 @@ public struct Worker: ParsableCommand {
         }
         let recorded = String(decoding: data, as: UTF8.self)
         guard recorded != versionLines else { return nil }
-        let mine = versionLines.split(separator: "\n"), theirs = Set(recorded.split(separator: "\n"))
-        let differing = mine.filter { !theirs.contains($0) }.joined(separator: ", ")
-        return "this process loads \(differing.isEmpty ? "other versions" : differing), not what '\(path)' records (a cache key made on other libraries): make the file again (bazel clean) and rebuild"
+        let mine = versionLines.split(separator: "\n"), theirs = recorded.split(separator: "\n")
+        let loaded = mine.filter { !theirs.contains($0) }.joined(separator: ", ")
+        let expected = theirs.filter { !mine.contains($0) }.joined(separator: ", ")
+        return "this process loads \(loaded.isEmpty ? "other versions" : loaded), but '\(path)' records \(expected.isEmpty ? "others" : expected) (a cache key made on other libraries): make the file again (bazel clean) and rebuild"
     }
 
     /// Why a command line is not one a worker runs, or nil.

@@ -161,7 +161,7 @@ final class PersistentWorker: @unchecked Sendable {
             StandardStreams.error("easel worker: error: cannot encode a response: \(error)\n")
             Glibc.exit(1)
         }
-        let written = writing.withLock { _ in DelimitedMessageWriter.write(DelimitedMessageWriter.framed(bytes), to: responses) }
+        let written = writing.withLock { _ in StandardStreams.writeAll(DelimitedMessageWriter.framed(bytes), to: responses) }
         if !written {
             StandardStreams.error("easel worker: error: standard output closed; stopping\n")
             Glibc.exit(1)

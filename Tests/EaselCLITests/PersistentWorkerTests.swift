@@ -93,14 +93,7 @@ final class PersistentWorkerTests: XCTestCase {
     /// Runs a worker over these requests, standard input closed after them
     /// (Bazel's way of ending a worker); standard output as bytes.
     func serve(_ requests: [[UInt8]]) throws -> (responses: [WireMessage.Response], status: Int32, stderr: String, leftover: Int) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
-        process.arguments = ["worker", "--persistent_worker"]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
+        let (process, input, output, error) = try startWorker()
         input.fileHandleForWriting.write(Data(requests.flatMap { $0 }))
         try input.fileHandleForWriting.close()
         let stdout = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
@@ -108,6 +101,20 @@ final class PersistentWorkerTests: XCTestCase {
         process.waitUntilExit()
         let parsed = WireMessage.responses(stdout)
         return (parsed.responses, process.terminationStatus, stderr, parsed.leftover)
+    }
+
+    /// `easel worker --persistent_worker` with its three streams piped.
+    func startWorker(onExit: (@Sendable () -> Void)? = nil) throws -> (Process, input: Pipe, output: Pipe, error: Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
+        process.arguments = ["worker", "--persistent_worker"]
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        if let onExit { process.terminationHandler = { _ in onExit() } }
+        try process.run()
+        return (process, input, output, error)
     }
 
     func scene(_ name: String) -> String { examples.appendingPathComponent(name).path }
@@ -258,16 +265,8 @@ final class PersistentWorkerTests: XCTestCase {
         XCTAssertEqual(truncated.stdout, "")
         XCTAssertTrue(truncated.stderr.contains("easel worker: error: standard input ended inside a request"), truncated.stderr)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
-        process.arguments = ["worker", "--persistent_worker"]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
         let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        try process.run()
+        let (process, input, output, error) = try startWorker(onExit: { ended.signal() })
         // A frame of 3 bytes whose first is a key of wire type 7 (none such).
         input.fileHandleForWriting.write(Data([0x03, 0xff, 0xff, 0x0f]))
         let exited = ended.wait(timeout: .now() + 60) == .success
