@@ -97,10 +97,12 @@ public struct Worker: ParsableCommand {
         return EaselCommand.run(expanded)
     }
 
-    /// `easel 0.2.0`, then `cairo 1.16.0`… as this process loaded them.
-    static var versionLines: String {
+    /// `easel 0.2.0`, then `cairo 1.16.0`… as this process loaded them:
+    /// asked once (a loaded library's version does not change), however
+    /// many requests compare with it.
+    static let versionLines: String = {
         (["easel \(Easel.version)"] + LibraryVersions.all.map { "\($0.library) \($0.version)" }).map { $0 + "\n" }.joined()
-    }
+    }()
 
     /// Replaces this process with `easel-worker --persistent_worker`,
     /// installed beside `easel`: the protocol buffers (swift-protobuf, which
