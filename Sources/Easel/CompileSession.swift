@@ -28,6 +28,9 @@ extension Diagnostic.Message {
     static func animationTooLarge(_ frames: Int, _ w: Int, _ h: Int, _ limit: Double) -> Self {
         .init(.workTooLarge, "\(frames) frames of \(w)×\(h) pixels would cost more than \(limit.wholeNumberText) paint units to clear and encode (raise the limit with --max-paint, or lower --fps)")
     }
+    static func scaleNotCompiled(_ scale: Double, _ compiled: Double) -> Self {
+        .init(.renderFailed, "scale \(scale) is above the scales this scene was compiled for (at most \(compiled)), and a graph line was reduced for them: compile with that scale in Options.scales, or with paintsAboveScales")
+    }
     static func noFormatForPath(_ path: String) -> Self {
         .init(.unknownOutputFormat, "cannot tell the output format of '\(path)'; use --format png|pdf|svg")
     }
@@ -191,8 +194,22 @@ public struct CompileSession: Sendable {
             diagnostics.append(Diagnostic(.error, .init(.invalidValue, "the plot has \(detail); give a smaller padding or padding=\"auto\""), at: empty.location))
         }
         guard !hasErrors else { return nil }
+        // A line reduced for these scales would be coarser above them: the
+        // tree for any larger scale is made now, so rendering never lays out.
+        var fineRenderTree: RenderTree?
+        if layout.reducedSeries, options.paintsAboveScales, layoutOptions.maxScale < options.limits.maxScale {
+            var fine = layoutOptions
+            fine.maxScale = options.limits.maxScale
+            let (fineLayout, tree) = LayoutEngine.layOut(scene, text: CompiledScene.textEngine(fonts), options: fine)
+            if let exhausted = fineLayout.work.exhaustedError(limit: options.limits.maxLayoutWork) {
+                diagnostics.append(exhausted)
+                return nil
+            }
+            fineRenderTree = tree
+        }
         return CompiledScene(scene: scene, layout: layout, renderTree: renderTree, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
-                             pngCompression: options.pngCompression, reads: reads, fonts: fonts, images: images)
+                             pngCompression: options.pngCompression, reads: reads, fonts: fonts, images: images,
+                             fineRenderTree: fineRenderTree, glyphs: GlyphOutlineSet(texts: layout.texts.map(\.text)))
     }
 
     /// The compile's font set: the `--font-dir` fonts and the scene's

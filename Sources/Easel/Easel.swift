@@ -30,10 +30,16 @@ public enum Easel {
         public var scale: Double?
         /// Every scale this compile will be painted at (`--scales`): each is
         /// held to the pixel limit, and long graph lines are reduced for the
-        /// largest. Empty: the scene's own scale (or `scale`). Painting at a
-        /// larger scale still works: if a line was reduced, that render lays
-        /// the scene out again for its scale.
+        /// largest. Empty: the scene's own scale (or `scale`).
         public var scales: [Double] = []
+        /// Whether the compiled scene may also be painted above `scales`, at
+        /// any scale up to `limits.maxScale` (the library's default). If a
+        /// graph line was reduced for the smaller scales, the compile then
+        /// also makes a render tree with it reduced for `limits.maxScale`:
+        /// no render is coarser than asked, and no render lays out. The
+        /// commands, which know every scale they paint at, turn it off;
+        /// painting above `scales` is then an error for such a scene.
+        public var paintsAboveScales = true
         /// Draw long straight graph lines from their M4 reduction (identical
         /// pixels); off only to compare or measure.
         public var reduceSeries = true
@@ -134,9 +140,13 @@ public struct CompiledScene: Sendable {
     /// The scene's PNG images, decoded (and so validated) by the compile
     /// and kept for every render of it (each scale, format and frame).
     public let images: DecodedImages
-    /// Layouts for scales above `layout.maxScale` (graph reductions for
-    /// finer pixels), made once per scale.
-    private let layoutsByScale = Locked<[Double: RenderTree]>([:])
+    /// The render tree with graph lines reduced for `limits.maxScale`, for
+    /// renders above `layout.maxScale`; nil when no line was reduced or the
+    /// compile was told it paints at no larger scale.
+    let fineRenderTree: RenderTree?
+    /// The outlines of every glyph the texts use, taken once by the
+    /// compile: raster and SVG renders paint from them without a lock.
+    public let glyphs: GlyphOutlineSet
 
     /// How long the scene animates: its `duration`, or the longest pass
     /// among its animations; nil when nothing animates.
@@ -149,25 +159,22 @@ public struct CompiledScene: Sendable {
         let s = scale ?? scene.scale
         return try SceneRenderer.render(try tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
                                         maxPaintCost: limits.maxPaintCost, animateSVG: time == nil,
-                                        png: PNGSettings(compression: pngCompression), images: images)
+                                        png: PNGSettings(compression: pngCompression), images: images, glyphs: glyphs)
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
         let s = scale ?? scene.scale
-        return try SceneRenderer.renderImage(try tree(for: s), scale: s, time: time, maxPaintCost: limits.maxPaintCost, images: images)
+        return try SceneRenderer.renderImage(try tree(for: s), scale: s, time: time, maxPaintCost: limits.maxPaintCost, images: images,
+                                             glyphs: glyphs)
     }
 
-    /// The laid-out tree, unless it reduced a graph line for a smaller
-    /// scale than `scale`: then a layout for that scale, so a render is
-    /// never coarser than asked (the compile's `scales` avoid this).
+    /// The render tree for `scale`: the compile's, or, above the scale its
+    /// lines were reduced for, the one reduced for the largest scale. Both
+    /// were made by the compile.
     private func tree(for scale: Double) throws -> RenderTree {
         guard layout.reducedSeries, scale > layout.maxScale else { return renderTree }
-        if let made = layoutsByScale.withLock({ $0[scale] }) { return made }
-        let (laid, tree) = LayoutEngine.layOut(scene, text: CompiledScene.textEngine(fonts),
-                                               options: LayoutOptions(maxScale: scale, reduceSeries: true, maxWork: limits.maxLayoutWork))
-        if let exhausted = laid.work.exhaustedError(limit: limits.maxLayoutWork) { throw DiagnosticsError([exhausted]) }
-        layoutsByScale.withLock { $0[scale] = tree }
-        return tree
+        if let fineRenderTree { return fineRenderTree }
+        throw DiagnosticsError([Diagnostic(.error, .scaleNotCompiled(scale, layout.maxScale), at: scene.location)])
     }
 
     /// Renders, then replaces `url` atomically: on any failure the previous
@@ -203,7 +210,8 @@ public struct CompiledScene: Sendable {
         let tree = try self.tree(for: s)
         let budget = (limits.maxPaintCost - framesCost) / Double(times.count)
         let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha)
-        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png, images: images) }
+        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png, images: images,
+                                                          glyphs: glyphs) }
     }
 
     /// An animated PNG of the frames at `fps`, looping as the scene's

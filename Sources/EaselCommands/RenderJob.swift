@@ -62,7 +62,11 @@ struct RenderJob: Sendable {
     private func renderAll() throws {
         try refuseCollisions { input in outputs(for: input).map(\.claimedPath) }
         try createOutputFolder()
-        let options = try compileOptions(scale: scale, scales: producesStills ? scaleList : [])
+        var compileOptions = try compileOptions(scale: scale, scales: producesStills ? scaleList : [])
+        // Icon files paint at their sizes' scales; every other output at
+        // the scales given (or the scene's).
+        compileOptions.paintsAboveScales = iconKind != nil
+        let options = compileOptions
         if let output { try createFolder(URL(fileURLWithPath: output).deletingLastPathComponent().path) }
         let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
             var (session, compiled) = compile(input, options)

@@ -76,9 +76,8 @@ extension DraftNode {
         switch drawing {
         case .shapes(let passes)?:
             content += passes.map { pass in
-                var path = RenderPath(location: location, path: pass.path, fill: pass.fill, fillRule: pass.fillRule, stroke: pass.stroke)
-                path.crossesOnlyNeighbours = pass.crossesOnlyNeighbours
-                return .path(path)
+                .path(RenderPath(location: location, path: pass.path, fill: pass.fill, fillRule: pass.fillRule, stroke: pass.stroke,
+                                 crossesOnlyNeighbours: pass.crossesOnlyNeighbours))
             }
         case .image(let image)?:
             content.append(.image(RenderImage(location: location, drawing: image)))
@@ -89,7 +88,8 @@ extension DraftNode {
         }
         if !children.isEmpty {
             let copied = copies.map { steps in
-                steps.map { RenderNode.group(RenderGroup(location: location, transform: $0, children: children)) }
+                let shared = RenderGroup.union(of: children)
+                return steps.map { RenderNode.group(RenderGroup(location: location, transform: $0, children: children, childrenBounds: shared)) }
             } ?? children
             var inner = RenderGroup(location: location, transform: .translation(childOffset.x, childOffset.y), children: copied)
             if let childClip {

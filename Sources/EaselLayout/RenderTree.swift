@@ -56,40 +56,58 @@ public struct RenderGroup: Sendable {
     public var transform: AffineTransform
     public var opacity: Double
     public var clip: ResolvedClip?
-    public var children: [RenderNode]
+    public let children: [RenderNode]
     /// The union of the children's bounds, in the group's own space: what
-    /// a layer for the group needs to hold. Worked out when asked (only a
-    /// translucent group's layer asks), not for every group.
-    public var bounds: Rect? {
-        children.lazy.compactMap(\.bounds).reduce(nil) { (all: Rect?, next: Rect) in all.map { $0.union(next) } ?? next }
-    }
+    /// a layer for the group needs to hold. Worked out once, as the tree is
+    /// built (every child's own bounds are already known then).
+    public let bounds: Rect?
 
     public init(location: SourceLocation, transform: AffineTransform = .identity, opacity: Double = 1,
                 clip: ResolvedClip? = nil, children: [RenderNode]) {
+        self.init(location: location, transform: transform, opacity: opacity, clip: clip, children: children,
+                  childrenBounds: Self.union(of: children))
+    }
+
+    /// For groups that share their children (a repeat's copies): their
+    /// union, worked out once for all of them.
+    init(location: SourceLocation, transform: AffineTransform = .identity, opacity: Double = 1,
+         clip: ResolvedClip? = nil, children: [RenderNode], childrenBounds: Rect?) {
         self.location = location; self.transform = transform; self.opacity = opacity; self.clip = clip
         self.children = children
+        self.bounds = childrenBounds
+    }
+
+    static func union(of nodes: [RenderNode]) -> Rect? {
+        nodes.lazy.compactMap(\.bounds).reduce(nil) { (all: Rect?, next: Rect) in all.map { $0.union(next) } ?? next }
     }
 }
 
 /// A filled and/or stroked path: the fill first, then the stroke.
 public struct RenderPath: Sendable {
-    public var location: SourceLocation
-    public var path: BezierPath
-    public var fill: PaintID?
-    public var fillRule: FillRule
-    public var stroke: StrokeDrawing?
+    public let location: SourceLocation
+    public let path: BezierPath
+    public let fill: PaintID?
+    public let fillRule: FillRule
+    public let stroke: StrokeDrawing?
     /// `ShapeDrawing.crossesOnlyNeighbours`.
     public var crossesOnlyNeighbours = false
+    /// Where the fill and stroke can reach, worked out once: a miter
+    /// reaches miter-limit half-widths from the path, a square cap √2.
+    public let bounds: Rect?
 
-    public var bounds: Rect? {
-        guard fill != nil || stroke != nil, var box = path.boundingBox else { return nil }
-        if let stroke {
-            // A miter reaches miter-limit half-widths from the path, a square
-            // cap √2 half-widths.
-            let reach = stroke.width / 2 * max(stroke.miterLimit, 1.5)
-            box = Rect(x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
+    public init(location: SourceLocation, path: BezierPath, fill: PaintID?, fillRule: FillRule, stroke: StrokeDrawing?,
+                crossesOnlyNeighbours: Bool = false) {
+        self.location = location; self.path = path; self.fill = fill; self.fillRule = fillRule; self.stroke = stroke
+        self.crossesOnlyNeighbours = crossesOnlyNeighbours
+        if fill != nil || stroke != nil, var box = path.boundingBox {
+            if let stroke {
+                let reach = stroke.width / 2 * max(stroke.miterLimit, 1.5)
+                box = Rect(x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
+            }
+            bounds = box
+        } else {
+            bounds = nil
         }
-        return box
     }
 }
 
@@ -101,17 +119,18 @@ public struct RenderImage: Sendable {
 
 /// Glyph runs as layout shaped them, with their fills.
 public struct RenderText: Sendable {
-    public var location: SourceLocation
-    public var drawing: TextDrawing
-
+    public let location: SourceLocation
+    public let drawing: TextDrawing
     /// The lines' and runs' boxes, an em wider on every side for ink
     /// outside them (italic overhangs, accents, decorations).
-    public var bounds: Rect? {
+    public let bounds: Rect?
+
+    public init(location: SourceLocation, drawing: TextDrawing) {
+        self.location = location; self.drawing = drawing
         let shaped = drawing.shaped
-        guard !shaped.runs.isEmpty || !shaped.lines.isEmpty else { return nil }
-        var box = shaped.runs.reduce(shaped.lineBounds) { $0.union($1.logicalBox) }
+        guard !shaped.runs.isEmpty || !shaped.lines.isEmpty else { bounds = nil; return }
+        let box = shaped.runs.reduce(shaped.lineBounds) { $0.union($1.logicalBox) }
         let em = shaped.runs.map(\.logicalBox.height).reduce(shaped.fontSize, max)
-        box = Rect(x: box.x - em, y: box.y - em, width: box.width + 2 * em, height: box.height + 2 * em)
-        return box
+        bounds = Rect(x: box.x - em, y: box.y - em, width: box.width + 2 * em, height: box.height + 2 * em)
     }
 }

@@ -147,6 +147,7 @@ final class PreviewScene: @unchecked Sendable {
         TestPause.at(.render, path)
         var options = self.options
         options.scale = settings.scale
+        options.paintsAboveScales = false
         options.appearance = Appearance(rawValue: settings.appearance) ?? .light
         if lock.withLock({ stringsChanged }) {
             switch Easel.readStrings(stringFiles) {

@@ -6,8 +6,13 @@ import EaselModel
 /// by every render of it (every scale, format and animation frame) and by
 /// every thread: each render wraps the same immutable pixels in a surface
 /// of its own, so nothing Cairo keeps is shared between threads.
+///
+/// Images are known by their bytes, not by the reference that named them:
+/// two `<image>`s of one file share one decode, and no name can stand for
+/// two files. Painting only looks images up: the compile decoded (and so
+/// validated) every one of them, located, before any render.
 public final class DecodedImages: Sendable {
-    private let decoded = Locked<[String: DecodedImage?]>([:])
+    private let decoded = Locked<[[UInt8]: DecodedImage]>([:])
     private let decodeCount = Locked(0)
     /// The scene's colour space: PNGs (sRGB) are converted to it once, as
     /// they are decoded, so a Display P3 scene paints them as they look.
@@ -15,35 +20,32 @@ public final class DecodedImages: Sendable {
 
     public init(colorSpace: SceneColorSpace = .srgb) { self.colorSpace = colorSpace }
 
-    /// How many PNGs this compile decoded or took from the process's
-    /// cache (`DecodedImageCache`): once each, however often they are painted.
+    /// How many distinct PNGs this compile decoded or took from the
+    /// process's cache (`DecodedImageCache`): once each, however often
+    /// and under however many names they are painted.
     public var decodes: Int { decodeCount.withLock { $0 } }
 
     /// Decodes the image if it is not decoded yet (a compile does this for
     /// every image of its scene); false if the PNG cannot be decoded.
     public func decode(_ source: ImageSource) -> Bool {
-        image(source) != nil
-    }
-
-    /// A new surface over the image's pixels (the caller destroys it), or
-    /// nil if the PNG cannot be decoded. Decodes on first use.
-    func surface(for source: ImageSource) -> OpaquePointer? {
-        image(source)?.surface()
-    }
-
-    /// By the reference the scene gave: one compile's, so one file's bytes.
-    private func image(_ source: ImageSource) -> DecodedImage? {
-        decoded.withLock { cache -> DecodedImage? in
-            if let known = cache[source.path] { return known }
+        decoded.withLock { cache -> Bool in
+            if cache[source.data] != nil { return true }
             let made = DecodedImageCache.image(png: source.data, colorSpace: colorSpace) {
                 let image = DecodedImage(png: source.data)
                 if colorSpace == .displayP3 { image?.convertToDisplayP3() }
                 return image
             }
+            guard let made else { return false }
             decodeCount.withLock { $0 += 1 }
-            cache[source.path] = .some(made)
-            return made
+            cache[source.data] = made
+            return true
         }
+    }
+
+    /// A new surface over the image's pixels (the caller destroys it), or
+    /// nil if the compile did not decode it.
+    func surface(for source: ImageSource) -> OpaquePointer? {
+        decoded.withLock { $0[source.data] }?.surface()
     }
 }
 

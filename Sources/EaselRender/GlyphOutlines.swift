@@ -11,7 +11,8 @@ import Glibc
 /// colour or bitmap glyphs still draw through. FreeType faces are not
 /// thread-safe: every call on one happens under this table's lock, held
 /// while a glyph not seen before is read (once per glyph in the life of
-/// the process), never while a render paints.
+/// the process). A compile takes its texts' outlines from here once
+/// (`GlyphOutlineSet`); its renders paint from that set, not this table.
 ///
 /// An outline is in em units, y down (Cairo's font space): a run's
 /// `fontMatrix` then its glyph position place it. It is read at 1,024
@@ -36,6 +37,8 @@ package enum GlyphOutlines {
         var faces: [FontFace: Face] = [:]
         /// Glyphs read, for tests: each (face, glyph) is read once.
         var reads = 0
+        /// Runs looked up, for tests: a compile's renders look up none.
+        var lookups = 0
     }
     private static let table = Locked(Table())
 
@@ -44,6 +47,7 @@ package enum GlyphOutlines {
     static func outlines(_ face: FontFace, _ glyphs: [UInt32]) -> [Outline?]? {
         guard !face.usesBitmaps else { return nil }
         return table.withLock { t -> [Outline?]? in
+            t.lookups += 1
             let entry: Face
             if let known = t.faces[face] {
                 entry = known
@@ -70,6 +74,10 @@ package enum GlyphOutlines {
 
     /// Glyphs read from font files so far (each face and glyph once).
     package static var reads: Int { table.withLock { $0.reads } }
+
+    /// Runs looked up in this table so far (compiles, and renders of trees
+    /// without their compile's `GlyphOutlineSet`).
+    package static var lookups: Int { table.withLock { $0.lookups } }
 
     /// Forgets the faces of the file at `path` (its last font set is gone).
     static func release(path: String) {

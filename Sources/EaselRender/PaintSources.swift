@@ -175,7 +175,7 @@ extension Painter {
         defer { cairo_surface_destroy(surface) }
         if let tileContext = cairo_create(surface) {
             let painter = Painter(context: tileContext, target: target, paints: paints, time: time, budget: budget, dither: dither,
-                                  images: images,
+                                  images: images, glyphs: glyphs,
                                   fontHold: fontHold)
             painter.paint(p.content)
             failures += painter.failures

@@ -20,17 +20,19 @@ final class Painter {
     var dither: Bool
 
     let images: DecodedImages
+    let glyphs: GlyphOutlineSet
     /// Taken at the first glyph drawn through Cairo: from then until the
     /// render ends, Cairo may use a font anywhere (`CairoFontAccess`).
     /// Glyphs filled as outlines never take it.
     let fontHold: CairoFontAccess.Hold
 
     init(context: OpaquePointer, target: PaintTarget, paints: PaintTable, time: Double, budget: PaintBudget,
-         dither: Bool = false, images: DecodedImages, fontHold: CairoFontAccess.Hold) {
+         dither: Bool = false, images: DecodedImages, glyphs: GlyphOutlineSet, fontHold: CairoFontAccess.Hold) {
         cr = context
         self.dither = dither && target.dithers
         self.fontHold = fontHold
         self.images = images
+        self.glyphs = glyphs
         self.target = target
         self.paints = paints
         self.time = time

@@ -51,7 +51,7 @@ extension Painter {
     /// and bitmap glyphs). False if Cairo cannot use the run's font.
     func drawGlyphs(_ run: GlyphRun) -> Bool {
         guard let face = run.face, !run.glyphs.isEmpty else { return true }
-        if case .outlines = target.glyphs, !run.isColor, let outlines = GlyphOutlines.outlines(face, run.glyphs),
+        if case .outlines = target.glyphs, !run.isColor, let outlines = glyphs.outlines(face, run.glyphs),
            let all = Optional(outlines.compactMap { $0 }), all.count == outlines.count {
             if !GlyphRunDrawing.fillMasked(run, face: face, outlines: all, on: cr, userToPixel: pixelGrid()) {
                 GlyphRunDrawing.fill(run, outlines: all, on: cr)
@@ -137,6 +137,8 @@ extension Painter {
         // charged decoding too).
         let sourcePixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
         guard charge(image.clipRect, .image), spend(sourcePixels * PaintCost.perImageSourcePixel) else { return }
+        // Every image was decoded by the compile: one missing is a render
+        // tree painted with another compile's images, said at its element.
         guard let surface = images.surface(for: image.source) else {
             failures.append(Diagnostic(.error, .cannotDecodePNG(image.source.path), at: location))
             return

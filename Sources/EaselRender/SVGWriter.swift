@@ -42,19 +42,20 @@ final class SVGWriter {
     private var tileDepth = 0
     private var paintIDs: [Int: String] = [:]
     private var current: SourceLocation?
+    private let glyphs: GlyphOutlineSet
     private(set) var failures: [Diagnostic] = []
 
     init(paints: PaintTable, time: Double, animates: Bool, budget: PaintBudget, fontHold: CairoFontAccess.Hold,
-         colorSpace: SceneColorSpace = .srgb) {
+         glyphs: GlyphOutlineSet, colorSpace: SceneColorSpace = .srgb) {
         self.paints = paints; self.time = time; self.animates = animates; self.budget = budget; self.fontHold = fontHold
-        self.colorSpace = colorSpace
+        self.glyphs = glyphs; self.colorSpace = colorSpace
     }
 
     /// The whole document for `tree`.
     static func document(_ tree: RenderTree, time: Double, animates: Bool, budget: PaintBudget,
-                         fontHold: CairoFontAccess.Hold) -> (bytes: [UInt8], failures: [Diagnostic]) {
+                         fontHold: CairoFontAccess.Hold, glyphs: GlyphOutlineSet) -> (bytes: [UInt8], failures: [Diagnostic]) {
         let writer = SVGWriter(paints: tree.paints, time: time, animates: animates, budget: budget, fontHold: fontHold,
-                               colorSpace: tree.colorSpace)
+                               glyphs: glyphs, colorSpace: tree.colorSpace)
         let w = SVGNumber.format(tree.size.width), h = SVGNumber.format(tree.size.height)
         writer.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         writer.write("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" ")
@@ -216,7 +217,7 @@ final class SVGWriter {
             var pictures: [GlyphRun] = []
             for run in members {
                 guard let face = run.face, !run.glyphs.isEmpty else { continue }
-                guard !run.isColor, let outlines = GlyphOutlines.outlines(face, run.glyphs), !outlines.contains(where: { $0 == nil })
+                guard !run.isColor, let outlines = self.glyphs.outlines(face, run.glyphs), !outlines.contains(where: { $0 == nil })
                 else { pictures.append(run); continue }
                 let m = run.fontMatrix
                 for (outline, at) in zip(outlines, run.positions) {

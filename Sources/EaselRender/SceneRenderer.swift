@@ -18,16 +18,17 @@ public enum SceneRenderer {
     /// the painting work (see `Limits`). Failures are located diagnostics.
     /// `animateSVG`: SVG output of animated paints as SMIL animations
     /// (starting at 0) instead of the still frame at `time`.
-    /// `png`: how PNG output is encoded.
+    /// `png`: how PNG output is encoded. `images`: the tree's images,
+    /// decoded by the compile (painting decodes nothing); `glyphs`: its
+    /// texts' outlines, taken by the compile (painting reads no font).
     public static func render(_ scene: RenderTree, format: OutputFormat, scale: Double, time: Double = 0,
                               maxPaintCost: Double = .infinity, animateSVG: Bool = false,
-                              png: PNGSettings = PNGSettings(), images given: DecodedImages? = nil) throws -> [UInt8] {
+                              png: PNGSettings = PNGSettings(), images: DecodedImages,
+                              glyphs: GlyphOutlineSet = GlyphOutlineSet()) throws -> [UInt8] {
         TestLeak.leakIfAsked()
-        // Without the compile's decoded images, each render decodes its own, in the scene's colour space.
-        let images = given ?? DecodedImages(colorSpace: scene.colorSpace)
         switch format {
         case .png:
-            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images)
+            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, glyphs: glyphs)
             guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha,
                                                 colorSpace: scene.colorSpace) else {
                 throw failure(.pngEncodingFailed, scene.location)
@@ -39,7 +40,7 @@ public enum SceneRenderer {
             defer { fontHold.end() }
             let budget = PaintBudget(limit: maxPaintCost)
             let (bytes, failures) = SVGWriter.document(scene, time: animateSVG ? 0 : time, animates: animateSVG,
-                                                       budget: budget, fontHold: fontHold)
+                                                       budget: budget, fontHold: fontHold, glyphs: glyphs)
             if budget.remaining < 0 {
                 throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
             }
@@ -58,7 +59,7 @@ public enum SceneRenderer {
                 cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Easel")
                 cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, "")
                 do {
-                    try draw(scene, on: surface, scale: 1, time: time, target: .pdf, budget: maxPaintCost, images: images,
+                    try draw(scene, on: surface, scale: 1, time: time, target: .pdf, budget: maxPaintCost, images: images, glyphs: glyphs,
                              fontHold: fontHold)
                 } catch {
                     failure = error
@@ -91,15 +92,17 @@ public enum SceneRenderer {
 
     /// A raster render without PNG encoding.
     public static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0,
-                                   maxPaintCost: Double = .infinity, images: DecodedImages? = nil) throws -> RasterImage {
-        try renderImage(scene, scale: scale, time: time, maxPaintCost: maxPaintCost, images: images, target: .raster)
+                                   maxPaintCost: Double = .infinity, images: DecodedImages,
+                                   glyphs: GlyphOutlineSet = GlyphOutlineSet()) throws -> RasterImage {
+        try renderImage(scene, scale: scale, time: time, maxPaintCost: maxPaintCost, images: images, glyphs: glyphs, target: .raster)
     }
 
     /// A raster render on another target (tests compare glyph paths).
     package static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0, maxPaintCost: Double = .infinity,
-                                    images: DecodedImages? = nil, target: PaintTarget) throws -> RasterImage {
+                                    images: DecodedImages, glyphs: GlyphOutlineSet = GlyphOutlineSet(),
+                                    target: PaintTarget) throws -> RasterImage {
         let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost,
-                                      images: images ?? DecodedImages(colorSpace: scene.colorSpace), target: target)
+                                      images: images, glyphs: glyphs, target: target)
         return RasterImage(surface: canvas.surface)
     }
 
@@ -114,13 +117,14 @@ public enum SceneRenderer {
     }
 
     private static func rasterCanvas(_ scene: RenderTree, scale: Double, time: Double, budget: Double,
-                                     images: DecodedImages, target: PaintTarget = .raster) throws -> RasterCanvas {
+                                     images: DecodedImages, glyphs: GlyphOutlineSet,
+                                     target: PaintTarget = .raster) throws -> RasterCanvas {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
         guard let canvas = RasterCanvas(width: w, height: h) else { throw failure(.cannotAllocateImage(w, h), scene.location) }
         let fontHold = CairoFontAccess.Hold()
         defer { fontHold.end() }
-        try draw(scene, on: canvas.surface, scale: scale, time: time, target: target, budget: budget, images: images,
+        try draw(scene, on: canvas.surface, scale: scale, time: time, target: target, budget: budget, images: images, glyphs: glyphs,
                  fontHold: fontHold)
         return canvas
     }
@@ -128,7 +132,7 @@ public enum SceneRenderer {
     /// Paints the scene on a Cairo surface (raster or PDF).
     private static func draw(_ scene: RenderTree, on surface: OpaquePointer, scale: Double, time: Double,
                              target: PaintTarget, budget limit: Double,
-                             images: DecodedImages, fontHold: CairoFontAccess.Hold) throws {
+                             images: DecodedImages, glyphs: GlyphOutlineSet, fontHold: CairoFontAccess.Hold) throws {
         guard let cr = cairo_create(surface) else { throw failure(.cairoFailed("no context"), scene.location) }
         defer { cairo_destroy(cr) }
         cairo_scale(cr, scale, scale)
@@ -143,7 +147,7 @@ public enum SceneRenderer {
         let canvasPixels = scene.size.width * scale * scene.size.height * scale
         let budget = PaintBudget(limit: limit, maxGroupPixels: max(4 * canvasPixels, 16_000_000))
         let painter = Painter(context: cr, target: target, paints: scene.paints, time: time, budget: budget,
-                              dither: scene.dither, images: images,
+                              dither: scene.dither, images: images, glyphs: glyphs,
                               fontHold: fontHold)
         painter.paint(scene.nodes)
         if budget.groupsTooDeep {

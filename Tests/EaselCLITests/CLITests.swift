@@ -73,6 +73,29 @@ final class CLITests: XCTestCase, CommandLineTesting {
         XCTAssertEqual(rect["frame"] as? [String: Double], ["x": 0, "y": 0, "width": 20, "height": 20])
     }
 
+    /// A PNG cut in half is found by `check`, which paints nothing: the
+    /// compile decodes every image. Located at its `<image>`, exit 1, and
+    /// `render` leaves the previous output as it was.
+    func testCheckFindsABrokenImageAtItsElement() throws {
+        var png = try [UInt8](Data(contentsOf: ExternalTool.repositoryRoot.appendingPathComponent("docs/scenes/assets/tile.png")))
+        png.removeLast(png.count / 2)
+        try Data(png).write(to: dir.appendingPathComponent("cut.png"))
+        let input = try write("cut.scene.xml", """
+            <scene width="60" height="60">
+              <rect width="60" height="60" fill="white"/>
+              <image href="cut.png" width="40" height="40"/>
+            </scene>
+            """)
+        let r = try easel(["check", input])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cut.scene.xml:3:3: error:"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("cut.png"), r.stderr)
+        let out = dir.appendingPathComponent("cut.png.out.png")
+        try Data("previous".utf8).write(to: out)
+        XCTAssertEqual(try easel(["render", input, "-o", out.path]).status, 1)
+        XCTAssertEqual(try Data(contentsOf: out), Data("previous".utf8))
+    }
+
     func testLayoutShowsStackAndTextFrames() throws {
         let input = try write("s.scene.xml", """
         <scene width="200" height="100">

@@ -63,4 +63,27 @@ final class ImageDecodingTests: XCTestCase {
         XCTAssertEqual(a.pixel(30, 30), b.pixel(30, 30))
         XCTAssertEqual(again.images.decodes, 1)
     }
+
+    /// Images are known by their bytes: one file under two names is one
+    /// decode, and two files are two, whatever they are called.
+    func testImagesAreKnownByTheirBytesNotTheirNames() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        let tile = ExternalTool.repositoryRoot.appendingPathComponent("docs/scenes/assets/tile.png")
+        try FileManager.default.copyItem(at: tile, to: dir.appendingPathComponent("tile.png"))
+        try FileManager.default.copyItem(at: tile, to: dir.appendingPathComponent("copy.png"))
+        let red = try compileScene("<scene width=\"4\" height=\"4\"><rect fill=\"red\"/></scene>").render(format: .png)
+        try Data(red).write(to: dir.appendingPathComponent("red.png"))
+        let compiled = try compileScene("""
+            <scene width="120" height="40">
+              <image href="tile.png" width="40" height="40"/>
+              <image href="./copy.png" x="40" width="40" height="40"/>
+              <image href="red.png" x="80" width="40" height="40"/>
+            </scene>
+            """, baseDirectory: dir)
+        XCTAssertEqual(compiled.images.decodes, 2)
+        let image = try compiled.renderImage(scale: 1)
+        XCTAssertEqual(image.pixel(20, 20), image.pixel(60, 20), "the same file under two names paints the same")
+        XCTAssertEqual(image.pixel(100, 20).r, 255)
+        XCTAssertEqual(image.pixel(100, 20).g, 0)
+    }
 }

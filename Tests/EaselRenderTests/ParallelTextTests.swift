@@ -51,6 +51,7 @@ final class ParallelTextTests: XCTestCase {
         let compiled = try compileScene(Self.scene, options: TestFonts.declaredOnly())
         let alone = try compiled.render(format: .png, scale: 2)
         let readsAfterFirst = GlyphOutlines.reads, masksAfterFirst = GlyphMasks.made
+        let lookupsAfterFirst = GlyphOutlines.lookups
         let meeting = Rendezvous()
         PaintingProbe.onOutlineGlyphs { meeting.arrive() }
         defer { PaintingProbe.onOutlineGlyphs(nil) }
@@ -60,6 +61,7 @@ final class ParallelTextTests: XCTestCase {
         XCTAssertEqual(both[0], alone)
         XCTAssertEqual(both[1], alone)
         XCTAssertEqual(GlyphOutlines.reads, readsAfterFirst)
+        XCTAssertEqual(GlyphOutlines.lookups, lookupsAfterFirst, "painting took the process's outline table's lock")
         XCTAssertEqual(GlyphMasks.made, masksAfterFirst, "each glyph's mask made once per transform, then shared")
     }
 
@@ -68,13 +70,18 @@ final class ParallelTextTests: XCTestCase {
     /// draws text, here on an image surface) at @2x differs only by
     /// anti-aliasing — no glyph moves, none is missing. Measured: at most
     /// 26/255 at an edge pixel, and under 0.1 % of a scene's pixels differ
-    /// by more than 8.
+    /// by more than 8. Painting them in PNG and SVG looks no glyph up in
+    /// the process's table (so takes no lock there): every run, pattern
+    /// tiles' and graph labels' among them, is in the compile's set.
     func testOutlineGlyphsLandWhereCairoGlyphsDo() throws {
         var inkedScenes = 0
         for url in DocsScenesTests.scenes {
             let name = url.lastPathComponent
             let compiled = try Easel.compile(fileAt: url).get()
-            let masks = try SceneRenderer.renderImage(compiled.renderTree, scale: 2, images: compiled.images)
+            let lookups = GlyphOutlines.lookups
+            let masks = try SceneRenderer.renderImage(compiled.renderTree, scale: 2, images: compiled.images, glyphs: compiled.glyphs)
+            _ = try compiled.render(format: .svg)
+            XCTAssertEqual(GlyphOutlines.lookups, lookups, "\(name): a glyph run missing from the compile's outlines")
             let glyphs = try SceneRenderer.renderImage(compiled.renderTree, scale: 2, images: compiled.images, target: .rasterWithFontGlyphs)
             XCTAssertEqual(masks.width, glyphs.width, name)
             var over8 = 0, worst = 0

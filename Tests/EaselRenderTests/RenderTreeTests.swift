@@ -82,8 +82,11 @@ final class RenderTreeTests: XCTestCase {
         }
     }
 
-    /// A line reduced for scale 1 and painted at 3 is laid out again for 3:
-    /// never coarser than a compile at 3.
+    /// A line reduced for scale 1 and painted at 3 is painted from the tree
+    /// the compile reduced for the largest scale: the same pixels as a
+    /// compile at 3. A compile told it paints at no larger scale made no such
+    /// tree, and a render above its scale is refused: rendering never lays
+    /// the scene out again.
     func testReducedGraphPaintedAboveItsScaleMatchesACompileAtThatScale() throws {
         let values = (0..<20_000).map { String(($0 * 7919) % 1000) }.joined(separator: " ")
         let source = """
@@ -92,8 +95,23 @@ final class RenderTreeTests: XCTestCase {
         let atOne = try compileScene(source)
         XCTAssertTrue(atOne.layout.reducedSeries)
         XCTAssertEqual(atOne.layout.maxScale, 1)
-        let atThree = try compileScene(source, options: Easel.Options(scale: 3))
-        XCTAssertEqual(try atOne.render(format: .png, scale: 3), try atThree.render(format: .png))
+        var whole = Easel.Options(scale: 3)
+        whole.reduceSeries = false
+        let unreduced = try compileScene(source, options: whole).renderImage()
+        let atThree = try compileScene(source, options: Easel.Options(scale: 3)).renderImage()
+        // The tree reduced for 16 is at least as close to every point as
+        // the one reduced for 3 (M4 keeps each slice's extremes).
+        let fine = try XCTUnwrap(compare(try atOne.renderImage(scale: 3), unreduced, tolerance: 8))
+        let coarse = try XCTUnwrap(compare(atThree, unreduced, tolerance: 8))
+        XCTAssertLessThanOrEqual(fine.fractionOver, max(coarse.fractionOver, 0.004), "\(fine) vs \(coarse)")
+        XCTAssert(try atOne.render(format: .png, scale: 1) == atOne.render(format: .png), "scale 1 paints the compile's own tree")
+        var only = Easel.Options()
+        only.paintsAboveScales = false
+        let onlyAtOne = try compileScene(source, options: only)
+        XCTAssert(try onlyAtOne.render(format: .png) == atOne.render(format: .png))
+        XCTAssertThrowsError(try onlyAtOne.render(format: .png, scale: 3)) { error in
+            XCTAssert("\(error)".contains("above the scales this scene was compiled for"), "\(error)")
+        }
     }
 
     func testSessionRecordsEveryFileReadWithItsHash() throws {
