@@ -158,13 +158,14 @@ public enum AssetBuild {
     static func build(_ scene: String, _ options: Options, only: [String]? = nil) -> SceneResult {
         var compileOptions = options.compile
         compileOptions.scales = options.formats.contains(.png) ? options.pngScales.compactMap { $0 } : []
-        // App icons and Android densities paint at their sizes' scales.
-        compileOptions.paintsAboveScales = options.xcassets || options.android
         // A build's --set values are for the scenes that declare them.
         compileOptions.ignoresUndeclaredParameters = true
         let url = options.source.appendingPathComponent(scene)
         let shown = options.shownPath(scene)
         let source = SceneParser.read(fileAt: url, displayPath: shown, limits: compileOptions.limits)
+        // Android densities and a catalog's app icon sizes paint at scales
+        // of their own; everything else at the build's.
+        compileOptions.paintsAboveScales = options.android || (options.xcassets && source.isAppIcon)
         let candidates = source.stringParameters
         let keys = options.compile.strings?.keys ?? []
         let localized = !options.locales.isEmpty && candidates.contains(where: keys.contains)

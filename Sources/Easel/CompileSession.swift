@@ -29,7 +29,7 @@ extension Diagnostic.Message {
         .init(.workTooLarge, "\(frames) frames of \(w)×\(h) pixels would cost more than \(limit.wholeNumberText) paint units to clear and encode (raise the limit with --max-paint, or lower --fps)")
     }
     static func scaleNotCompiled(_ scale: Double, _ compiled: Double) -> Self {
-        .init(.renderFailed, "scale \(scale) is above the scales this scene was compiled for (at most \(compiled)), and a graph line was reduced for them: compile with that scale in Options.scales, or with paintsAboveScales")
+        .init(.renderFailed, "scale \(scale) is above the scales this scene was compiled for (at most \(compiled)), and a graph line was reduced for them: compile with that scale among Options.scales, or with Options.paintsAboveScales on")
     }
     static func noFormatForPath(_ path: String) -> Self {
         .init(.unknownOutputFormat, "cannot tell the output format of '\(path)'; use --format png|pdf|svg")
@@ -138,7 +138,9 @@ public struct CompileSession: Sendable {
         // font folders untouched).
         let (options, laidOut, fontData) = (self.options, scene, parsed.fontData)
         let loader = FontSetLoader { CompileSession.fontSet(for: laidOut, fontData: fontData, options: options) }
-        let layoutOptions = LayoutOptions(maxScale: scales.max() ?? scene.scale, reduceSeries: options.reduceSeries,
+        // PDF and SVG paint at 1 point per unit: lines are never reduced for
+        // fewer pixels than that.
+        let layoutOptions = LayoutOptions(maxScale: max(scales.max() ?? scene.scale, 1), reduceSeries: options.reduceSeries,
                                           maxWork: options.limits.maxLayoutWork)
         let (layout, renderTree) = LayoutEngine.layOut(scene, text: LazyTextShaper(loader: loader), options: layoutOptions)
         if case .failure(let d)? = loader.result {
@@ -195,21 +197,19 @@ public struct CompileSession: Sendable {
         }
         guard !hasErrors else { return nil }
         // A line reduced for these scales would be coarser above them: the
-        // tree for any larger scale is made now, so rendering never lays out.
-        var fineRenderTree: RenderTree?
-        if layout.reducedSeries, options.paintsAboveScales, layoutOptions.maxScale < options.limits.maxScale {
-            var fine = layoutOptions
-            fine.maxScale = options.limits.maxScale
-            let (fineLayout, tree) = LayoutEngine.layOut(scene, text: CompiledScene.textEngine(fonts), options: fine)
-            if let exhausted = fineLayout.work.exhaustedError(limit: options.limits.maxLayoutWork) {
-                diagnostics.append(exhausted)
-                return nil
-            }
-            fineRenderTree = tree
+        // tree for any larger scale (an icon's may pass `limits.maxScale`)
+        // draws every point, and is made now, so rendering never lays out.
+        // Its layout costs what the first did (work counts points, not
+        // what is kept), which passed the budget.
+        var unreducedRenderTree: RenderTree?
+        if layout.reducedSeries, options.paintsAboveScales {
+            var unreduced = layoutOptions
+            unreduced.reduceSeries = false
+            unreducedRenderTree = LayoutEngine.layOut(scene, text: CompiledScene.textEngine(fonts), options: unreduced).1
         }
         return CompiledScene(scene: scene, layout: layout, renderTree: renderTree, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
                              pngCompression: options.pngCompression, reads: reads, fonts: fonts, images: images,
-                             fineRenderTree: fineRenderTree, glyphs: GlyphOutlineSet(texts: layout.texts.map(\.text)))
+                             unreducedRenderTree: unreducedRenderTree, outlines: CompiledGlyphOutlines(layout.texts.map(\.text)))
     }
 
     /// The compile's font set: the `--font-dir` fonts and the scene's

@@ -32,13 +32,14 @@ public enum Easel {
         /// held to the pixel limit, and long graph lines are reduced for the
         /// largest. Empty: the scene's own scale (or `scale`).
         public var scales: [Double] = []
-        /// Whether the compiled scene may also be painted above `scales`, at
-        /// any scale up to `limits.maxScale` (the library's default). If a
-        /// graph line was reduced for the smaller scales, the compile then
-        /// also makes a render tree with it reduced for `limits.maxScale`:
-        /// no render is coarser than asked, and no render lays out. The
-        /// commands, which know every scale they paint at, turn it off;
-        /// painting above `scales` is then an error for such a scene.
+        /// Whether the compiled scene may also be painted above `scales`
+        /// (the library's default). If a graph line was reduced for them,
+        /// the compile then also makes a render tree that draws every point,
+        /// which renders above them paint: none is coarser than asked, and
+        /// none lays out. Off, painting above `scales` is an error for such
+        /// a scene. Off in `easel render` (but for icon files), `check`,
+        /// `layout`, the preview and builds, but for Android resources and
+        /// a catalog's app icons, which paint at their sizes' scales.
         public var paintsAboveScales = true
         /// Draw long straight graph lines from their M4 reduction (identical
         /// pixels); off only to compare or measure.
@@ -134,19 +135,20 @@ public struct CompiledScene: Sendable {
     /// The paths of `filesRead`, without hashing anything.
     public var pathsRead: [String] { reads.map(\.path) }
     var reads: [FileRead]
-    /// The fonts the compile saw (laying the scene out again uses them);
-    /// nil for a scene without text.
+    /// The fonts the compile saw; nil for a scene without text.
     public var fonts: FontSet?
     /// The scene's PNG images, decoded (and so validated) by the compile
     /// and kept for every render of it (each scale, format and frame).
     public let images: DecodedImages
-    /// The render tree with graph lines reduced for `limits.maxScale`, for
-    /// renders above `layout.maxScale`; nil when no line was reduced or the
-    /// compile was told it paints at no larger scale.
-    let fineRenderTree: RenderTree?
-    /// The outlines of every glyph the texts use, taken once by the
-    /// compile: raster and SVG renders paint from them without a lock.
-    public let glyphs: GlyphOutlineSet
+    /// The render tree with every point of its graph lines, for renders
+    /// above `layout.maxScale`; nil when no line was reduced or the compile
+    /// was told it paints at no larger scale.
+    let unreducedRenderTree: RenderTree?
+    let outlines: CompiledGlyphOutlines
+    /// The outlines of every glyph the texts use, taken from the process's
+    /// table once, at the first raster or SVG render (or here): renders
+    /// paint from them without a lock.
+    public var glyphs: GlyphOutlineSet { outlines.set }
 
     /// How long the scene animates: its `duration`, or the longest pass
     /// among its animations; nil when nothing animates.
@@ -159,7 +161,8 @@ public struct CompiledScene: Sendable {
         let s = scale ?? scene.scale
         return try SceneRenderer.render(try tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
                                         maxPaintCost: limits.maxPaintCost, animateSVG: time == nil,
-                                        png: PNGSettings(compression: pngCompression), images: images, glyphs: glyphs)
+                                        png: PNGSettings(compression: pngCompression), images: images,
+                                        glyphs: format == .pdf ? GlyphOutlineSet() : glyphs)
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
@@ -169,11 +172,11 @@ public struct CompiledScene: Sendable {
     }
 
     /// The render tree for `scale`: the compile's, or, above the scale its
-    /// lines were reduced for, the one reduced for the largest scale. Both
-    /// were made by the compile.
+    /// lines were reduced for, the one with every point. Both were made by
+    /// the compile.
     private func tree(for scale: Double) throws -> RenderTree {
         guard layout.reducedSeries, scale > layout.maxScale else { return renderTree }
-        if let fineRenderTree { return fineRenderTree }
+        if let unreducedRenderTree { return unreducedRenderTree }
         throw DiagnosticsError([Diagnostic(.error, .scaleNotCompiled(scale, layout.maxScale), at: scene.location)])
     }
 

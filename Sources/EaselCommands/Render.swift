@@ -190,6 +190,7 @@ struct Check: ParsableCommand {
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
         options.hashesFilesRead = false
         options.variant = variant
+        options.paintsAboveScales = false   // nothing is painted
         var sessions: [CompileSession] = []
         for input in inputs {
             let (session, _) = compile(input, options)
@@ -228,6 +229,7 @@ struct Layout: ParsableCommand {
         var options = try text.applied(to: parameters.applied(to: fonts.applied(to: safety.options())))
         options.hashesFilesRead = false
         options.variant = variant
+        options.paintsAboveScales = false   // nothing is painted
         let (session, compiled) = compile(input, options)
         report(session.diagnostics, input: input)
         guard let compiled else { throw failureStatus([session]) ?? ExitCode(1) }

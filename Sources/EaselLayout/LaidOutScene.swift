@@ -23,7 +23,7 @@ public struct LaidOutScene: Sendable {
     /// were reduced to what that many pixels per point can show.
     public let maxScale: Double
     /// Whether any graph line was reduced, so that painting at a scale
-    /// above `maxScale` needs a layout for that scale.
+    /// above `maxScale` needs a tree with every point.
     public let reducedSeries: Bool
     /// What laying it out cost; `work.exhaustedAt` says the budget ran out
     /// and the layout is incomplete.

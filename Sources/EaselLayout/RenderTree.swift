@@ -90,7 +90,7 @@ public struct RenderPath: Sendable {
     public let fillRule: FillRule
     public let stroke: StrokeDrawing?
     /// `ShapeDrawing.crossesOnlyNeighbours`.
-    public var crossesOnlyNeighbours = false
+    public let crossesOnlyNeighbours: Bool
     /// Where the fill and stroke can reach, worked out once: a miter
     /// reaches miter-limit half-widths from the path, a square cap √2.
     public let bounds: Rect?

@@ -28,11 +28,23 @@ public enum ImageFit: String, Hashable, Sendable, CaseIterable { case fill, cont
 /// file is reported with the location of its `href`.
 public struct ImageSource: Hashable, Sendable {
     public var path: String
-    public var data: [UInt8]
+    public var data: [UInt8] { didSet { digest = Self.digest(of: data) } }
     public var pixelWidth: Int
     public var pixelHeight: Int
+    /// A hash of `data`, taken once: what decoded images are found by,
+    /// so that painting an image never hashes its bytes. Seeded per
+    /// process, as Swift's hashes are: never written anywhere.
+    public private(set) var digest: Int
+
     public init(path: String, data: [UInt8], pixelWidth: Int, pixelHeight: Int) {
         self.path = path; self.data = data; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
+        digest = Self.digest(of: data)
+    }
+
+    private static func digest(of data: [UInt8]) -> Int {
+        var hasher = Hasher()
+        data.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
     }
 }
 

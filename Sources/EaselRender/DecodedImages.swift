@@ -12,7 +12,9 @@ import EaselModel
 /// two files. Painting only looks images up: the compile decoded (and so
 /// validated) every one of them, located, before any render.
 public final class DecodedImages: Sendable {
-    private let decoded = Locked<[[UInt8]: DecodedImage]>([:])
+    /// By `ImageSource.digest`, then bytes (the same array as the scene's,
+    /// so comparing them is a pointer check).
+    private let decoded = Locked<[Int: [(bytes: [UInt8], image: DecodedImage)]]>([:])
     private let decodeCount = Locked(0)
     /// The scene's colour space: PNGs (sRGB) are converted to it once, as
     /// they are decoded, so a Display P3 scene paints them as they look.
@@ -29,7 +31,7 @@ public final class DecodedImages: Sendable {
     /// every image of its scene); false if the PNG cannot be decoded.
     public func decode(_ source: ImageSource) -> Bool {
         decoded.withLock { cache -> Bool in
-            if cache[source.data] != nil { return true }
+            if Self.find(source, in: cache) != nil { return true }
             let made = DecodedImageCache.image(png: source.data, colorSpace: colorSpace) {
                 let image = DecodedImage(png: source.data)
                 if colorSpace == .displayP3 { image?.convertToDisplayP3() }
@@ -37,15 +39,19 @@ public final class DecodedImages: Sendable {
             }
             guard let made else { return false }
             decodeCount.withLock { $0 += 1 }
-            cache[source.data] = made
+            cache[source.digest, default: []].append((source.data, made))
             return true
         }
+    }
+
+    private static func find(_ source: ImageSource, in cache: [Int: [(bytes: [UInt8], image: DecodedImage)]]) -> DecodedImage? {
+        cache[source.digest]?.first { $0.bytes == source.data }?.image
     }
 
     /// A new surface over the image's pixels (the caller destroys it), or
     /// nil if the compile did not decode it.
     func surface(for source: ImageSource) -> OpaquePointer? {
-        decoded.withLock { $0[source.data] }?.surface()
+        decoded.withLock { Self.find(source, in: $0) }?.surface()
     }
 }
 

@@ -112,6 +112,7 @@ func reexportAndRender(_ generation: Int) -> Bool {
         return false
     }
     var options = Easel.Options()
+    options.paintsAboveScales = false
     options.fontDirectories = [reexportFolder]
     options.systemFonts = false
     var session = CompileSession(options: options)
@@ -131,6 +132,7 @@ for round in 1...rounds {
     let reexported = (0..<5).filter { reexportAndRender(round * 5 + $0) }.count
     let outcomes = ParallelJobs.map(jobsList, jobs: jobs) { job -> Bool in
         var options = Easel.Options()
+        options.paintsAboveScales = false   // painted at 1, and as vectors
         var session: CompileSession
         let compiled: CompiledScene?
         switch job {

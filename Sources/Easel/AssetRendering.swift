@@ -1,0 +1,42 @@
+import EaselParse
+import FoundationEssentials
+
+extension AssetBuild {
+    /// The scene as compiled for itself or for one of its variants, in a
+    /// locale or none; `compiled` is nil for a locale whose files are kept.
+    struct Rendering: Sendable {
+        var variant: SceneVariant?
+        var locale: String?
+        var compiled: CompiledScene?
+        /// Bytes rendered ahead, on the locale's worker, by format and scale.
+        var rendered: [String: [UInt8]] = [:]
+        /// An Android app icon's adaptive layers, each compiled alone, by id.
+        var layers: [String: CompiledScene] = [:]
+        /// The scene compiled in Display P3 for a catalog's P3 slot
+        /// (`--display-gamut both`).
+        var displayP3: CompiledScene?
+        /// `dark` in file names (`card~dark.png`), nil for the scene itself.
+        var variantName: String? { variant?.name }
+
+        static func key(_ format: OutputFormat, _ scale: Double?) -> String { "\(format.rawValue)@\(scale ?? 0)" }
+
+        /// Renders every format and scale the build writes.
+        mutating func prerender(_ options: Options) throws {
+            // Icons and Android resources are rendered at their own sizes as their files are made.
+            guard let compiled, !options.android, !(options.xcassets && compiled.scene.asset == .appIcon) else { return }
+            let pdfOnly = options.xcassets && options.formats.contains(.pdf)
+            for format in options.formats where !pdfOnly || format == .pdf {
+                if format == .png {
+                    for s in options.pngScales { rendered[Self.key(.png, s)] = try compiled.render(format: .png, scale: s, time: 0) }
+                } else {
+                    rendered[Self.key(format, nil)] = try compiled.render(format: format, time: options.xcassets ? 0 : nil)
+                }
+            }
+        }
+
+        func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8]? {
+            if let bytes = rendered[Self.key(format, format == .png ? scale : nil)] { return bytes }
+            return try compiled?.render(format: format, scale: scale, time: time)
+        }
+    }
+}
