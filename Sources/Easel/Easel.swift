@@ -212,7 +212,7 @@ public struct CompiledScene: Sendable {
         }
         let tree = try self.tree(for: s)
         let budget = (limits.maxPaintCost - framesCost) / Double(times.count)
-        let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha)
+        let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha), glyphs = self.glyphs
         return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png, images: images,
                                                           glyphs: glyphs) }
     }

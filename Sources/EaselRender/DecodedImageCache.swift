@@ -25,11 +25,11 @@ enum DecodedImageCache {
     /// The image for these bytes in this colour space, decoded now or kept
     /// from before; nil if the bytes are not a PNG Cairo decodes. A lookup
     /// is a hash of the bytes and a comparison with the one kept image of
-    /// that hash, however many are kept.
-    static func image(png: [UInt8], colorSpace: SceneColorSpace, decoded: () -> DecodedImage?) -> DecodedImage? {
-        var hasher = Hasher()
-        png.withUnsafeBytes { hasher.combine(bytes: $0) }
-        let key = Key(digest: hasher.finalize(), count: png.count, colorSpace: colorSpace)
+    /// that hash, however many are kept; the hash is the source's, taken
+    /// once when it was read.
+    static func image(_ source: ImageSource, colorSpace: SceneColorSpace, decoded: () -> DecodedImage?) -> DecodedImage? {
+        let png = source.data
+        let key = Key(digest: source.digest, count: png.count, colorSpace: colorSpace)
         if let hit = state.withLock({ $0.use(key, png) }) { return hit }
         guard let made = decoded() else { return nil }
         guard made.byteCount <= capacity else { return made }

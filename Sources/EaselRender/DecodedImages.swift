@@ -32,7 +32,7 @@ public final class DecodedImages: Sendable {
     public func decode(_ source: ImageSource) -> Bool {
         decoded.withLock { cache -> Bool in
             if Self.find(source, in: cache) != nil { return true }
-            let made = DecodedImageCache.image(png: source.data, colorSpace: colorSpace) {
+            let made = DecodedImageCache.image(source, colorSpace: colorSpace) {
                 let image = DecodedImage(png: source.data)
                 if colorSpace == .displayP3 { image?.convertToDisplayP3() }
                 return image

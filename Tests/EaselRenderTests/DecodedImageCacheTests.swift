@@ -19,7 +19,7 @@ final class DecodedImageCacheTests: XCTestCase {
     func testTheSameBytesAreDecodedOnceAndTheCacheStaysWithinItsBudget() throws {
         var decodes = 0
         func image(_ bytes: [UInt8], _ space: SceneColorSpace = .srgb) -> DecodedImage? {
-            DecodedImageCache.image(png: bytes, colorSpace: space) {
+            DecodedImageCache.image(ImageSource(path: "", data: bytes, pixelWidth: 1, pixelHeight: 1), colorSpace: space) {
                 decodes += 1
                 return DecodedImage(png: bytes)
             }
