@@ -13,7 +13,11 @@ public struct HTTPTestResponse {
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-public enum HTTPTestError: Error { case connect(Int32), timeout, closed, malformed(String) }
+public enum HTTPTestError: Error {
+    case connect(Int32), timeout, closed, malformed(String)
+    /// A DevTools call that got no reply in its time.
+    case noReply(method: String, seconds: Int)
+}
 
 /// One TCP connection to 127.0.0.1.
 public final class TestConnection {

@@ -54,7 +54,8 @@ public final class HeadlessChromium {
     }
 
     deinit {
-        _ = try? call("Browser.close", [:], inSession: false)
+        // Killed below if it does not close; no reason to wait long.
+        _ = try? call("Browser.close", [:], inSession: false, timeout: 5)
         close(toBrowser); close(fromBrowser)
         var status: Int32 = 0
         for _ in 0..<100 where waitpid(pid, &status, WNOHANG) == 0 { usleep(50_000) }
@@ -80,7 +81,15 @@ public final class HeadlessChromium {
     public func waitUntil(_ expression: String, timeout: TimeInterval = EventWait.timeout) throws -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while deadline.timeIntervalSinceNow > 0 {
-            if try evaluate(expression) as? Bool == true { return true }
+            // An evaluation sent while the tab is still navigating may be
+            // refused or never answered (a late reply is skipped by its id),
+            // so ask again until the deadline.
+            do {
+                let reply = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true],
+                                     timeout: min(10, max(0.1, deadline.timeIntervalSinceNow)))
+                if (reply["result"] as? [String: Any])?["value"] as? Bool == true { return true }
+            } catch HTTPTestError.noReply {
+            } catch HTTPTestError.malformed {}
             usleep(50_000)
         }
         return false
@@ -95,9 +104,11 @@ public final class HeadlessChromium {
         return [UInt8](data)
     }
 
+    /// `timeout` bounds a wait for the reply (an event), it does not time
+    /// anything: a loaded CI machine once took more than 20 s to answer.
     @discardableResult
     func call(_ method: String, _ params: [String: Any] = [:], inSession: Bool = true,
-              timeout: TimeInterval = 20) throws -> [String: Any] {
+              timeout: TimeInterval = EventWait.timeout) throws -> [String: Any] {
         nextID += 1
         var message: [String: Any] = ["id": nextID, "method": method, "params": params]
         if inSession, let session { message["sessionId"] = session }
@@ -117,9 +128,10 @@ public final class HeadlessChromium {
                 return object["result"] as? [String: Any] ?? [:]
             }
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { throw HTTPTestError.timeout }
             var p = pollfd(fd: fromBrowser, events: Int16(POLLIN), revents: 0)
-            guard poll(&p, 1, Int32(left * 1000)) > 0 else { throw HTTPTestError.timeout }
+            guard left > 0, poll(&p, 1, Int32(left * 1000)) > 0 else {
+                throw HTTPTestError.noReply(method: method, seconds: Int(timeout))
+            }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let n = read(fromBrowser, &chunk, chunk.count)
             guard n > 0 else { throw HTTPTestError.closed }
