@@ -95,11 +95,14 @@ extension ConicShading {
     /// The exact colour of the sweep at `p` (gradient space): the sector
     /// holding the angle, linear inside it.
     public func color(at p: Point) -> Color {
-        guard let first = sectors.first else { return .transparent }
+        // Indexed, not `first`: an unoptimised build allocates for `first`,
+        // and this runs a few times per pixel.
+        guard !sectors.isEmpty else { return .transparent }
+        let start = sectors[0].startAngle
         let turn = 2 * Double.pi
-        var a = atan2(p.y - center.y, p.x - center.x) - first.startAngle
+        var a = atan2(p.y - center.y, p.x - center.x) - start
         a -= turn * (a / turn).rounded(.down)
-        let angle = first.startAngle + a
+        let angle = start + a
         var lo = 0, hi = sectors.count - 1
         while lo < hi {
             let mid = (lo + hi) / 2

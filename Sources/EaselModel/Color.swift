@@ -45,11 +45,16 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     /// The largest difference of any premultiplied channel between four
     /// colours (a pixel's corners): how far apart they look.
     public static func spread(_ a: Color, _ b: Color, _ c: Color, _ d: Color) -> Double {
-        func range(_ f: (Color) -> Double) -> Double {
-            let (p, q, r, s) = (f(a), f(b), f(c), f(d))
-            return max(p, q, r, s) - min(p, q, r, s)
+        // Two-argument max and min only: the variadic forms build an array
+        // per call, and this runs for every pixel of a rasterised sweep
+        // (under AddressSanitizer, every allocation records its stack).
+        // Chained, they pick the same value as the variadic forms.
+        func range(_ p: Double, _ q: Double, _ r: Double, _ s: Double) -> Double {
+            max(max(max(p, q), r), s) - min(min(min(p, q), r), s)
         }
-        return max(range { $0.red * $0.alpha }, range { $0.green * $0.alpha }, range { $0.blue * $0.alpha },
-                   range { $0.alpha })
+        let red = range(a.red * a.alpha, b.red * b.alpha, c.red * c.alpha, d.red * d.alpha)
+        let green = range(a.green * a.alpha, b.green * b.alpha, c.green * c.alpha, d.green * d.alpha)
+        let blue = range(a.blue * a.alpha, b.blue * b.alpha, c.blue * c.alpha, d.blue * d.alpha)
+        return max(max(max(red, green), blue), range(a.alpha, b.alpha, c.alpha, d.alpha))
     }
 }

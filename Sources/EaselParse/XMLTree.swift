@@ -91,7 +91,8 @@ struct LineTable {
 
     init(file: String, bytes: [UInt8]) {
         self.file = SourceFiles.id(of: file)
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { lineStarts.append(i + 1) }
+        // Indexed: an unoptimised build allocates per element of `enumerated()`.
+        for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "\n") { lineStarts.append(i + 1) }
     }
 
     func location(ofByte offset: Int) -> SourceLocation {

@@ -91,7 +91,9 @@ enum ConicMesh {
             }
         }
         if let data = cairo_image_surface_get_data(image) {
-            func sample(_ x: Double, _ y: Double) -> Color { g.color(at: pixelToGradient.apply(Point(x0 + x, y0 + y))) }
+            // Immutable from here, so `sample` captures the value, not a box.
+            let shading = g
+            func sample(_ x: Double, _ y: Double) -> Color { shading.color(at: pixelToGradient.apply(Point(x0 + x, y0 + y))) }
             var d = 0.5
             func q(_ v: Double) -> UInt32 { UInt32(max(0, min(255, (v * 255 + d).rounded(.down)))) }
             // The sweep at pixel corners: where a pixel's corners disagree by
@@ -100,9 +102,14 @@ enum ConicMesh {
             // its centre's colour, so sector edges are anti-aliased as a
             // shape's outline is.
             let edge = 16.0 / 255
-            var above = (0...w).map { sample(Double($0), 0) }
+            // Two rows of corners, refilled in place: no allocation per row
+            // or per pixel (every allocation is a stack walk under
+            // AddressSanitizer's leak checks).
+            var above = [Color](repeating: .transparent, count: w + 1)
+            var below = above
+            for i in 0..<(w + 1) { above[i] = sample(Double(i), 0) }
             for j in 0..<h {
-                let below = (0...w).map { sample(Double($0), Double(j + 1)) }
+                for i in 0..<(w + 1) { below[i] = sample(Double(i), Double(j + 1)) }
                 let row = UnsafeMutableRawPointer(data + j * stride)
                 for i in 0..<w {
                     if dither { d = DitheredGradient.threshold(box.x0 + i, box.y0 + j) }
@@ -123,7 +130,7 @@ enum ConicMesh {
                     }
                     row.storeBytes(of: q(a) << 24 | q(r) << 16 | q(gr) << 8 | q(b), toByteOffset: 4 * i, as: UInt32.self)
                 }
-                above = below
+                swap(&above, &below)
             }
         }
         cairo_surface_mark_dirty(image)
