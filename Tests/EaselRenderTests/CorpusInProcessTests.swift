@@ -9,7 +9,8 @@ import XCTest
 /// (.ci/lsan-fast-unwind.supp: fontconfig, Cairo, Foundation and XCTest,
 /// whose frames are all the fast unwinder sees): a leak of Easel's on any
 /// error path fails the run. scripts/leak-check runs the same inputs with
-/// whole stacks, where only named library caches are suppressed.
+/// whole stacks, where only named library caches are suppressed (all but
+/// paint-budget, whose million rectangles are laid out by Swift alone).
 final class CorpusInProcessTests: XCTestCase {
     func testBadCorpusAndFindingsInOneProcess() throws {
         let root = ExternalTool.repositoryRoot
