@@ -80,18 +80,22 @@ public final class HeadlessChromium {
     /// Evaluates `expression` until it is true; false after `timeout`.
     public func waitUntil(_ expression: String, timeout: TimeInterval = EventWait.timeout) throws -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
+        var refusal: Error?
         while deadline.timeIntervalSinceNow > 0 {
             // An evaluation sent while the tab is still navigating may be
-            // refused or never answered (a late reply is skipped by its id),
-            // so ask again until the deadline.
+            // refused (its context replaced), so ask again until the
+            // deadline; a refusal that never stops is thrown then.
             do {
                 let reply = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true],
-                                     timeout: min(10, max(0.1, deadline.timeIntervalSinceNow)))
+                                     timeout: max(0.1, deadline.timeIntervalSinceNow))
+                refusal = nil
                 if (reply["result"] as? [String: Any])?["value"] as? Bool == true { return true }
-            } catch HTTPTestError.noReply {
-            } catch HTTPTestError.malformed {}
+            } catch HTTPTestError.malformed(let reason) {
+                refusal = HTTPTestError.malformed(reason)
+            }
             usleep(50_000)
         }
+        if let refusal { throw refusal }
         return false
     }
 
