@@ -72,8 +72,8 @@ public final class HeadlessChromium {
     }
 
     /// The value of a JavaScript expression in the page.
-    public func evaluate(_ expression: String) throws -> Any? {
-        let reply = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true])
+    public func evaluate(_ expression: String, timeout: TimeInterval = EventWait.timeout) throws -> Any? {
+        let reply = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true], timeout: timeout)
         return (reply["result"] as? [String: Any])?["value"]
     }
 
@@ -86,10 +86,9 @@ public final class HeadlessChromium {
             // refused (its context replaced), so ask again until the
             // deadline; a refusal that never stops is thrown then.
             do {
-                let reply = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true],
-                                     timeout: max(0.1, deadline.timeIntervalSinceNow))
+                let value = try evaluate(expression, timeout: max(0.1, deadline.timeIntervalSinceNow))
                 refusal = nil
-                if (reply["result"] as? [String: Any])?["value"] as? Bool == true { return true }
+                if value as? Bool == true { return true }
             } catch HTTPTestError.malformed(let reason) {
                 refusal = HTTPTestError.malformed(reason)
             }
