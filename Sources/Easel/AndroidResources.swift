@@ -21,6 +21,12 @@ enum AndroidResources {
     static let layerIDs = ["background", "foreground", "monochrome"]
     static let launcherName = "ic_launcher"
 
+    /// The adaptive icon's layers an app icon with these top-level ids
+    /// has: none unless it has both a background and a foreground.
+    static func adaptiveLayers(ids: [String]) -> [String] {
+        ids.contains("background") && ids.contains("foreground") ? layerIDs.filter(ids.contains) : []
+    }
+
     /// Java's reserved words and literals: `R.drawable.class` would not compile.
     static let javaKeywords: Set<String> = [
         "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const", "continue",

@@ -12,15 +12,30 @@ public enum AssetBuild {
     public static func run(_ options: Options) -> Report {
         var report = Report()
         let fm = FileManager.default
-        let scenes = sceneFiles(under: options.source)
+        let listing = sceneFiles(under: options.source)
+        let scenes = listing.scenes
+        // A folder that cannot be listed is not an empty one: the build
+        // fails naming it, and the scenes recorded under it keep their
+        // outputs and records (they are neither built nor removed).
+        for folder in listing.unreadable {
+            report.errors.append(Diagnostic(.error, .unreadableSourceFolder(options.shownPath(folder.folder), folder.reason), at: nil))
+        }
+        let present = Set(scenes)
         let manifestURL = options.output.appendingPathComponent(manifestName)
         var manifest = options.usesManifest ? BuildManifest.load(from: manifestURL, warnings: &report.warnings) : BuildManifest()
+        let unknown = Set(manifest.scenes.keys.filter { !present.contains($0) && listing.isUnknown($0) })
         let fingerprint = options.fingerprint
         // What each scene wrote last time, even under other options: a file
         // this build no longer writes (a scale or gamut slot dropped) goes.
         let previousOutputs = manifest.scenes.mapValues(\.outputs)
         if manifest.easel != Easel.version || manifest.options != fingerprint {
-            manifest.scenes = [:]   // another Easel or other options: everything again
+            // Another Easel or other options: everything again. A scene that
+            // cannot be read now keeps its record, marked to be built again.
+            manifest.scenes = manifest.scenes.filter { unknown.contains($0.key) }.mapValues { entry in
+                var kept = entry
+                kept.outdated = true
+                return kept
+            }
         }
         manifest.easel = Easel.version
         manifest.options = fingerprint
@@ -41,7 +56,7 @@ public enum AssetBuild {
         // is rendered again for those locales only.
         var partial: [String: [String]] = [:]
         let changed = scenes.filter { scene in
-            guard let entry = manifest.scenes[scene] else { return true }
+            guard let entry = manifest.scenes[scene], entry.outdated != true else { return true }
             let outputsThere = entry.outputs.allSatisfy { fm.fileExists(atPath: options.output.appendingPathComponent($0).path) }
             // A catalog's colour sets are made from what each scene exports.
             if options.xcassets && entry.colors == nil { return true }
@@ -54,22 +69,40 @@ public enum AssetBuild {
                 return true
             }
         }
+
+        // Every file of the build is known before the first is written: the
+        // scenes to build plan theirs from their files as written, the
+        // others keep what they wrote last time. Two producers of one path
+        // (or of paths that differ only in case) fail the whole build.
+        let plans = ParallelJobs.map(changed, jobs: options.jobs) { plan($0, options) }
+        var refused: [String: Diagnostic] = [:]
+        if options.android {
+            for p in plans where !p.isAppIcon {
+                if let d = invalidAndroidName(p.scene, options) { refused[p.scene] = d }
+            }
+        }
         let changedSet = Set(changed)
-        // Whether a scene is an app icon: its record says (it wrote a
-        // launcher icon), or its file's root does (read, not compiled).
-        let refused = options.android ? refusedAndroidNames(scenes, options) { scene in
-            if !changedSet.contains(scene), let entry = manifest.scenes[scene] { return entry.outputs.contains { $0.hasPrefix("mipmap-") } }
-            return SceneParser.read(fileAt: options.source.appendingPathComponent(scene), limits: options.compile.limits).isAppIcon
-        } : [:]
-        var removals: [String] = []
+        let collisions = outputCollisions(plans.filter { refused[$0.scene] == nil }, kept: scenes.filter { !changedSet.contains($0) }
+            .compactMap { scene in manifest.scenes[scene].map { (scene, $0.outputs) } }
+            + unknown.sorted().compactMap { scene in manifest.scenes[scene].map { (scene, $0.outputs) } }, options)
+        if !collisions.isEmpty {
+            for (scene, other, diagnostic) in collisions {
+                report.diagnostics.append((scene, [diagnostic]))
+                for s in [scene, other] where !report.failed.contains(s) { report.failed.append(s) }
+            }
+            return report
+        }
+
         let stale = changed.filter { refused[$0] == nil }
+        let planned = Dictionary(plans.map { ($0.scene, Set($0.files.map(\.path))) }, uniquingKeysWith: { a, _ in a })
+        var removals: [String] = []
         let done = Locked(0)
         let onlyLocales = partial
         let options = { var o = options; o.staleScenes = stale.count; return o }()
         let results: [SceneResult] = options.dryRun
             ? stale.map { SceneResult(scene: $0, entry: nil, diagnostics: []) }
             : ParallelJobs.map(stale, jobs: options.jobs) { scene in
-                let result = build(scene, options, only: onlyLocales[scene])
+                let result = build(scene, options, only: onlyLocales[scene], planned: planned[scene] ?? [])
                 // Reported under the lock: one progress call at a time, in
                 // the order scenes finished (the callback prints).
                 done.withLock { count in
@@ -84,7 +117,8 @@ public enum AssetBuild {
             if let entry = r.entry {
                 // What it wrote last time and no longer writes (a locale dropped,
                 // a scene no longer localized) goes.
-                for output in previousOutputs[r.scene] ?? [] where !entry.outputs.contains(output) && BuildManifest.isInsideFolder(output) {
+                let outputs = Set(entry.outputs)
+                for output in previousOutputs[r.scene] ?? [] where !outputs.contains(output) && BuildManifest.isInsideFolder(output) {
                     removals.append(output)
                 }
                 manifest.scenes[r.scene] = entry
@@ -102,15 +136,15 @@ public enum AssetBuild {
         let staleSet = Set(stale)
         report.upToDate = scenes.filter { !staleSet.contains($0) && refused[$0] == nil }
 
-        // Scenes that are gone: remove exactly the files they wrote.
-        let present = Set(scenes)
-        for (scene, outputs) in previousOutputs.sorted(by: { $0.key < $1.key }) where !present.contains(scene) {
+        // Scenes that are gone: remove exactly the files they wrote. A scene
+        // under a folder that could not be listed is not known to be gone.
+        for (scene, outputs) in previousOutputs.sorted(by: { $0.key < $1.key }) where !present.contains(scene) && !unknown.contains(scene) {
             for output in outputs where BuildManifest.isInsideFolder(output) { removals.append(output) }
             if !options.dryRun { manifest.scenes[scene] = nil }
         }
         // A file another scene now writes is that scene's (an icon renamed:
         // the new name's ic_launcher is the old one's path).
-        let owned = Set(manifest.scenes.filter { present.contains($0.key) }.values.flatMap(\.outputs))
+        let owned = Set(manifest.scenes.filter { present.contains($0.key) || unknown.contains($0.key) }.values.flatMap(\.outputs))
         for output in removals where !owned.contains(output) {
             guard !options.dryRun else { report.removed.append(output); continue }
             removeStale(output, &report, options)
@@ -118,7 +152,6 @@ public enum AssetBuild {
         // Colour sets by the scene that makes them (the first to export the name).
         var colorSets: [String: [String]] = [:]
         if !options.dryRun {
-            if options.android { refuseSharedOutputs(&manifest, &report, options) }
             if options.xcassets {
                 colorSets = writeColorSets(&manifest, &report, options)
                 writeCatalogFolders(options, scenes: manifest.scenes.keys.sorted(), &report)
@@ -155,7 +188,9 @@ public enum AssetBuild {
     /// for each variant — for each locale, if it uses a localized key —
     /// each rendered at every scale and format. `only`: the locales whose
     /// translations changed (the others' files are kept as they are).
-    static func build(_ scene: String, _ options: Options, only: [String]? = nil) -> SceneResult {
+    /// `planned`: the paths the build planned for the scene; a file outside
+    /// them fails the scene, unwritten.
+    static func build(_ scene: String, _ options: Options, only: [String]? = nil, planned: Set<String>) -> SceneResult {
         var compileOptions = options.compile
         compileOptions.scales = options.formats.contains(.png) ? options.pngScales.compactMap { $0 } : []
         // A build's --set values are for the scenes that declare them.
@@ -167,9 +202,7 @@ public enum AssetBuild {
         // of their own; everything else at the build's.
         compileOptions.paintsAboveScales = options.android || (options.xcassets && source.isAppIcon)
         let candidates = source.stringParameters
-        let keys = options.compile.strings?.keys ?? []
-        let localized = !options.locales.isEmpty && candidates.contains(where: keys.contains)
-        let locales: [String?] = localized ? options.locales : [nil]
+        let locales = renderedLocales(source, options)
         let rendered = Set(only ?? options.locales)
 
         // Locales compile and render on the build's spare workers (all of
@@ -182,6 +215,7 @@ public enum AssetBuild {
         var session = CompileSession(options: compileOptions)
         var renderings: [Rendering] = []
         var inputs: [FileRecord] = []
+        var inputPaths = Set<String>()
         var parameters: [String] = []
         // Every locale's diagnostics, each said once: one that only some
         // locales have names its locale, and one locale's failure does not
@@ -200,14 +234,22 @@ public enum AssetBuild {
             })
             parameters = c.parameters
             renderings += c.renderings
-            for f in c.filesRead where !inputs.contains(where: { $0.path == f.path }) { inputs.append(f) }
+            for f in c.filesRead where inputPaths.insert(f.path).inserted { inputs.append(f) }
         }
         if compiled.contains(where: \.failed) { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }
-        var outputs: [String] = []
+        let files = files(for: scene, renderings, options)
+        if let unplanned = files.first(where: { !planned.contains($0.path) }) {
+            session.report([Diagnostic(.error, .sceneChangedDuringBuild(unplanned.path), at: SourceLocation(file: shown, line: 1, column: 1))])
+            return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
+        }
+        let outputs = files.map(\.path)
+        // Every file rendered before the first is written: a scene that
+        // fails writes nothing.
         var warnings: [Diagnostic] = []
         let ok = session.run {
-            for (relative, bytes) in try files(for: scene, renderings, options, warnings: &warnings) {
-                outputs.append(relative)
+            warnings = try androidWarnings(renderings)
+            let made = try files.map { ($0.path, try $0.bytes()) }
+            for (relative, bytes) in made {
                 guard let bytes else { continue }   // a locale whose translations did not change
                 try StaleOutputRemoval.write(bytes, to: relative, under: options.output)
             }
@@ -253,6 +295,7 @@ public enum AssetBuild {
         }
         out.parameters = compiled.scene.parameters.map(\.name)
         out.filesRead = localeSession.filesRead
+        var readPaths = Set(out.filesRead.map(\.path))
         var scenes: [(SceneVariant?, CompiledScene)] = [(nil, compiled)]
         for variant in compiled.scene.variants {
             var variantOptions = localeOptions
@@ -268,15 +311,16 @@ public enum AssetBuild {
             // A variant's own warnings (an overflow in its values) are said too.
             out.diagnostics += variantSession.diagnostics
             scenes.append((variant, c))
-            for f in variantSession.filesRead where !out.filesRead.contains(where: { $0.path == f.path }) { out.filesRead.append(f) }
+            for f in variantSession.filesRead where readPaths.insert(f.path).inserted { out.filesRead.append(f) }
         }
         for (variant, c) in scenes {
             // An app icon's files are made from every rendering: none is kept.
-            var r = Rendering(variant: variant, locale: locale, compiled: kept && c.scene.asset != .appIcon ? nil : c)
+            let isAppIcon = c.scene.asset == .appIcon
+            var r = Rendering(variant: variant, locale: locale, compiled: kept && !isAppIcon ? nil : c, isAppIcon: isAppIcon)
             // The Display P3 slot: the same scene compiled again in Display P3
             // (colours are converted in layout). Its warnings are the sRGB
             // compile's or fewer; only errors are new.
-            if bothGamuts, !kept, c.scene.asset != .appIcon {
+            if bothGamuts, !kept, !isAppIcon {
                 var p3Options = localeOptions
                 p3Options.variant = variant?.name
                 p3Options.colorSpace = .displayP3
@@ -289,21 +333,19 @@ public enum AssetBuild {
                 r.displayP3 = p3
             }
             // An Android app icon's layers, each compiled alone.
-            if options.android, c.scene.asset == .appIcon, variant?.appearance != .tinted {
-                let ids = Set(c.scene.layers.map(\.id))
-                if ids.contains("background") && ids.contains("foreground") {
-                    for layer in AndroidResources.layerIDs where ids.contains(layer) {
-                        var layerOptions = localeOptions
-                        layerOptions.variant = variant?.name
-                        layerOptions.layer = layer
-                        var layerSession = CompileSession(options: layerOptions)
-                        guard let compiledLayer = layerSession.compile(source) else {
-                            out.diagnostics += layerSession.diagnostics.filter { $0.severity == .error }
-                            out.failed = true
-                            return out
-                        }
-                        r.layers[layer] = compiledLayer
+            if options.android, isAppIcon, variant?.appearance != .tinted {
+                r.adaptiveLayers = AndroidResources.adaptiveLayers(ids: c.scene.layers.map(\.id))
+                for layer in r.adaptiveLayers {
+                    var layerOptions = localeOptions
+                    layerOptions.variant = variant?.name
+                    layerOptions.layer = layer
+                    var layerSession = CompileSession(options: layerOptions)
+                    guard let compiledLayer = layerSession.compile(source) else {
+                        out.diagnostics += layerSession.diagnostics.filter { $0.severity == .error }
+                        out.failed = true
+                        return out
                     }
+                    r.layers[layer] = compiledLayer
                 }
             }
             if !kept {

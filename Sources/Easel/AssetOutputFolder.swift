@@ -4,10 +4,20 @@ import FoundationEssentials
 /// The build's output folder: scenes found, files written atomically,
 /// stale outputs removed, the catalog's folder files.
 extension AssetBuild {
-    /// Every `*.scene.xml` under `folder`, relative, sorted.
-    static func sceneFiles(under folder: URL) -> [String] {
-        let items = FolderWalk.relativePaths(under: folder.path) ?? []
-        return items.filter { $0.hasSuffix(".scene.xml") }.sorted()
+    struct SceneListing {
+        /// Every `*.scene.xml` under the folder, relative, sorted.
+        var scenes: [String]
+        /// Folders that could not be listed, relative (`""`: the source itself).
+        var unreadable: [FolderWalk.Unreadable]
+        /// Whether a scene at `relative` may be there unseen.
+        func isUnknown(_ relative: String) -> Bool {
+            FolderWalk.Listing(paths: [], unreadable: unreadable).isUnknown(relative)
+        }
+    }
+
+    static func sceneFiles(under folder: URL) -> SceneListing {
+        let listing = FolderWalk.walk(folder.path)
+        return SceneListing(scenes: listing.paths.filter { $0.hasSuffix(".scene.xml") }.sorted(), unreadable: listing.unreadable)
     }
 
     /// Removes an output (relative to the output folder) that no scene

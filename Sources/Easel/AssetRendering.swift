@@ -8,6 +8,11 @@ extension AssetBuild {
         var variant: SceneVariant?
         var locale: String?
         var compiled: CompiledScene?
+        /// `<scene asset="app-icon">`.
+        var isAppIcon = false
+        /// An Android app icon's adaptive layers, by id
+        /// (`AndroidResources.adaptiveLayers`): compiled into `layers`.
+        var adaptiveLayers: [String] = []
         /// Bytes rendered ahead, on the locale's worker, by format and scale.
         var rendered: [String: [UInt8]] = [:]
         /// An Android app icon's adaptive layers, each compiled alone, by id.
@@ -17,6 +22,13 @@ extension AssetBuild {
         var displayP3: CompiledScene?
         /// `dark` in file names (`card~dark.png`), nil for the scene itself.
         var variantName: String? { variant?.name }
+
+        /// How messages name this rendering beside its scene: nil for the
+        /// scene itself, else `variant dark`, `locale de` or both.
+        var producer: String? {
+            let parts = [variantName.map { "variant \($0)" }, locale.map { "locale \($0)" }].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: ", ")
+        }
 
         static func key(_ format: OutputFormat, _ scale: Double?) -> String { "\(format.rawValue)@\(scale ?? 0)" }
 

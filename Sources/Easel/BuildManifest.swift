@@ -23,6 +23,9 @@ struct BuildManifest: Codable, Sendable {
         var strings: [String: [String: String]]?
         /// In an asset catalog: the palette colours the scene exports.
         var colors: [ExportedColor]?
+        /// The record was kept through a change of options while its scene
+        /// could not be read: it is built again once it can be.
+        var outdated: Bool?
     }
     static let currentVersion = 1
     var version = BuildManifest.currentVersion

@@ -10,39 +10,46 @@ extension AssetBuild {
     /// (`NAME~VARIANT.appiconset`, an alternate icon). Every image is
     /// painted at its own pixel size. App icons are not localized: the
     /// scene's first locale makes them.
-    static func appIconFiles(_ name: String, folder: String, _ renderings: [Rendering], _ options: Options) throws -> [(String, [UInt8]?)] {
+    static func appIconFiles(_ name: String, folder: String, _ renderings: [Rendering], _ options: Options) -> [PlannedFile] {
         func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
         let firstLocale = renderings.first?.locale
         let own = renderings.filter { $0.locale == firstLocale }
         let dark = own.first { $0.variant?.appearance == .dark }?.variant?.name
         let tinted = own.first { $0.variant?.appearance == .tinted }?.variant?.name
         var sets: [(name: String, members: [(Rendering, Appearance?)])] = []
+        var setIndex: [String: Int] = [:]
         for r in own {
             let appearance: Appearance? = r.variant == nil ? nil : r.variantName == dark ? .dark : r.variantName == tinted ? .tinted : nil
             let setName = r.variant == nil || appearance != nil ? name : name + "~" + r.variantName!
-            if let k = sets.firstIndex(where: { $0.name == setName }) { sets[k].members.append((r, appearance)) } else { sets.append((setName, [(r, appearance)])) }
+            if let k = setIndex[setName] { sets[k].members.append((r, appearance)) } else {
+                setIndex[setName] = sets.count
+                sets.append((setName, [(r, appearance)]))
+            }
         }
-        var out: [(String, [UInt8]?)] = []
+        var out: [PlannedFile] = []
         for (setName, members) in sets {
             let set = path(setName + ".appiconset")
             var ios: [AppIconSet.Entry] = [], mac: [AppIconSet.Entry] = []
             for (r, appearance) in members {
-                guard let compiled = r.compiled else { continue }
                 if options.platforms.contains(.ios) {
                     let file = OutputName.file(name, variant: r.variantName, extension: "png")
-                    let png = try compiled.renderPNG(pixels: AppIconSet.iOSSize)
-                    // iOS shows an icon's transparent pixels as black; Xcode refuses
-                    // such an icon when the app is submitted. Dark and tinted icons
-                    // may be transparent: the system puts its own background under them.
-                    if appearance == nil, PNGChunks.colorType(of: png) != PNGChunks.rgbColorType {
-                        throw DiagnosticsError([Diagnostic(.error, .appIconNotOpaque(r.variantName), at: compiled.scene.location)])
-                    }
-                    out.append((set + "/" + file, png))
+                    out.append(PlannedFile(path: set + "/" + file, producer: r.producer) {
+                        guard let compiled = r.compiled else { return nil }
+                        let png = try compiled.renderPNG(pixels: AppIconSet.iOSSize)
+                        // iOS shows an icon's transparent pixels as black; Xcode refuses
+                        // such an icon when the app is submitted. Dark and tinted icons
+                        // may be transparent: the system puts its own background under them.
+                        if appearance == nil, PNGChunks.colorType(of: png) != PNGChunks.rgbColorType {
+                            throw DiagnosticsError([Diagnostic(.error, .appIconNotOpaque(r.variantName), at: compiled.scene.location)])
+                        }
+                        return png
+                    })
                     ios.append(AppIconSet.Entry(filename: file, platform: .ios, size: AppIconSet.iOSSize, scale: nil, appearance: appearance))
                 }
                 if options.platforms.contains(.macos), appearance == nil {
                     for e in AppIconSet.macEntries({ OutputName.file(name, variant: r.variantName, size: $0, scale: Double($1), extension: "png") }) {
-                        out.append((set + "/" + e.filename, try compiled.renderPNG(pixels: e.pixels)))
+                        out.append(PlannedFile(path: set + "/" + e.filename, producer: r.producer,
+                                               bytes: { try r.compiled?.renderPNG(pixels: e.pixels) }))
                         mac.append(e)
                     }
                 }
@@ -50,7 +57,8 @@ extension AssetBuild {
             // Xcode lists any appearance, dark, tinted, then the Mac's sizes.
             let order: [Appearance?] = [nil, .dark, .tinted]
             ios.sort { order.firstIndex(of: $0.appearance)! < order.firstIndex(of: $1.appearance)! }
-            out.append((set + "/Contents.json", AppIconSet.contents(ios + mac)))
+            let contents = AppIconSet.contents(ios + mac)
+            out.append(PlannedFile(path: set + "/Contents.json", producer: members.first?.0.producer, bytes: { contents }))
         }
         return out
     }

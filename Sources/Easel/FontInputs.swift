@@ -3,7 +3,9 @@ import FoundationEssentials
 import Glibc
 
 extension Diagnostic.Message {
-    static func fontFolderUnreadable(_ path: String) -> Self { .init(.unusableFont, "cannot read the font folder '\(path)'") }
+    static func fontFolderUnreadable(_ path: String, _ reason: String? = nil) -> Self {
+        .init(.unusableFont, "cannot read the font folder '\(path)'" + (reason.map { ": \($0)" } ?? ""))
+    }
     static func fontFileUnreadable(_ path: String) -> Self { .init(.unusableFont, "cannot read the font file '\(path)'") }
     static func fontFileTooLarge(_ path: String, _ size: Int, _ limit: Int) -> Self {
         .init(.inputTooLarge, "'\(path)' is \(size) bytes, more than the limit of \(limit) bytes (raise it with --max-file-size)")
@@ -28,8 +30,10 @@ enum FontInputs {
     static func declaredFiles(in folders: [URL], limit: Int) -> Result<[DeclaredFontFile], Diagnostic> {
         var out: [DeclaredFontFile] = []
         for folder in folders {
-            guard let paths = fontFiles(in: folder) else {
-                return .failure(Diagnostic(.error, .fontFolderUnreadable(folder.path), at: nil))
+            let paths: [String]
+            switch fontFiles(in: folder) {
+            case .success(let found): paths = found
+            case .failure(let unreadable): return .failure(Diagnostic(.error, .fontFolderUnreadable(unreadable.folder, unreadable.reason), at: nil))
             }
             for path in paths {
                 guard let stamp = stamp(path) else { return .failure(Diagnostic(.error, .fontFileUnreadable(path), at: nil)) }
@@ -54,20 +58,32 @@ enum FontInputs {
     /// The font files under `folders`' (absolute, sorted), for a build's
     /// fingerprint; an unreadable folder is named as such.
     static func fileNames(in folders: [URL]) -> [String] {
-        folders.flatMap { fontFiles(in: $0) ?? ["unreadable: \($0.path)"] }
+        folders.flatMap { folder in
+            (try? fontFiles(in: folder).get()) ?? ["unreadable: \(folder.path)"]
+        }
     }
 
-    /// The paths of the font files under `folder` and its subfolders, sorted; nil if it is not a folder.
-    private static func fontFiles(in folder: URL) -> [String]? {
+    /// The paths of the font files under `folder` and its subfolders,
+    /// sorted; the first folder that cannot be listed (a font missing from
+    /// a set would change the pictures without a word), or the folder
+    /// itself if it is not one.
+    private static func fontFiles(in folder: URL) -> Result<[String], FolderWalk.Unreadable> {
         let root = folder.standardizedFileURL.resolvingSymlinksInPath()
         var isFolder = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder), isFolder,
-              let items = FolderWalk.relativePaths(under: root.path) else { return nil }
+        let exists = FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder)
+        guard exists, isFolder else {
+            return .failure(FolderWalk.Unreadable(folder: folder.path, reason: String(cString: strerror(exists ? ENOTDIR : ENOENT))))
+        }
+        let listing = FolderWalk.walk(root.path)
+        if let first = listing.unreadable.first {
+            return .failure(FolderWalk.Unreadable(folder: first.folder.isEmpty ? folder.path : root.appendingPathComponent(first.folder).path,
+                                                  reason: first.reason))
+        }
         var paths: [String] = []
-        for item in items where extensions.contains(item.pathExtension.lowercased()) {
+        for item in listing.paths where extensions.contains(item.pathExtension.lowercased()) {
             paths.append(root.appendingPathComponent(item).path)
         }
-        return paths.sorted()
+        return .success(paths.sorted())
     }
 
     /// A font a text used as a file the compile read, with the hash of

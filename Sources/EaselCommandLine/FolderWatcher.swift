@@ -36,8 +36,11 @@ public final class FolderWatcher: @unchecked Sendable {
         var any = false
         for folder in Set(folders) {
             var all = [folder]
-            if recursive, let items = FolderWalk.relativePaths(under: folder) {
-                for item in items {
+            // What can be listed is watched; a folder that cannot be is the
+            // build's error, and its parent's events (IN_ATTRIB: a chmod)
+            // start the build that finds it readable again.
+            if recursive {
+                for item in FolderWalk.walk(folder).paths {
                     var isDir = false
                     let path = folder + "/" + item
                     if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir { all.append(path) }

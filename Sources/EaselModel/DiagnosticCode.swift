@@ -22,6 +22,8 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case invalidTransform = 203
     case invalidPathData = 204
     case colorOutsideGamut = 205
+    case characterNotAllowed = 206
+    case geometryNotFinite = 207
     // Names and references
     case duplicateName = 301
     case unknownReference = 302
@@ -60,6 +62,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case staleManifest = 806
     case unusedSetting = 807
     case noSuchScene = 808
+    case unreadableSource = 809
     // Platform asset sets
     case appIconNotSquare = 901
     case appIconNotOpaque = 902
@@ -119,6 +122,8 @@ extension DiagnosticCode {
         case .invalidTransform: return "A `transform` that cannot be read: expected translate, rotate, scale, skewX, skewY or matrix."
         case .invalidPathData: return "A path's `d` that cannot be read as SVG path data."
         case .colorOutsideGamut: return "Colours outside the scene's colour space (a Display P3 or OKLCh colour in an sRGB scene) are gamut-mapped as CSS Color 4 maps them; one warning lists them all."
+        case .characterNotAllowed: return "Text holds a character that an output format cannot carry — a C0 control other than tab and line feed, U+FFFE or U+FFFF — from a `--set` value, a string table, a CSV cell or the scene; the error is located where it came from."
+        case .geometryNotFinite: return "A position or size overflows to infinity (a `1e308` offset inside another): `easel layout` cannot write it as JSON."
         case .duplicateName: return "An id, parameter or variant name declared twice; the message names the first."
         case .unknownReference: return "A `url(#id)` or `clip-path` that names no gradient, pattern or clip path in `<defs>`."
         case .referenceCycle: return "Paints or patterns that refer to each other in a circle; the message lists the chain."
@@ -145,12 +150,14 @@ extension DiagnosticCode {
         case .tooManyErrors: return "The error limit was reached and the compile stopped looking; `--error-limit 0` shows all."
         case .cannotWrite: return "An output or depfile cannot be written; the previous file at that path is left as it was."
         case .unknownOutputFormat: return "The output's format cannot be told from its name; give `--format`."
-        case .outputCollision: return "Two inputs would write the same output path: a command-line error (exit 2), reported before anything is rendered."
+        case .outputCollision: return "Two inputs would write the same output path (in a build: two scenes, variants or locales, also paths that differ only in case): reported before anything is written; for `render` a command-line error (exit 2), for `build` exit 1."
+
         case .renderFailed: return "Cairo or the PNG encoder failed (out of memory, a bad frame); nothing is written."
         case .stillSVGAnimation: return "Animated paints that SVG cannot animate (a conic keyframe, keyframes of different kinds): the SVG shows their first frame."
         case .staleManifest: return "The build manifest in the output folder is not one this Easel reads: everything is built again."
         case .unusedSetting: return "`--set` names a parameter that no scene in the build declares."
         case .noSuchScene: return "A scene file given on the command line does not exist, or is a folder (which `easel build` takes)."
+        case .unreadableSource: return "A folder under a build's source cannot be listed (permissions, an unmounted share): the build fails naming it, and the outputs and records of the scenes under it are kept as they were."
         case .appIconNotSquare: return "An app icon, ICNS or ICO is square on every platform; the scene's width and height must be equal."
         case .appIconNotOpaque: return "An iOS app icon must be opaque: its rendering has a pixel with alpha below 255 (give the scene a `background`)."
         case .colorSetClash: return "Two scenes of one asset-catalog build export a palette colour of one name with different values; rename one or mark it `export=\"false\"`."
@@ -178,6 +185,8 @@ extension DiagnosticCode {
         case .invalidTransform: return #"<scene width="100" height="100"><view width="10" height="10" transform="spin(45)"/></scene>"#
         case .invalidPathData: return #"<scene width="100" height="100"><path d="M 0 0 Q 5"/></scene>"#
         case .colorOutsideGamut: return #"<scene width="100" height="100"><view width="10" height="10" fill="color(display-p3 0 1 0)"/></scene>"#
+        case .characterNotAllowed: return #"<scene width="100" height="100"><text>Bell&#13;</text></scene>"#
+        case .geometryNotFinite: return #"$ easel layout far.scene.xml   # <view x="1e308"> inside another <view x="1e308">"#
         case .duplicateName: return #"<scene width="100" height="100"><view id="a" width="10" height="10"/><view id="a" width="10" height="10"/></scene>"#
         case .unknownReference: return #"<scene width="100" height="100"><view width="10" height="10" fill="url(#sky)"/></scene>"#
         case .referenceCycle: return #"<scene width="100" height="100"><defs><pattern id="p" width="10" height="10"><view width="10" height="10" fill="url(#p)"/></pattern></defs></scene>"#
@@ -210,6 +219,7 @@ extension DiagnosticCode {
         case .staleManifest: return "$ easel build scenes -o out   # out/.easel-manifest.json written by another Easel"
         case .unusedSetting: return "$ easel build scenes -o out --set acent=#ff0000"
         case .noSuchScene: return "$ easel check no-such.scene.xml"
+        case .unreadableSource: return "$ easel build scenes -o out   # scenes/icons cannot be listed (its permissions)"
         case .appIconNotSquare: return #"<scene width="100" height="80" asset="app-icon"/>"#
         case .appIconNotOpaque: return "$ easel build icons -o App.xcassets --xcassets   # an app icon with a transparent corner"
         case .colorSetClash: return "$ easel build scenes -o App.xcassets --xcassets   # card and icon both export 'ink', with different values"

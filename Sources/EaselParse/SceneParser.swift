@@ -97,6 +97,29 @@ public struct SceneSource: Sendable {
             .filter { $0.name == "param" && $0.attribute("type")?.value.trimmingSpaces == "string" }
             .compactMap { $0.attribute("name")?.value.trimmingSpaces }
     }
+
+    /// The scene's `<variant>`s as written, in file order (the first of a
+    /// name; `set` only as far as whether it sets anything): what a build
+    /// names its files after before anything is compiled. The compile
+    /// checks them; one it refuses fails the scene.
+    public var variantsAsWritten: [SceneVariant] {
+        guard let root else { return [] }
+        var seen = Set<String>()
+        return root.children.filter { $0.name == "defs" }.flatMap(\.children).filter { $0.name == "variant" }.compactMap { el in
+            guard let name = el.attribute("name")?.value.trimmingSpaces, !name.isEmpty, seen.insert(name).inserted else { return nil }
+            let appearance = el.attribute("appearance").flatMap { Appearance(rawValue: $0.value.trimmingSpaces) }
+            let settings = (el.attribute("set")?.value ?? "").split(separator: ";").filter { !String($0).trimmingSpaces.isEmpty }
+                .map { SceneVariant.Assignment(name: String($0), value: "") }
+            return SceneVariant(name: name, appearance: appearance, settings: settings, location: el.location)
+        }
+    }
+
+    /// The ids of the scene's top-level elements, as written (`Scene.layers`
+    /// after a compile).
+    public var layerIDsAsWritten: [String] {
+        guard let root else { return [] }
+        return root.children.filter { $0.name != "defs" }.compactMap { $0.attribute("id")?.value.trimmingSpaces }
+    }
 }
 
 /// Scene file → typed `Scene`, with every problem located.
