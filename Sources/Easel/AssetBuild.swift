@@ -21,6 +21,19 @@ public enum AssetBuild {
             report.errors.append(Diagnostic(.error, .unreadableSourceFolder(options.shownPath(folder.folder), folder.reason), at: nil))
         }
         let present = Set(scenes)
+        // One build writes a folder at a time: a second waits for the first,
+        // then reads the manifest the first wrote.
+        var outputFolder: OutputFolder?
+        if !options.dryRun {
+            do {
+                outputFolder = try OutputFolder(options.output)
+            } catch {
+                report.errors += (error as? DiagnosticsError)?.diagnostics
+                    ?? [Diagnostic(.error, .cannotOpenOutputFolder(options.output.path, "\(error)"), at: nil)]
+                return report
+            }
+            outputFolder?.lock { options.waiting?() }
+        }
         let manifestURL = options.output.appendingPathComponent(manifestName)
         var manifest = options.usesManifest ? BuildManifest.load(from: manifestURL, warnings: &report.warnings) : BuildManifest()
         let unknown = Set(manifest.scenes.keys.filter { !present.contains($0) && listing.isUnknown($0) })
@@ -99,10 +112,13 @@ public enum AssetBuild {
         let done = Locked(0)
         let onlyLocales = partial
         let options = { var o = options; o.staleScenes = stale.count; return o }()
+        let writingFolder = outputFolder
         let results: [SceneResult] = options.dryRun
             ? stale.map { SceneResult(scene: $0, entry: nil, diagnostics: []) }
             : ParallelJobs.map(stale, jobs: options.jobs) { scene in
-                let result = build(scene, options, only: onlyLocales[scene], planned: planned[scene] ?? [])
+                // After Ctrl-C no scene starts; those under way finish and are recorded.
+                guard !AtomicFile.isInterrupted else { return SceneResult(scene: scene, entry: nil, diagnostics: [], started: false) }
+                let result = build(scene, options, only: onlyLocales[scene], planned: planned[scene] ?? [], into: writingFolder!)
                 // Reported under the lock: one progress call at a time, in
                 // the order scenes finished (the callback prints).
                 done.withLock { count in
@@ -112,6 +128,10 @@ public enum AssetBuild {
                 return result
             }
         for r in results {
+            guard r.started else {
+                report.notStarted.append(r.scene)   // its previous outputs and record stay
+                continue
+            }
             report.declaredParameters.formUnion(r.parameters)
             if !r.diagnostics.isEmpty { report.diagnostics.append((r.scene, r.diagnostics)) }
             if let entry = r.entry {
@@ -135,6 +155,7 @@ public enum AssetBuild {
         }
         let staleSet = Set(stale)
         report.upToDate = scenes.filter { !staleSet.contains($0) && refused[$0] == nil }
+        report.interrupted = AtomicFile.isInterrupted
 
         // Scenes that are gone: remove exactly the files they wrote. A scene
         // under a folder that could not be listed is not known to be gone.
@@ -146,15 +167,15 @@ public enum AssetBuild {
         // the new name's ic_launcher is the old one's path).
         let owned = Set(manifest.scenes.filter { present.contains($0.key) || unknown.contains($0.key) }.values.flatMap(\.outputs))
         for output in removals where !owned.contains(output) {
-            guard !options.dryRun else { report.removed.append(output); continue }
-            removeStale(output, &report, options)
+            guard let outputFolder else { report.removed.append(output); continue }   // a dry run
+            removeStale(output, &report, outputFolder)
         }
         // Colour sets by the scene that makes them (the first to export the name).
         var colorSets: [String: [String]] = [:]
-        if !options.dryRun {
+        if let outputFolder {
             if options.xcassets {
-                colorSets = writeColorSets(&manifest, &report, options)
-                writeCatalogFolders(options, scenes: manifest.scenes.keys.sorted(), &report)
+                colorSets = writeColorSets(&manifest, &report, options, outputFolder)
+                writeCatalogFolders(outputFolder, scenes: manifest.scenes.keys.sorted(), &report)
             }
             // Unchanged, it is not rewritten: a watched output folder stays quiet.
             // A manifest that cannot be made or written is an error: the next
@@ -162,7 +183,7 @@ public enum AssetBuild {
             do {
                 guard options.usesManifest else { throw ManifestNotWanted() }
                 let bytes = Array(try manifest.encoded())
-                if (try? FileBytes.read(manifestURL.path).get()) != bytes { write(bytes, to: manifestName, options, &report) }
+                if (try? FileBytes.read(manifestURL.path).get()) != bytes { write(bytes, to: manifestName, outputFolder, &report) }
             } catch is ManifestNotWanted {
             } catch {
                 report.errors.append(Diagnostic(.error, .cannotWrite(manifestURL.path, "cannot encode it: \(error)"), at: nil))
@@ -182,6 +203,8 @@ public enum AssetBuild {
         var diagnostics: [Diagnostic]
         /// The `<param>` names the scene declares.
         var parameters: [String] = []
+        /// False for a scene not started because the build was interrupted.
+        var started = true
     }
 
     /// One scene: read and parsed once, then one compile for itself and one
@@ -190,7 +213,8 @@ public enum AssetBuild {
     /// translations changed (the others' files are kept as they are).
     /// `planned`: the paths the build planned for the scene; a file outside
     /// them fails the scene, unwritten.
-    static func build(_ scene: String, _ options: Options, only: [String]? = nil, planned: Set<String>) -> SceneResult {
+    static func build(_ scene: String, _ options: Options, only: [String]? = nil, planned: Set<String>,
+                      into outputFolder: OutputFolder) -> SceneResult {
         var compileOptions = options.compile
         compileOptions.scales = options.formats.contains(.png) ? options.pngScales.compactMap { $0 } : []
         // A build's --set values are for the scenes that declare them.
@@ -245,13 +269,18 @@ public enum AssetBuild {
         let outputs = files.map(\.path)
         // Every file rendered before the first is written: a scene that
         // fails writes nothing.
+        // The mirrored tree's SVGs animate (a catalog has none): what they cannot animate is said, once.
         var warnings: [Diagnostic] = []
+        if options.formats.contains(.svg), !options.xcassets, !options.android,
+           let still = renderings.lazy.compactMap({ $0.compiled?.stillSVGAnimationWarning }).first {
+            warnings.append(still)
+        }
         let ok = session.run {
-            warnings = try androidWarnings(renderings)
+            warnings += try androidWarnings(renderings)
             let made = try files.map { ($0.path, try $0.bytes()) }
             for (relative, bytes) in made {
                 guard let bytes else { continue }   // a locale whose translations did not change
-                try StaleOutputRemoval.write(bytes, to: relative, under: options.output)
+                try outputFolder.write(bytes, to: relative)
             }
         }
         session.report(warnings)

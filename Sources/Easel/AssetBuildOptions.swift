@@ -32,6 +32,9 @@ extension AssetBuild {
         /// a time): the scene, whether it rendered, how many are done, how
         /// many there are.
         public var progress: (@Sendable (_ scene: String, _ ok: Bool, _ done: Int, _ total: Int) -> Void)?
+        /// Called once if another build holds the output folder: this one
+        /// waits for it to finish.
+        public var waiting: (@Sendable () -> Void)?
         public var compile = Easel.Options()
         /// How messages name the source folder (as the user typed it).
         public var sourceName: String?

@@ -6,6 +6,11 @@ extension AssetBuild {
         public var rendered: [String] = []
         public var upToDate: [String] = []
         public var failed: [String] = []
+        /// Scenes to build that never started: Ctrl-C came first. Their
+        /// outputs and records are as they were.
+        public var notStarted: [String] = []
+        /// A Ctrl-C stopped the build after the scenes under way.
+        public var interrupted = false
         /// Outputs removed because their scene is gone (relative to the output).
         public var removed: [String] = []
         /// Each scene's diagnostics, in scene order.

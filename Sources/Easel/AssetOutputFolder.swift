@@ -23,43 +23,41 @@ extension AssetBuild {
     /// Removes an output (relative to the output folder) that no scene
     /// makes any more, and the folders it leaves empty; never through a
     /// symbolic link (a warning), and a failure is the build's error.
-    static func removeStale(_ output: String, _ report: inout Report, _ options: Options) {
-        switch StaleOutputRemoval.remove(output, under: options.output) {
+    static func removeStale(_ output: String, _ report: inout Report, _ folder: OutputFolder) {
+        switch folder.remove(output) {
         case .removed, .absent:
             report.removed.append(output)
-            StaleOutputRemoval.removeEmptyFolders(output.deletingLastPathComponent, under: options.output)
+            folder.removeEmptyFolders(output.deletingLastPathComponent)
         case .throughLink(let link):
             report.warnings.append(Diagnostic(.warning, .staleOutputThroughLink(output, link), at: nil))
         case .failed(let reason):
-            report.errors.append(Diagnostic(.error, .cannotRemove(options.output.appendingPathComponent(output).path, reason), at: nil))
+            report.errors.append(Diagnostic(.error, .cannotRemove(folder.root.appendingPathComponent(output).path, reason), at: nil))
         }
     }
 
     /// Writes a file of the build (making its folder), atomically; a
     /// failure is the build's error, naming the file.
-    static func write(_ bytes: [UInt8], to relative: String, _ options: Options, _ report: inout Report) {
+    static func write(_ bytes: [UInt8], to relative: String, _ folder: OutputFolder, _ report: inout Report) {
         do {
-            try StaleOutputRemoval.write(bytes, to: relative, under: options.output)
+            try folder.write(bytes, to: relative)
         } catch let error as DiagnosticsError {
             report.errors += error.diagnostics
         } catch {
-            report.errors.append(Diagnostic(.error, .cannotWrite(options.output.appendingPathComponent(relative).path, "\(error)"), at: nil))
+            report.errors.append(Diagnostic(.error, .cannotWrite(folder.root.appendingPathComponent(relative).path, "\(error)"), at: nil))
         }
     }
 
     /// `Contents.json` at the catalog's root and in every folder between it
     /// and an imageset (folders are groups).
-    static func writeCatalogFolders(_ options: Options, scenes: [String], _ report: inout Report) {
+    static func writeCatalogFolders(_ folder: OutputFolder, scenes: [String], _ report: inout Report) {
         var folders: Set<String> = [""]
         for scene in scenes {
             var f = scene.deletingLastPathComponent
             while !f.isEmpty { folders.insert(f); f = f.deletingLastPathComponent }
         }
-        for f in folders {
+        for f in folders.sorted() {
             let relative = f.isEmpty ? "Contents.json" : f + "/Contents.json"
-            if !FileManager.default.fileExists(atPath: options.output.appendingPathComponent(relative).path) {
-                write(AssetCatalog.folder(), to: relative, options, &report)
-            }
+            if !folder.exists(relative) { write(AssetCatalog.folder(), to: relative, folder, &report) }
         }
     }
 }

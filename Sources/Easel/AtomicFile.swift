@@ -52,54 +52,84 @@ public enum AtomicFile {
 
     public static func write(_ bytes: [UInt8], to url: URL) throws {
         let directory = url.deletingLastPathComponent().path
-        let hidden = directory + "/.\(url.lastPathComponent).easel-"
-        let fd = open(directory, tmpFileFlag | O_WRONLY | O_CLOEXEC, 0o644)
+        // The folder the user named, links and all; inside it, nothing is followed.
+        let folder = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, String(cString: strerror(errno))), at: nil)])
+        }
+        defer { close(folder) }
+        try write(bytes, named: url.lastPathComponent, inFolder: folder, shownAs: url.path)
+    }
+
+    /// Writes `bytes` as `name` in the folder open as `folder`, by the rules
+    /// above; `shownAs` names the file in messages. Every file gets mode
+    /// 0644 less the umask, whichever way it was made.
+    static func write(_ bytes: [UInt8], named name: String, inFolder folder: Int32, shownAs path: String) throws {
+        let hidden = ".\(name).easel-"
+        let fd = usesUnnamedFiles ? openat(folder, ".", tmpFileFlag | O_WRONLY | O_CLOEXEC, 0o644) : -1
         if fd >= 0 {
-            do { try writeAll(bytes, fd: fd, path: url.path) } catch { close(fd); throw error }
+            do { try writeAll(bytes, fd: fd, path: path) } catch { close(fd); throw error }
             // Give the finished file a name, then move it over the target.
             let procPath = "/proc/self/fd/\(fd)"
             var linked: String?
             var isOpen = true
             defer { if isOpen { close(fd) } }
             // From its name to the rename a file is visible: Ctrl-C waits for it.
-            try committing(url.path) {
+            try committing(path) {
                 for _ in 0..<16 {
                     let candidate = hidden + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
-                    if linkat(AT_FDCWD, procPath, AT_FDCWD, candidate, AT_SYMLINK_FOLLOW) == 0 { linked = candidate; break }
+                    if linkat(AT_FDCWD, procPath, folder, candidate, AT_SYMLINK_FOLLOW) == 0 { linked = candidate; break }
                     if errno != EEXIST { break }
                 }
                 let reason = String(cString: strerror(errno))
                 close(fd)
                 isOpen = false
-                guard let linked else { throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, reason), at: nil)]) }
-                try replace(url.path, with: linked)
+                guard let linked else { throw DiagnosticsError([Diagnostic(.error, .cannotWrite(path, reason), at: nil)]) }
+                try replace(name, with: linked, in: folder, shownAs: path)
             }
-            TestPause.at(.written, url.path)
+            TestPause.at(.written, path)
             return
         }
         // No O_TMPFILE here: a named temporary file, for its whole life.
-        try committing(url.path) { try writeNamed(bytes, to: url, hidden: hidden) }
-        TestPause.at(.written, url.path)
+        try committing(path) { try writeNamed(bytes, named: name, inFolder: folder, hidden: hidden, shownAs: path) }
+        TestPause.at(.written, path)
     }
 
-    private static func writeNamed(_ bytes: [UInt8], to url: URL, hidden: String) throws {
-        var template = Array((hidden + "XXXXXX").utf8CString)
-        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard named >= 0 else {
-            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, String(cString: strerror(errno))), at: nil)])
+    /// Whether to write through unnamed files where the file system has
+    /// them; a debug build's tests turn them off (`EASEL_TEST_NAMED_TEMPORARY`)
+    /// to check that both ways give the same file.
+    private static let usesUnnamedFiles: Bool = {
+        #if DEBUG
+        return getenv("EASEL_TEST_NAMED_TEMPORARY") == nil
+        #else
+        return true
+        #endif
+    }()
+
+    private static func writeNamed(_ bytes: [UInt8], named name: String, inFolder folder: Int32, hidden: String, shownAs path: String) throws {
+        var temporary: String?
+        var fd: Int32 = -1
+        for _ in 0..<16 {
+            let candidate = hidden + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
+            // Created here or not at all (O_EXCL), never through a link; the
+            // mode as the unnamed file's: 0644 less the umask.
+            fd = openat(folder, candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 { temporary = candidate; break }
+            if errno != EEXIST { break }
         }
-        let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        guard let temporary, fd >= 0 else {
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(path, String(cString: strerror(errno))), at: nil)])
+        }
         // Closed exactly once: a second close could close a descriptor
         // another thread has opened since (fonts live in open anonymous files).
         do {
-            fchmod(named, 0o644)
-            defer { close(named) }
-            try writeAll(bytes, fd: named, path: url.path)
+            defer { close(fd) }
+            try writeAll(bytes, fd: fd, path: path)
         } catch {
-            unlink(tempPath)
+            unlinkat(folder, temporary, 0)
             throw error
         }
-        try replace(url.path, with: tempPath)
+        try replace(name, with: temporary, in: folder, shownAs: path)
     }
 
     /// Writes every byte and flushes it to disk; the caller closes `fd`.
@@ -136,11 +166,11 @@ public enum AtomicFile {
         }
     }
 
-    private static func replace(_ target: String, with temp: String) throws {
-        guard rename(temp, target) == 0 else {
+    private static func replace(_ name: String, with temporary: String, in folder: Int32, shownAs path: String) throws {
+        guard renameat(folder, temporary, folder, name) == 0 else {
             let reason = String(cString: strerror(errno))
-            unlink(temp)
-            throw DiagnosticsError([Diagnostic(.error, .cannotReplace(target, reason), at: nil)])
+            unlinkat(folder, temporary, 0)
+            throw DiagnosticsError([Diagnostic(.error, .cannotReplace(path, reason), at: nil)])
         }
     }
 }
@@ -158,8 +188,29 @@ extension AtomicFile {
     static let announcesDeferredSignals = Atomic<Bool>(false)
     #endif
 
+    private static let interruptsDeferred = Atomic<Int>(0)
+    private static let interruptNoted = Atomic<Bool>(false)
+
+    /// Whether a Ctrl-C (or SIGTERM) arrived while interrupts were deferred.
+    public static var isInterrupted: Bool { interruptNoted.load(ordering: .sequentiallyConsistent) }
+
+    /// Runs `body` with the first Ctrl-C only noted (`isInterrupted`), so
+    /// that a build can finish the scenes under way and record them; a
+    /// second one ends the process as ever.
+    public static func deferringInterrupts<T>(_ body: () throws -> T) rethrows -> T {
+        interruptsDeferred.add(1, ordering: .sequentiallyConsistent)
+        defer { interruptsDeferred.subtract(1, ordering: .sequentiallyConsistent) }
+        return try body()
+    }
+
     /// For the command's signal handler.
     public static func exitOnSignal(_ signal: Int32) {
+        if interruptsDeferred.load(ordering: .sequentiallyConsistent) > 0,
+           interruptNoted.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
+            let line: StaticString = "\neasel: stopping once the scenes under way are written (Ctrl-C again stops at once)\n"
+            _ = Glibc.write(2, line.utf8Start, line.utf8CodeUnitCount)
+            return
+        }
         pendingSignal.store(signal, ordering: .sequentiallyConsistent)
         if commitsInFlight.load(ordering: .sequentiallyConsistent) == 0 { _exit(128 + signal) }
         #if DEBUG

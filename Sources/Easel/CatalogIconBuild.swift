@@ -69,7 +69,8 @@ extension AssetBuild {
     /// values fails the later scene. Returns the sets' files by the scene
     /// that makes them (for the depfile).
     @discardableResult
-    static func writeColorSets(_ manifest: inout BuildManifest, _ report: inout Report, _ options: Options) -> [String: [String]] {
+    static func writeColorSets(_ manifest: inout BuildManifest, _ report: inout Report, _ options: Options,
+                               _ folder: OutputFolder) -> [String: [String]] {
         let scenes = manifest.scenes.keys.sorted().map { ($0, manifest.scenes[$0]?.colors ?? []) }
         let (files, clashes) = ColorSets.resolve(scenes, shown: options.shownPath)
         var byScene: [String: [String]] = [:]
@@ -77,11 +78,11 @@ extension AssetBuild {
             byScene[scene, default: []].append(relative)
             let url = options.output.appendingPathComponent(relative)
             guard (try? FileBytes.read(url.path).get()) != bytes else { continue }
-            write(bytes, to: relative, options, &report)
+            write(bytes, to: relative, folder, &report)
         }
         let written = files.map(\.path)
         for old in manifest.colorSets ?? [] where !written.contains(old) && BuildManifest.isInsideFolder(old) {
-            removeStale(old, &report, options)
+            removeStale(old, &report, folder)
         }
         manifest.colorSets = written
         for (scene, diagnostic) in clashes {

@@ -150,6 +150,14 @@ public struct CompiledScene: Sendable {
     /// paint from them without a lock.
     public var glyphs: GlyphOutlineSet { outlines.set }
 
+    /// W0805 if an SVG of the scene that animates (`render(format: .svg)`
+    /// without a time) cannot animate some of its paints, which then show
+    /// their first frame; nil if it can animate them all.
+    public var stillSVGAnimationWarning: Diagnostic? {
+        let still = SceneRenderer.animatedPaintsSVGCannotAnimate(in: renderTree)
+        return still > 0 ? Diagnostic(.warning, .stillSVGAnimation(still), at: nil) : nil
+    }
+
     /// How long the scene animates: its `duration`, or the longest pass
     /// among its animations; nil when nothing animates.
     public var duration: Double? { scene.duration ?? renderTree.paints.longestPass }
@@ -238,9 +246,10 @@ public struct CompiledScene: Sendable {
     }
 
     /// `easel layout`'s JSON: every node with its element, id, line and
-    /// frame in absolute scene points, before transforms.
-    public func layoutJSON() -> String {
-        LayoutJSON.encode(layout)
+    /// frame in absolute scene points, before transforms. Throws a located
+    /// `DiagnosticsError` for a node whose geometry is not finite.
+    public func layoutJSON() throws(DiagnosticsError) -> String {
+        try LayoutJSON.encode(layout)
     }
 }
 

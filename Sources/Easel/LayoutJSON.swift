@@ -57,32 +57,61 @@ enum LayoutJSON {
         }
     }
 
-    static func entry(_ n: LayoutNode, in scene: LaidOutScene) -> Entry {
+    /// A number JSON cannot write (a position past ±1.8e308), at the first
+    /// node that has one.
+    struct NotFinite: Error { var location: SourceLocation; var element: String; var what: String }
+
+    static func entry(_ n: LayoutNode, in scene: LaidOutScene) throws(NotFinite) -> Entry {
         let f = n.absoluteFrame
         let text = scene.text(of: n)
+        func checked(_ frame: Frame, _ what: String) throws(NotFinite) -> Frame {
+            guard frame.x.isFinite, frame.y.isFinite, frame.width.isFinite, frame.height.isFinite else {
+                throw NotFinite(location: n.location, element: n.element, what: what)
+            }
+            return frame
+        }
+        var children: [Entry] = []
+        children.reserveCapacity(n.children.count)
+        for child in n.children { children.append(try entry(child, in: scene)) }
         return Entry(element: n.element, id: n.id, line: n.location.line, column: n.location.column,
-                     frame: Frame(x: f.x, y: f.y, width: f.width, height: f.height),
+                     frame: try checked(Frame(x: f.x, y: f.y, width: f.width, height: f.height), "frame"),
                      count: n.copyCount, text: text?.shaped.text, runs: text?.shaped.runs.map(Run.init),
-                     textBounds: text.map { t in
+                     textBounds: try text.map { t throws(NotFinite) in
                          let b = t.shaped.lineBounds
-                         return Frame(x: f.x + b.x, y: f.y + b.y, width: b.width, height: b.height)
+                         return try checked(Frame(x: f.x + b.x, y: f.y + b.y, width: b.width, height: b.height), "text bounds")
                      },
                      fontSize: text?.fitting.fontSize, overflows: text.map { $0.fitting.overflow != nil },
-                     plot: n.plot.map { Frame(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
-                     children: n.children.map { entry($0, in: scene) })
+                     plot: try n.plot.map { p throws(NotFinite) in try checked(Frame(x: p.x, y: p.y, width: p.width, height: p.height), "plot") },
+                     children: children)
     }
 
-    static func encode(_ scene: LaidOutScene) -> String {
+    /// The JSON, or a located error: a node whose geometry is not finite
+    /// (JSON has no infinity) — never a document that leaves it out.
+    static func encode(_ scene: LaidOutScene) throws(DiagnosticsError) -> String {
         struct Root: Encodable {
             var element = "scene"
             var frame: Frame
             var children: [Entry]
         }
-        let root = Root(frame: Frame(x: 0, y: 0, width: scene.size.width, height: scene.size.height),
-                        children: scene.nodes.map { entry($0, in: scene) })
+        var children: [Entry] = []
+        do {
+            for node in scene.nodes { children.append(try entry(node, in: scene)) }
+        } catch {
+            throw DiagnosticsError([Diagnostic(.error, .geometryNotFinite(error.element, error.what), at: error.location)])
+        }
+        let root = Root(frame: Frame(x: 0, y: 0, width: scene.size.width, height: scene.size.height), children: children)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(root)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        do {
+            return String(decoding: try encoder.encode(root), as: UTF8.self)
+        } catch {
+            throw DiagnosticsError([Diagnostic(.error, .failed(error), at: nil)])
+        }
+    }
+}
+
+extension Diagnostic.Message {
+    static func geometryNotFinite(_ element: String, _ what: String) -> Self {
+        .init(.geometryNotFinite, "the \(what) of this <\(element)> is not a finite number (its offsets add up past ±1.8e308), which easel layout's JSON cannot write; move it nearer the origin")
     }
 }

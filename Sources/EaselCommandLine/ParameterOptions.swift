@@ -26,8 +26,15 @@ public struct ParameterOptions: ParsableArguments, Sendable {
             guard let eq = s.firstIndex(of: "="), eq != s.startIndex else {
                 throw ValidationError("--set takes NAME=VALUE, not '\(s)'")
             }
+            if let (scalar, _) = CarriedText.firstNotAllowed(in: String(s[s.index(after: eq)...])) {
+                throw ValidationError(Diagnostic.Message.characterNotAllowed(scalar, in: "--set \(s[..<eq])").text + " [E0206]")
+            }
         }
-        _ = try fileSettings()
+        for (name, setting) in try fileSettings().sorted(by: { $0.key < $1.key }) {
+            if let (scalar, _) = CarriedText.firstNotAllowed(in: setting.value) {
+                throw ValidationError(Diagnostic.Message.characterNotAllowed(scalar, in: "'\(settingsFile ?? "")': the value of '\(name)'").text + " [E0206]")
+            }
+        }
     }
 
     /// The values of `--set-file`, each named as coming from that file.

@@ -36,7 +36,7 @@ public struct TextOptions: ParsableArguments, Sendable {
         switch Easel.readStrings(stringFiles) {
         case .success(let all): return all
         case .failure(let error):
-            for d in error.diagnostics { StandardStreams.error((d.description + "\n")) }
+            for d in error.diagnostics { StandardStreams.error("\(d) [\(d.code)]\n") }
             throw ExitCode(1)
         }
     }

@@ -183,7 +183,7 @@ struct Build: ParsableCommand {
         // CI one line per scene as it finishes.
         let terminal = isatty(1) == 1 && StandardStreams.capture == nil
         let verb = dryRun ? "would render" : "rendered"
-        var rendered = Set<String>(), failed = Set<String>(), removed: [String] = [], scenes = Set<String>()
+        var rendered = Set<String>(), failed = Set<String>(), notStarted = Set<String>(), removed: [String] = [], scenes = Set<String>()
         var buildFailed = false
         var dependencies: [(outputs: [String], inputs: [String])] = []
         var declared = Set<String>()
@@ -209,8 +209,15 @@ struct Build: ParsableCommand {
                     }
                 }
             }
+            options.waiting = {
+                StandardStreams.$capture.withValue(capture) {
+                    StandardStreams.error("easel build: waiting for another build of '\(folder)' to finish\n")
+                }
+            }
             if !dryRun { try createFolder(folder) }
-            let result = AssetBuild.run(options)
+            // From a terminal, the first Ctrl-C lets the scenes under way
+            // finish and be recorded (a worker's requests end with their process).
+            let result = capture == nil ? AtomicFile.deferringInterrupts { AssetBuild.run(options) } : AssetBuild.run(options)
             report(result.warnings + result.errors, input: folder)
             buildFailed = buildFailed || !result.errors.isEmpty
             for (scene, diagnostics) in result.diagnostics {
@@ -222,6 +229,8 @@ struct Build: ParsableCommand {
             for file in result.removed { say("\(dryRun ? "would remove" : "removed") \(targets.count > 1 ? folder.appendingPathComponent(file) : file)") }
             rendered.formUnion(result.rendered)
             failed.formUnion(result.failed)
+            notStarted.formUnion(result.notStarted)
+            if result.interrupted { break }
             removed += result.removed
             scenes.formUnion(result.rendered + result.upToDate + result.failed)
             dependencies += result.dependencies
@@ -240,6 +249,11 @@ struct Build: ParsableCommand {
             }
         }
         let seconds = CFormat.string("%.2f", Date().timeIntervalSince(start))
+        if AtomicFile.isInterrupted {
+            say("easel build: interrupted: \(rendered.subtracting(failed).count) \(verb) and recorded, \(notStarted.count) not started, "
+                  + "\(failed.count) failed (\(seconds) s)")
+            throw ExitCode(130)
+        }
         let upToDate = scenes.subtracting(rendered).subtracting(failed).count
         if rendered.isEmpty && removed.isEmpty && failed.isEmpty {
             say("easel build: nothing to do, \(upToDate) up to date (\(seconds) s)")

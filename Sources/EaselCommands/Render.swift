@@ -233,6 +233,11 @@ struct Layout: ParsableCommand {
         let (session, compiled) = compile(input, options)
         report(session.diagnostics, input: input)
         guard let compiled else { throw failureStatus([session]) ?? ExitCode(1) }
-        StandardStreams.output(compiled.layoutJSON() + "\n")
+        do {
+            StandardStreams.output(try compiled.layoutJSON() + "\n")
+        } catch {
+            report(error.diagnostics, input: input)
+            throw ExitCode(1)
+        }
     }
 }

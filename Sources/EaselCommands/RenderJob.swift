@@ -75,9 +75,8 @@ struct RenderJob: Sendable {
             for output in outputs(for: input) {
                 session.run { written += try output.write(compiled, time: time) }
             }
-            if outputs(for: input).contains(where: \.isAnimatedSVG), time == nil {
-                let still = SceneRenderer.animatedPaintsSVGCannotAnimate(in: compiled.renderTree)
-                if still > 0 { session.report([Diagnostic(.warning, .stillSVGAnimation(still), at: nil)]) }
+            if outputs(for: input).contains(where: \.isAnimatedSVG), time == nil, let warning = compiled.stillSVGAnimationWarning {
+                session.report([warning])
             }
             return (session, session.hasErrors ? [] : written)
         }

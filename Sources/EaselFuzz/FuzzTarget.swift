@@ -38,7 +38,7 @@ func easelFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                                                  baseDirectory: folder,
                                                  options: options) {
         _ = try? scene.renderImage()
-        _ = scene.layoutJSON()
+        _ = try? scene.layoutJSON()
     }
     return 0
 }

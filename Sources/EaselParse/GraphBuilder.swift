@@ -127,6 +127,10 @@ extension SceneBuilder {
             diagnostics.error(long.message, at: SourceLocation(file: csvFile, line: long.row ?? 1, column: 1))
             return ([], [])
         }
+        if let bad = GraphData.characterNotAllowed(in: bytes, file: csvFile) {
+            diagnostics.error(bad.message, at: bad.location)
+            return ([], [])
+        }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             diagnostics.error(.init(.invalidData, "'\(src.value)' is not UTF-8 text"), on: src)
             return ([], [])

@@ -48,6 +48,15 @@ enum GraphData {
         var row: Int?
     }
 
+    /// A character no output can carry (`CarriedText`) anywhere in a CSV
+    /// file, at its line and column: a cell's text may become a label. A
+    /// carriage return that ends a line (CRLF, RFC 4180's) is allowed.
+    static func characterNotAllowed(in bytes: [UInt8], file: String) -> (message: Diagnostic.Message, location: SourceLocation)? {
+        guard let (scalar, offset) = CarriedText.firstNotAllowed(inUTF8: bytes, lineEndsMayBeCRLF: true) else { return nil }
+        let (line, column) = CarriedText.lineAndColumn(of: offset, in: bytes)
+        return (.characterNotAllowed(scalar, in: "this cell"), SourceLocation(file: file, line: line, column: column))
+    }
+
     /// The first row (a record: quoted fields may hold line breaks) longer
     /// than `maxRow` bytes, or holding a field longer than `maxField`, at
     /// the line it starts on; nil if there is none. One pass over the

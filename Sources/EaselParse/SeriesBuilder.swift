@@ -92,6 +92,10 @@ extension SceneBuilder {
             diagnostics.error(long.message, at: at(long.row))
             return out
         }
+        if let bad = GraphData.characterNotAllowed(in: bytes, file: csvFile) {
+            diagnostics.error(bad.message, at: bad.location)
+            return out
+        }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             diagnostics.error(.init(.invalidData, "'\(src.value)' is not UTF-8 text"), on: src)
             return out

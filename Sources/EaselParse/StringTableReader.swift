@@ -44,12 +44,56 @@ public enum StringTableReader {
             }
         default: return fail(.unknownStringsFormat(path))
         }
+        if case .success(let strings) = result, let bad = characterNotAllowed(in: strings, bytes: bytes, path: path) { return .failure(bad) }
+        // json-glib ends a string at `\u0000` (its strings are C strings): found in the file itself.
+        if case .success = result, ["json", "xcstrings"].contains(url.pathExtension.lowercased()), let offset = nullEscape(in: bytes) {
+            let (line, column) = CarriedText.lineAndColumn(of: offset, in: bytes)
+            return fail(.characterNotAllowed("\u{0}", in: "this string"), line: line, column: column)
+        }
         return result.map { strings in
             var s = strings
             s.files = [url.standardizedFileURL.resolvingSymlinksInPath().path]
             if s.sourceLanguage == nil, s.tables["en"] != nil { s.sourceLanguage = "en" }
             return s
         }
+    }
+
+    /// Where JSON text escapes U+0000 (`\u0000`, the backslash itself not
+    /// escaped), or nil.
+    private static func nullEscape(in bytes: [UInt8]) -> Int? {
+        let escape = Array("u0000".utf8)
+        var i = 0
+        while i + 6 <= bytes.count {
+            if bytes[i] == UInt8(ascii: "\\") {
+                if bytes[(i + 1)..<(i + 6)].elementsEqual(escape, by: { $0 | 0x20 == $1 | 0x20 }) { return i }
+                i += 2   // an escape: the character after the backslash is its
+                continue
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// A string no output can carry (`CarriedText`: a control character
+    /// written as an escape, `\u0007` or `\U0007`), located at the line
+    /// of its key (the first line that names it in quotes; the parsers keep
+    /// no position per value).
+    private static func characterNotAllowed(in strings: LocalizedStrings, bytes: [UInt8], path: String) -> Diagnostic? {
+        for locale in strings.tables.keys.sorted() {
+            let table = strings.tables[locale]!
+            for key in table.keys.sorted() {
+                guard let (scalar, _) = CarriedText.firstNotAllowed(in: table[key]!) else { continue }
+                let text = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+                    ? String(decoding: stride(from: 2, to: bytes.count - 1, by: 2).map { i in
+                        bytes[0] == 0xFF ? UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8 : UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1])
+                    }, as: UTF16.self)
+                    : String(decoding: bytes, as: UTF8.self)
+                let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("\"\(key)\"") }.map { $0 + 1 } ?? 1
+                return Diagnostic(.error, .characterNotAllowed(scalar, in: "the '\(locale)' string '\(key)'"),
+                                  at: SourceLocation(file: path, line: line, column: 1))
+            }
+        }
+        return nil
     }
 
     /// JSON with a syntax error located where json-glib found it.

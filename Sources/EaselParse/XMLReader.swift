@@ -226,10 +226,15 @@ private final class ReaderState {
             let found = index < positions.count && spells(positions[index].name, qname) ? positions[index]
                 : positions.first { spells($0.name, qname) }
             let pos = found.map { ($0.name.lowerBound, $0.value, $0.valueEnd) } ?? (start, start, start)
-            attrs.append(XMLAttribute(name: qname, value: value,
-                                      location: lines.location(ofByte: pos.0),
-                                      valueLocation: lines.location(ofByte: pos.1),
-                                      valueEnd: lines.location(ofByte: pos.2)))
+            let attribute = XMLAttribute(name: qname, value: value,
+                                         location: lines.location(ofByte: pos.0),
+                                         valueLocation: lines.location(ofByte: pos.1),
+                                         valueEnd: lines.location(ofByte: pos.2))
+            // `&#13;` is well-formed XML, but no output carries it as written.
+            if let (scalar, _) = CarriedText.firstNotAllowed(in: value) {
+                diagnostics.error(.characterNotAllowed(scalar, in: "the value of '\(qname)'"), at: attribute.valueLocation, through: attribute.valueEnd)
+            }
+            attrs.append(attribute)
         }
         stack.append(XMLElement(name: name, location: lines.location(ofByte: start),
                                 attributes: attrs, children: []))
@@ -245,6 +250,9 @@ private final class ReaderState {
 
     func characters(_ text: String) {
         guard !stack.isEmpty else { return }
+        if let (scalar, _) = CarriedText.firstNotAllowed(in: text) {
+            diagnostics.error(.characterNotAllowed(scalar, in: "the text of <\(stack[stack.count - 1].name)>"), at: lines.location(ofByte: parserOffset))
+        }
         let top = stack.count - 1
         stack[top].texts[stack[top].texts.count - 1] += text
     }

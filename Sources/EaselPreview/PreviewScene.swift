@@ -177,9 +177,13 @@ final class PreviewScene: @unchecked Sendable {
         var outcome = Outcome(diagnostics: [], filesRead: [], milliseconds: 0)
         if let compiled = session.compile(fileAt: URL(fileURLWithPath: path), displayPath: path) {
             var png: [UInt8]?
-            if session.run({ png = try compiled.render(format: .png, scale: settings.scale, time: settings.time) }) {
+            var layout = ""
+            if session.run({
+                png = try compiled.render(format: .png, scale: settings.scale, time: settings.time)
+                layout = try compiled.layoutJSON()
+            }) {
                 outcome.png = png
-                outcome.layout = compiled.layoutJSON()
+                outcome.layout = layout
                 outcome.scene = compiled.scene
                 outcome.duration = compiled.duration
             }

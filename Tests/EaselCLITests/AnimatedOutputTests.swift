@@ -118,6 +118,13 @@ final class AnimatedOutputTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("mixed.scene.xml: warning: 1 animated paint cannot be animated in SVG"), r.stderr)
         let still = try easel(["render", scene, "-o", dir.appendingPathComponent("still.svg").path, "--time", "1"])
         XCTAssertEqual(still.stderr, "", "a still SVG was asked for: nothing to warn about")
+        // A build's SVGs animate too, and say the same (before 1.3 a build said nothing).
+        let built = try easel(["build", dir.path, "-o", dir.appendingPathComponent("built").path, "--formats", "svg"])
+        XCTAssertEqual(built.status, 0, built.stderr)
+        XCTAssertTrue(built.stderr.contains("mixed.scene.xml: warning: 1 animated paint cannot be animated in SVG"), built.stderr)
+        XCTAssertTrue(built.stderr.contains("[W0805]"), built.stderr)
+        let pngs = try easel(["build", dir.path, "-o", dir.appendingPathComponent("pngs").path])
+        XCTAssertFalse(pngs.stderr.contains("W0805"), "no SVG, nothing to warn about: \(pngs.stderr)")
     }
 
     func testBadFrameRatesAndLimits() throws {

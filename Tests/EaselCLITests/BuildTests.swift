@@ -332,10 +332,13 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(p.terminationStatus, 130, "Ctrl-C ends a watch as it ends every command")
     }
 
-    func testBuildInterruptedOnTwoThreadsLeavesAConsistentTree() throws {
-        // Eight scenes at three scales, built on two threads; each thread is
-        // held after its first PNG (TestPause), and Ctrl-C arrives then: the
-        // build stops with at most one file a thread, whatever the machine's speed.
+    /// Eight scenes at three scales, built on two threads; each thread is
+    /// held after its first PNG (TestPause), and Ctrl-C arrives then: no
+    /// scene starts after it, the scenes under way finish, are whole and
+    /// recorded, and the build exits 130 — so the next build renders only
+    /// the rest, whatever the machine's speed. (Before 1.3 the process ended
+    /// at once and recorded nothing: the next build rendered all eight.)
+    func testBuildInterruptedOnTwoThreadsRecordsTheScenesItFinished() throws {
         for i in 0..<8 {
             try put("s\(i).scene.xml", """
             <scene width="400" height="300"><defs><linearGradient id="g" angle="\(i * 45)"><stop color="red"/><stop color="blue"/></linearGradient></defs>
@@ -345,23 +348,75 @@ final class BuildTests: XCTestCase {
         let held = try HeldProcess(["build", src.path, "-o", out.path, "--scales", "1,2,3", "-j", "2"], pauseAt: "written:.png")
         XCTAssertTrue(held.channel.waitForPause("written", ".png"), "no PNG written")
         kill(held.process.processIdentifier, SIGINT)
-        XCTAssertTrue(held.waitForExit(), "Ctrl-C did not stop a build held after a write")
+        XCTAssertNotNil(held.channel.errors.waitForLine { $0.contains("stopping once the scenes under way are written") }, "Ctrl-C not noted")
         held.finish()
         XCTAssertEqual(held.process.terminationStatus, 130, "interrupted mid-build: \(held.channel.stderr())")
-        let pngs = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }
-        XCTAssertTrue((1...2).contains(pngs.count), "one file a thread before Ctrl-C, not \(pngs.count) of 24")
-        // Whatever was written is whole: no temporary files, every PNG decodes.
         let written = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        let pngs = written.filter { $0.hasSuffix(".png") }
+        // One or two scenes were under way (the second thread may not have
+        // taken its scene yet): each finished at all three scales.
+        XCTAssertTrue([3, 6].contains(pngs.count), "the scenes under way, whole: \(pngs.sorted())")
         XCTAssertFalse(written.contains { $0.contains(".easel-") && $0 != AssetBuild.manifestName }, written.joined(separator: " "))
-        for name in written where name.hasSuffix(".png") {
+        for name in pngs {
             XCTAssertNoThrow(try RasterImage(png: [UInt8](try Data(contentsOf: out.appendingPathComponent(name)))), name)
         }
-        // The next build finishes the job and matches a clean one.
-        XCTAssertEqual(try build(["--scales", "1,2,3"]).status, 0)
+        // The next build renders only the scenes that were not finished, and matches a clean one.
+        let finished = pngs.count / 3
+        let next = try build(["--scales", "1,2,3"])
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertTrue(next.stdout.contains("easel build: \(8 - finished) rendered, \(finished) up to date"), next.stdout)
         let clean = dir.appendingPathComponent("clean")
         XCTAssertEqual(try easel(["build", src.path, "-o", clean.path, "--scales", "1,2,3"]).status, 0)
         for name in try FileManager.default.contentsOfDirectory(atPath: clean.path) where name.hasSuffix(".png") {
             XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent(name)), try Data(contentsOf: clean.appendingPathComponent(name)), name)
+        }
+    }
+
+    /// A second Ctrl-C stops the build at once, held threads and all.
+    func testASecondCtrlCStopsTheBuildAtOnce() throws {
+        for i in 0..<4 { try put("s\(i).scene.xml", "<scene width=\"40\" height=\"30\"><rect width=\"\(i + 1)\" height=\"3\"/></scene>") }
+        let held = try HeldProcess(["build", src.path, "-o", out.path, "-j", "2"], pauseAt: "written:.png")
+        XCTAssertTrue(held.channel.waitForPause("written", ".png"), "no PNG written")
+        kill(held.process.processIdentifier, SIGINT)
+        XCTAssertNotNil(held.channel.errors.waitForLine { $0.contains("stopping once the scenes under way are written") })
+        kill(held.process.processIdentifier, SIGINT)
+        XCTAssertTrue(held.waitForExit(), "a second Ctrl-C did not stop the build")
+        held.finish()
+        XCTAssertEqual(held.process.terminationStatus, 130)
+    }
+
+    /// Two builds of one output folder at once: the second waits for the
+    /// first (which holds the folder's lock) and then finds everything up
+    /// to date — no interleaved manifests.
+    func testASecondBuildOfAFolderWaitsForTheFirst() throws {
+        try put("a.scene.xml", "<scene width=\"40\" height=\"30\"><rect width=\"4\" height=\"3\"/></scene>")
+        let first = try HeldProcess(["build", src.path, "-o", out.path], pauseAt: "written:a.png")
+        XCTAssertTrue(first.channel.waitForPause("written", "a.png"))
+        let second = try HeldProcess(["build", src.path, "-o", out.path], pauseAt: "")
+        XCTAssertNotNil(second.channel.errors.waitForLine { $0.contains("easel build: waiting for another build of '\(self.out.path)' to finish") },
+                        "the second build did not wait: \(second.channel.stderr())")
+        first.finish()
+        second.finish()
+        XCTAssertEqual(first.process.terminationStatus, 0)
+        XCTAssertEqual(second.process.terminationStatus, 0, second.channel.stderr())
+        XCTAssertEqual(AssetBuild.manifestSceneCount(Array(try Data(contentsOf: out.appendingPathComponent(AssetBuild.manifestName)))), 1)
+    }
+
+    /// Every output gets 0644 less the umask, written through an unnamed
+    /// temporary file or (where the file system has none) a named one.
+    /// (Before 1.3 the named way forced 0644 whatever the umask.)
+    func testOutputModesFollowTheUmaskEitherWay() throws {
+        try put("a.scene.xml", "<scene width=\"40\" height=\"30\"><rect width=\"4\" height=\"3\"/></scene>")
+        for (label, env) in [("unnamed", ""), ("named", "EASEL_TEST_NAMED_TEMPORARY=1 ")] {
+            let folder = dir.appendingPathComponent(label)
+            let r = try ExternalTool.run("sh", ["-c", "umask 027; \(env)exec \"$0\" build \"$1\" -o \"$2\"", ExternalTool.easelExecutable, src.path, folder.path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            for name in ["a.png", AssetBuild.manifestName] {
+                let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.posixPermissions] as? Int)
+                XCTAssertEqual(mode, 0o640, "\(label): \(name) has mode \(String(mode, radix: 8))")
+            }
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".easel-") && $0 != AssetBuild.manifestName }
+            XCTAssertEqual(left, [], "\(label): temporary files left")
         }
     }
 }

@@ -94,7 +94,7 @@ final class FrameTests: XCTestCase {
           <repeat count="3" transform="rotate(10 50 40)"><rect id="tick" width="2" height="5"/></repeat>
         </scene>
         """)
-        let json = try JSONSerialization.jsonObject(with: Data(s.layoutJSON().utf8)) as! [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(try s.layoutJSON().utf8)) as! [String: Any]
         let children = json["children"] as! [[String: Any]]
         XCTAssertEqual(children.count, 2)
         let card = children[0]

@@ -39,7 +39,7 @@ final class OutputBytesTests: XCTestCase {
             lastOutputs[url.lastPathComponent + "." + name] = bytes
         }
         // The JSON names font files by absolute path: hashed relative to the clone.
-        let layout = compiled.layoutJSON().replacingOccurrences(of: ExternalTool.repositoryRoot.path + "/", with: "")
+        let layout = try compiled.layoutJSON().replacingOccurrences(of: ExternalTool.repositoryRoot.path + "/", with: "")
         out["layout"] = ContentHash.sha256(Array(layout.utf8))
         if compiled.duration != nil {
             out["frames@10fps"] = ContentHash.sha256(try compiled.renderFrames(fps: 10, scale: 1).flatMap { $0 })
