@@ -20,7 +20,7 @@ const char *const easel_lazy_libraries[] = {
     "libglib-2.0.so.0",
 };
 
-static void *_Atomic slots[100];
+static void *_Atomic slots[102];
 
 STUB gchar * g_compute_checksum_for_data(GChecksumType a0, const guchar * a1, gsize a2) { return ((__typeof__(&g_compute_checksum_for_data))easel_lazy_symbol(6, &slots[0], "g_compute_checksum_for_data"))(a0, a1, a2); }
 STUB void g_error_free(GError * a0) { ((__typeof__(&g_error_free))easel_lazy_symbol(6, &slots[1], "g_error_free"))(a0); }
@@ -70,55 +70,57 @@ STUB void pango_context_set_base_dir(PangoContext * a0, PangoDirection a1) { ((_
 STUB void pango_context_set_language(PangoContext * a0, PangoLanguage * a1) { ((__typeof__(&pango_context_set_language))easel_lazy_symbol(2, &slots[45], "pango_context_set_language"))(a0, a1); }
 STUB void pango_context_set_round_glyph_positions(PangoContext * a0, gboolean a1) { ((__typeof__(&pango_context_set_round_glyph_positions))easel_lazy_symbol(2, &slots[46], "pango_context_set_round_glyph_positions"))(a0, a1); }
 STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont * a0) { return ((__typeof__(&pango_fc_font_get_pattern))easel_lazy_symbol(1, &slots[47], "pango_fc_font_get_pattern"))(a0); }
-STUB void pango_fc_font_map_set_config(PangoFcFontMap * a0, FcConfig * a1) { ((__typeof__(&pango_fc_font_map_set_config))easel_lazy_symbol(1, &slots[48], "pango_fc_font_map_set_config"))(a0, a1); }
-STUB void pango_font_description_free(PangoFontDescription * a0) { ((__typeof__(&pango_font_description_free))easel_lazy_symbol(2, &slots[49], "pango_font_description_free"))(a0); }
-STUB PangoFontDescription * pango_font_description_from_string(const char * a0) { return ((__typeof__(&pango_font_description_from_string))easel_lazy_symbol(2, &slots[50], "pango_font_description_from_string"))(a0); }
-STUB const char * pango_font_description_get_family(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_get_family))easel_lazy_symbol(2, &slots[51], "pango_font_description_get_family"))(a0); }
-STUB gint pango_font_description_get_size(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_get_size))easel_lazy_symbol(2, &slots[52], "pango_font_description_get_size"))(a0); }
-STUB void pango_font_description_set_family(PangoFontDescription * a0, const char * a1) { ((__typeof__(&pango_font_description_set_family))easel_lazy_symbol(2, &slots[53], "pango_font_description_set_family"))(a0, a1); }
-STUB void pango_font_description_set_size(PangoFontDescription * a0, gint a1) { ((__typeof__(&pango_font_description_set_size))easel_lazy_symbol(2, &slots[54], "pango_font_description_set_size"))(a0, a1); }
-STUB void pango_font_description_set_stretch(PangoFontDescription * a0, PangoStretch a1) { ((__typeof__(&pango_font_description_set_stretch))easel_lazy_symbol(2, &slots[55], "pango_font_description_set_stretch"))(a0, a1); }
-STUB void pango_font_description_set_style(PangoFontDescription * a0, PangoStyle a1) { ((__typeof__(&pango_font_description_set_style))easel_lazy_symbol(2, &slots[56], "pango_font_description_set_style"))(a0, a1); }
-STUB void pango_font_description_set_variations(PangoFontDescription * a0, const char * a1) { ((__typeof__(&pango_font_description_set_variations))easel_lazy_symbol(2, &slots[57], "pango_font_description_set_variations"))(a0, a1); }
-STUB void pango_font_description_set_weight(PangoFontDescription * a0, PangoWeight a1) { ((__typeof__(&pango_font_description_set_weight))easel_lazy_symbol(2, &slots[58], "pango_font_description_set_weight"))(a0, a1); }
-STUB hb_font_t * pango_font_get_hb_font(PangoFont * a0) { return ((__typeof__(&pango_font_get_hb_font))easel_lazy_symbol(2, &slots[59], "pango_font_get_hb_font"))(a0); }
-STUB PangoFontMetrics * pango_font_get_metrics(PangoFont * a0, PangoLanguage * a1) { return ((__typeof__(&pango_font_get_metrics))easel_lazy_symbol(2, &slots[60], "pango_font_get_metrics"))(a0, a1); }
-STUB PangoContext * pango_font_map_create_context(PangoFontMap * a0) { return ((__typeof__(&pango_font_map_create_context))easel_lazy_symbol(2, &slots[61], "pango_font_map_create_context"))(a0); }
-STUB int pango_font_metrics_get_strikethrough_position(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_strikethrough_position))easel_lazy_symbol(2, &slots[62], "pango_font_metrics_get_strikethrough_position"))(a0); }
-STUB int pango_font_metrics_get_strikethrough_thickness(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_strikethrough_thickness))easel_lazy_symbol(2, &slots[63], "pango_font_metrics_get_strikethrough_thickness"))(a0); }
-STUB int pango_font_metrics_get_underline_position(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_underline_position))easel_lazy_symbol(2, &slots[64], "pango_font_metrics_get_underline_position"))(a0); }
-STUB int pango_font_metrics_get_underline_thickness(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_underline_thickness))easel_lazy_symbol(2, &slots[65], "pango_font_metrics_get_underline_thickness"))(a0); }
-STUB void pango_font_metrics_unref(PangoFontMetrics * a0) { ((__typeof__(&pango_font_metrics_unref))easel_lazy_symbol(2, &slots[66], "pango_font_metrics_unref"))(a0); }
-STUB gboolean pango_glyph_item_iter_init_start(PangoGlyphItemIter * a0, PangoGlyphItem * a1, const char * a2) { return ((__typeof__(&pango_glyph_item_iter_init_start))easel_lazy_symbol(2, &slots[67], "pango_glyph_item_iter_init_start"))(a0, a1, a2); }
-STUB gboolean pango_glyph_item_iter_next_cluster(PangoGlyphItemIter * a0) { return ((__typeof__(&pango_glyph_item_iter_next_cluster))easel_lazy_symbol(2, &slots[68], "pango_glyph_item_iter_next_cluster"))(a0); }
-STUB int pango_glyph_string_get_width(PangoGlyphString * a0) { return ((__typeof__(&pango_glyph_string_get_width))easel_lazy_symbol(2, &slots[69], "pango_glyph_string_get_width"))(a0); }
-STUB PangoLanguage * pango_language_from_string(const char * a0) { return ((__typeof__(&pango_language_from_string))easel_lazy_symbol(2, &slots[70], "pango_language_from_string"))(a0); }
-STUB gboolean pango_language_includes_script(PangoLanguage * a0, PangoScript a1) { return ((__typeof__(&pango_language_includes_script))easel_lazy_symbol(2, &slots[71], "pango_language_includes_script"))(a0, a1); }
-STUB void pango_layout_get_extents(PangoLayout * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_get_extents))easel_lazy_symbol(2, &slots[72], "pango_layout_get_extents"))(a0, a1, a2); }
-STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_iter))easel_lazy_symbol(2, &slots[73], "pango_layout_get_iter"))(a0); }
-STUB int pango_layout_get_line_count(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_line_count))easel_lazy_symbol(2, &slots[74], "pango_layout_get_line_count"))(a0); }
-STUB PangoLayoutLine * pango_layout_get_line_readonly(PangoLayout * a0, int a1) { return ((__typeof__(&pango_layout_get_line_readonly))easel_lazy_symbol(2, &slots[75], "pango_layout_get_line_readonly"))(a0, a1); }
-STUB GSList * pango_layout_get_lines_readonly(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_lines_readonly))easel_lazy_symbol(2, &slots[76], "pango_layout_get_lines_readonly"))(a0); }
-STUB const PangoLogAttr * pango_layout_get_log_attrs_readonly(PangoLayout * a0, gint * a1) { return ((__typeof__(&pango_layout_get_log_attrs_readonly))easel_lazy_symbol(2, &slots[77], "pango_layout_get_log_attrs_readonly"))(a0, a1); }
-STUB const char * pango_layout_get_text(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_text))easel_lazy_symbol(2, &slots[78], "pango_layout_get_text"))(a0); }
-STUB void pango_layout_iter_free(PangoLayoutIter * a0) { ((__typeof__(&pango_layout_iter_free))easel_lazy_symbol(2, &slots[79], "pango_layout_iter_free"))(a0); }
-STUB int pango_layout_iter_get_baseline(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_baseline))easel_lazy_symbol(2, &slots[80], "pango_layout_iter_get_baseline"))(a0); }
-STUB void pango_layout_iter_get_line_extents(PangoLayoutIter * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_iter_get_line_extents))easel_lazy_symbol(2, &slots[81], "pango_layout_iter_get_line_extents"))(a0, a1, a2); }
-STUB PangoLayoutLine * pango_layout_iter_get_line_readonly(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_line_readonly))easel_lazy_symbol(2, &slots[82], "pango_layout_iter_get_line_readonly"))(a0); }
-STUB gboolean pango_layout_iter_next_line(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_next_line))easel_lazy_symbol(2, &slots[83], "pango_layout_iter_next_line"))(a0); }
-STUB PangoLayout * pango_layout_new(PangoContext * a0) { return ((__typeof__(&pango_layout_new))easel_lazy_symbol(2, &slots[84], "pango_layout_new"))(a0); }
-STUB void pango_layout_set_alignment(PangoLayout * a0, PangoAlignment a1) { ((__typeof__(&pango_layout_set_alignment))easel_lazy_symbol(2, &slots[85], "pango_layout_set_alignment"))(a0, a1); }
-STUB void pango_layout_set_attributes(PangoLayout * a0, PangoAttrList * a1) { ((__typeof__(&pango_layout_set_attributes))easel_lazy_symbol(2, &slots[86], "pango_layout_set_attributes"))(a0, a1); }
-STUB void pango_layout_set_auto_dir(PangoLayout * a0, gboolean a1) { ((__typeof__(&pango_layout_set_auto_dir))easel_lazy_symbol(2, &slots[87], "pango_layout_set_auto_dir"))(a0, a1); }
-STUB void pango_layout_set_font_description(PangoLayout * a0, const PangoFontDescription * a1) { ((__typeof__(&pango_layout_set_font_description))easel_lazy_symbol(2, &slots[88], "pango_layout_set_font_description"))(a0, a1); }
-STUB void pango_layout_set_line_spacing(PangoLayout * a0, float a1) { ((__typeof__(&pango_layout_set_line_spacing))easel_lazy_symbol(2, &slots[89], "pango_layout_set_line_spacing"))(a0, a1); }
-STUB void pango_layout_set_text(PangoLayout * a0, const char * a1, int a2) { ((__typeof__(&pango_layout_set_text))easel_lazy_symbol(2, &slots[90], "pango_layout_set_text"))(a0, a1, a2); }
-STUB void pango_layout_set_width(PangoLayout * a0, int a1) { ((__typeof__(&pango_layout_set_width))easel_lazy_symbol(2, &slots[91], "pango_layout_set_width"))(a0, a1); }
-STUB void pango_layout_set_wrap(PangoLayout * a0, PangoWrapMode a1) { ((__typeof__(&pango_layout_set_wrap))easel_lazy_symbol(2, &slots[92], "pango_layout_set_wrap"))(a0, a1); }
-STUB void pango_renderer_draw_layout_line(PangoRenderer * a0, PangoLayoutLine * a1, int a2, int a3) { ((__typeof__(&pango_renderer_draw_layout_line))easel_lazy_symbol(2, &slots[93], "pango_renderer_draw_layout_line"))(a0, a1, a2, a3); }
-STUB PangoLanguage * pango_script_get_sample_language(PangoScript a0) { return ((__typeof__(&pango_script_get_sample_language))easel_lazy_symbol(2, &slots[94], "pango_script_get_sample_language"))(a0); }
-STUB void pango_script_iter_free(PangoScriptIter * a0) { ((__typeof__(&pango_script_iter_free))easel_lazy_symbol(2, &slots[95], "pango_script_iter_free"))(a0); }
-STUB void pango_script_iter_get_range(PangoScriptIter * a0, const char ** a1, const char ** a2, PangoScript * a3) { ((__typeof__(&pango_script_iter_get_range))easel_lazy_symbol(2, &slots[96], "pango_script_iter_get_range"))(a0, a1, a2, a3); }
-STUB PangoScriptIter * pango_script_iter_new(const char * a0, int a1) { return ((__typeof__(&pango_script_iter_new))easel_lazy_symbol(2, &slots[97], "pango_script_iter_new"))(a0, a1); }
-STUB gboolean pango_script_iter_next(PangoScriptIter * a0) { return ((__typeof__(&pango_script_iter_next))easel_lazy_symbol(2, &slots[98], "pango_script_iter_next"))(a0); }
-STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))easel_lazy_symbol(2, &slots[99], "pango_version_string"))(); }
+STUB void pango_fc_font_map_cache_clear(PangoFcFontMap * a0) { ((__typeof__(&pango_fc_font_map_cache_clear))easel_lazy_symbol(1, &slots[48], "pango_fc_font_map_cache_clear"))(a0); }
+STUB void pango_fc_font_map_set_config(PangoFcFontMap * a0, FcConfig * a1) { ((__typeof__(&pango_fc_font_map_set_config))easel_lazy_symbol(1, &slots[49], "pango_fc_font_map_set_config"))(a0, a1); }
+STUB void pango_font_description_free(PangoFontDescription * a0) { ((__typeof__(&pango_font_description_free))easel_lazy_symbol(2, &slots[50], "pango_font_description_free"))(a0); }
+STUB PangoFontDescription * pango_font_description_from_string(const char * a0) { return ((__typeof__(&pango_font_description_from_string))easel_lazy_symbol(2, &slots[51], "pango_font_description_from_string"))(a0); }
+STUB const char * pango_font_description_get_family(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_get_family))easel_lazy_symbol(2, &slots[52], "pango_font_description_get_family"))(a0); }
+STUB gint pango_font_description_get_size(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_get_size))easel_lazy_symbol(2, &slots[53], "pango_font_description_get_size"))(a0); }
+STUB guint pango_font_description_hash(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_hash))easel_lazy_symbol(2, &slots[54], "pango_font_description_hash"))(a0); }
+STUB void pango_font_description_set_family(PangoFontDescription * a0, const char * a1) { ((__typeof__(&pango_font_description_set_family))easel_lazy_symbol(2, &slots[55], "pango_font_description_set_family"))(a0, a1); }
+STUB void pango_font_description_set_size(PangoFontDescription * a0, gint a1) { ((__typeof__(&pango_font_description_set_size))easel_lazy_symbol(2, &slots[56], "pango_font_description_set_size"))(a0, a1); }
+STUB void pango_font_description_set_stretch(PangoFontDescription * a0, PangoStretch a1) { ((__typeof__(&pango_font_description_set_stretch))easel_lazy_symbol(2, &slots[57], "pango_font_description_set_stretch"))(a0, a1); }
+STUB void pango_font_description_set_style(PangoFontDescription * a0, PangoStyle a1) { ((__typeof__(&pango_font_description_set_style))easel_lazy_symbol(2, &slots[58], "pango_font_description_set_style"))(a0, a1); }
+STUB void pango_font_description_set_variations(PangoFontDescription * a0, const char * a1) { ((__typeof__(&pango_font_description_set_variations))easel_lazy_symbol(2, &slots[59], "pango_font_description_set_variations"))(a0, a1); }
+STUB void pango_font_description_set_weight(PangoFontDescription * a0, PangoWeight a1) { ((__typeof__(&pango_font_description_set_weight))easel_lazy_symbol(2, &slots[60], "pango_font_description_set_weight"))(a0, a1); }
+STUB hb_font_t * pango_font_get_hb_font(PangoFont * a0) { return ((__typeof__(&pango_font_get_hb_font))easel_lazy_symbol(2, &slots[61], "pango_font_get_hb_font"))(a0); }
+STUB PangoFontMetrics * pango_font_get_metrics(PangoFont * a0, PangoLanguage * a1) { return ((__typeof__(&pango_font_get_metrics))easel_lazy_symbol(2, &slots[62], "pango_font_get_metrics"))(a0, a1); }
+STUB PangoContext * pango_font_map_create_context(PangoFontMap * a0) { return ((__typeof__(&pango_font_map_create_context))easel_lazy_symbol(2, &slots[63], "pango_font_map_create_context"))(a0); }
+STUB int pango_font_metrics_get_strikethrough_position(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_strikethrough_position))easel_lazy_symbol(2, &slots[64], "pango_font_metrics_get_strikethrough_position"))(a0); }
+STUB int pango_font_metrics_get_strikethrough_thickness(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_strikethrough_thickness))easel_lazy_symbol(2, &slots[65], "pango_font_metrics_get_strikethrough_thickness"))(a0); }
+STUB int pango_font_metrics_get_underline_position(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_underline_position))easel_lazy_symbol(2, &slots[66], "pango_font_metrics_get_underline_position"))(a0); }
+STUB int pango_font_metrics_get_underline_thickness(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_underline_thickness))easel_lazy_symbol(2, &slots[67], "pango_font_metrics_get_underline_thickness"))(a0); }
+STUB void pango_font_metrics_unref(PangoFontMetrics * a0) { ((__typeof__(&pango_font_metrics_unref))easel_lazy_symbol(2, &slots[68], "pango_font_metrics_unref"))(a0); }
+STUB gboolean pango_glyph_item_iter_init_start(PangoGlyphItemIter * a0, PangoGlyphItem * a1, const char * a2) { return ((__typeof__(&pango_glyph_item_iter_init_start))easel_lazy_symbol(2, &slots[69], "pango_glyph_item_iter_init_start"))(a0, a1, a2); }
+STUB gboolean pango_glyph_item_iter_next_cluster(PangoGlyphItemIter * a0) { return ((__typeof__(&pango_glyph_item_iter_next_cluster))easel_lazy_symbol(2, &slots[70], "pango_glyph_item_iter_next_cluster"))(a0); }
+STUB int pango_glyph_string_get_width(PangoGlyphString * a0) { return ((__typeof__(&pango_glyph_string_get_width))easel_lazy_symbol(2, &slots[71], "pango_glyph_string_get_width"))(a0); }
+STUB PangoLanguage * pango_language_from_string(const char * a0) { return ((__typeof__(&pango_language_from_string))easel_lazy_symbol(2, &slots[72], "pango_language_from_string"))(a0); }
+STUB gboolean pango_language_includes_script(PangoLanguage * a0, PangoScript a1) { return ((__typeof__(&pango_language_includes_script))easel_lazy_symbol(2, &slots[73], "pango_language_includes_script"))(a0, a1); }
+STUB void pango_layout_get_extents(PangoLayout * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_get_extents))easel_lazy_symbol(2, &slots[74], "pango_layout_get_extents"))(a0, a1, a2); }
+STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_iter))easel_lazy_symbol(2, &slots[75], "pango_layout_get_iter"))(a0); }
+STUB int pango_layout_get_line_count(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_line_count))easel_lazy_symbol(2, &slots[76], "pango_layout_get_line_count"))(a0); }
+STUB PangoLayoutLine * pango_layout_get_line_readonly(PangoLayout * a0, int a1) { return ((__typeof__(&pango_layout_get_line_readonly))easel_lazy_symbol(2, &slots[77], "pango_layout_get_line_readonly"))(a0, a1); }
+STUB GSList * pango_layout_get_lines_readonly(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_lines_readonly))easel_lazy_symbol(2, &slots[78], "pango_layout_get_lines_readonly"))(a0); }
+STUB const PangoLogAttr * pango_layout_get_log_attrs_readonly(PangoLayout * a0, gint * a1) { return ((__typeof__(&pango_layout_get_log_attrs_readonly))easel_lazy_symbol(2, &slots[79], "pango_layout_get_log_attrs_readonly"))(a0, a1); }
+STUB const char * pango_layout_get_text(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_text))easel_lazy_symbol(2, &slots[80], "pango_layout_get_text"))(a0); }
+STUB void pango_layout_iter_free(PangoLayoutIter * a0) { ((__typeof__(&pango_layout_iter_free))easel_lazy_symbol(2, &slots[81], "pango_layout_iter_free"))(a0); }
+STUB int pango_layout_iter_get_baseline(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_baseline))easel_lazy_symbol(2, &slots[82], "pango_layout_iter_get_baseline"))(a0); }
+STUB void pango_layout_iter_get_line_extents(PangoLayoutIter * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_iter_get_line_extents))easel_lazy_symbol(2, &slots[83], "pango_layout_iter_get_line_extents"))(a0, a1, a2); }
+STUB PangoLayoutLine * pango_layout_iter_get_line_readonly(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_line_readonly))easel_lazy_symbol(2, &slots[84], "pango_layout_iter_get_line_readonly"))(a0); }
+STUB gboolean pango_layout_iter_next_line(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_next_line))easel_lazy_symbol(2, &slots[85], "pango_layout_iter_next_line"))(a0); }
+STUB PangoLayout * pango_layout_new(PangoContext * a0) { return ((__typeof__(&pango_layout_new))easel_lazy_symbol(2, &slots[86], "pango_layout_new"))(a0); }
+STUB void pango_layout_set_alignment(PangoLayout * a0, PangoAlignment a1) { ((__typeof__(&pango_layout_set_alignment))easel_lazy_symbol(2, &slots[87], "pango_layout_set_alignment"))(a0, a1); }
+STUB void pango_layout_set_attributes(PangoLayout * a0, PangoAttrList * a1) { ((__typeof__(&pango_layout_set_attributes))easel_lazy_symbol(2, &slots[88], "pango_layout_set_attributes"))(a0, a1); }
+STUB void pango_layout_set_auto_dir(PangoLayout * a0, gboolean a1) { ((__typeof__(&pango_layout_set_auto_dir))easel_lazy_symbol(2, &slots[89], "pango_layout_set_auto_dir"))(a0, a1); }
+STUB void pango_layout_set_font_description(PangoLayout * a0, const PangoFontDescription * a1) { ((__typeof__(&pango_layout_set_font_description))easel_lazy_symbol(2, &slots[90], "pango_layout_set_font_description"))(a0, a1); }
+STUB void pango_layout_set_line_spacing(PangoLayout * a0, float a1) { ((__typeof__(&pango_layout_set_line_spacing))easel_lazy_symbol(2, &slots[91], "pango_layout_set_line_spacing"))(a0, a1); }
+STUB void pango_layout_set_text(PangoLayout * a0, const char * a1, int a2) { ((__typeof__(&pango_layout_set_text))easel_lazy_symbol(2, &slots[92], "pango_layout_set_text"))(a0, a1, a2); }
+STUB void pango_layout_set_width(PangoLayout * a0, int a1) { ((__typeof__(&pango_layout_set_width))easel_lazy_symbol(2, &slots[93], "pango_layout_set_width"))(a0, a1); }
+STUB void pango_layout_set_wrap(PangoLayout * a0, PangoWrapMode a1) { ((__typeof__(&pango_layout_set_wrap))easel_lazy_symbol(2, &slots[94], "pango_layout_set_wrap"))(a0, a1); }
+STUB void pango_renderer_draw_layout_line(PangoRenderer * a0, PangoLayoutLine * a1, int a2, int a3) { ((__typeof__(&pango_renderer_draw_layout_line))easel_lazy_symbol(2, &slots[95], "pango_renderer_draw_layout_line"))(a0, a1, a2, a3); }
+STUB PangoLanguage * pango_script_get_sample_language(PangoScript a0) { return ((__typeof__(&pango_script_get_sample_language))easel_lazy_symbol(2, &slots[96], "pango_script_get_sample_language"))(a0); }
+STUB void pango_script_iter_free(PangoScriptIter * a0) { ((__typeof__(&pango_script_iter_free))easel_lazy_symbol(2, &slots[97], "pango_script_iter_free"))(a0); }
+STUB void pango_script_iter_get_range(PangoScriptIter * a0, const char ** a1, const char ** a2, PangoScript * a3) { ((__typeof__(&pango_script_iter_get_range))easel_lazy_symbol(2, &slots[98], "pango_script_iter_get_range"))(a0, a1, a2, a3); }
+STUB PangoScriptIter * pango_script_iter_new(const char * a0, int a1) { return ((__typeof__(&pango_script_iter_new))easel_lazy_symbol(2, &slots[99], "pango_script_iter_new"))(a0, a1); }
+STUB gboolean pango_script_iter_next(PangoScriptIter * a0) { return ((__typeof__(&pango_script_iter_next))easel_lazy_symbol(2, &slots[100], "pango_script_iter_next"))(a0); }
+STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))easel_lazy_symbol(2, &slots[101], "pango_version_string"))(); }

@@ -23,8 +23,42 @@ enum FontInputs {
     static let extensions: Set<String> = ["ttf", "otf", "ttc", "otc", "woff", "woff2"]
 
     private struct Stamp: Hashable { var size: Int; var modified: Int; var inode: UInt64 }
-    private struct Known: Sendable { var stamp: Stamp; var bytes: [UInt8]?; var record: FileRecord? }
-    private static let known = Locked<[String: Known]>([:])
+    private struct Known: Sendable { var stamp: Stamp; var bytes: [UInt8]?; var record: FileRecord?; var used: UInt64 = 0 }
+    /// By path; a long-lived process (the preview, a persistent worker)
+    /// sees font folders come and go, so the files used least recently go
+    /// past `capacity` files or `byteCapacity` bytes (read again if asked
+    /// for again).
+    private struct Table: Sendable {
+        var files: [String: Known] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+
+        mutating func hit(_ path: String) -> Known? {
+            guard files[path] != nil else { return nil }
+            clock += 1
+            files[path]!.used = clock
+            return files[path]
+        }
+
+        mutating func store(_ path: String, _ entry: Known) {
+            clock += 1
+            var e = entry
+            e.used = clock
+            bytes += (e.bytes?.count ?? 0) - (files[path]?.bytes?.count ?? 0)
+            files[path] = e
+            while files.count > FontInputs.capacity || bytes > FontInputs.byteCapacity, files.count > 1 {
+                guard let oldest = files.min(by: { $0.value.used < $1.value.used }) else { break }
+                bytes -= oldest.value.bytes?.count ?? 0
+                files[oldest.key] = nil
+            }
+        }
+    }
+    private static let known = Locked(Table())
+    static let capacity = 1024
+    static let byteCapacity = 256 << 20
+
+    /// Files and bytes held now (for the soak tests: bounded).
+    static var held: (files: Int, bytes: Int) { known.withLock { ($0.files.count, $0.bytes) } }
 
     /// Every font file under `folders`, in path order, folder by folder.
     static func declaredFiles(in folders: [URL], limit: Int) -> Result<[DeclaredFontFile], Diagnostic> {
@@ -38,7 +72,7 @@ enum FontInputs {
             for path in paths {
                 guard let stamp = stamp(path) else { return .failure(Diagnostic(.error, .fontFileUnreadable(path), at: nil)) }
                 let identity = "\(path)|\(stamp.size)|\(stamp.modified)|\(stamp.inode)"
-                if let hit = known.withLock({ $0[path] }), hit.stamp == stamp, let bytes = hit.bytes {
+                if let hit = known.withLock({ $0.hit(path) }), hit.stamp == stamp, let bytes = hit.bytes {
                     out.append(DeclaredFontFile(path: path, identity: identity, bytes: bytes))
                     continue
                 }
@@ -47,7 +81,7 @@ enum FontInputs {
                 case .failure: return .failure(Diagnostic(.error, .fontFileUnreadable(path), at: nil))
                 case .success(let bytes):
                     guard FontFileKind(bytes) != nil else { return .failure(Diagnostic(.error, .notAFont(path), at: nil)) }
-                    known.withLock { $0[path] = Known(stamp: stamp, bytes: bytes, record: nil) }
+                    known.withLock { $0.store(path, Known(stamp: stamp, bytes: bytes, record: nil)) }
                     out.append(DeclaredFontFile(path: path, identity: identity, bytes: bytes))
                 }
             }
@@ -91,7 +125,7 @@ enum FontInputs {
     /// last read it); nil if it cannot be read now.
     static func record(ofFontAt path: String) -> FileRecord? {
         guard let stamp = stamp(path) else { return nil }
-        let hit = known.withLock { $0[path] }
+        let hit = known.withLock { $0.hit(path) }
         if let hit, hit.stamp == stamp, let record = hit.record { return record }
         let bytes: [UInt8]
         if let hit, hit.stamp == stamp, let b = hit.bytes { bytes = b } else {
@@ -99,7 +133,10 @@ enum FontInputs {
             bytes = b
         }
         let record = FileRecord(path: path, sha256: ContentHash.sha256(bytes), size: bytes.count, modified: FileTime.trusted(stamp.modified))
-        known.withLock { $0[path] = Known(stamp: stamp, bytes: $0[path]?.stamp == stamp ? $0[path]?.bytes : nil, record: record) }
+        known.withLock { t in
+            let bytes = t.files[path]?.stamp == stamp ? t.files[path]?.bytes : nil
+            t.store(path, Known(stamp: stamp, bytes: bytes, record: record))
+        }
         return record
     }
 

@@ -24,6 +24,22 @@ public enum ParallelJobs {
         return results.withLock { all in (0..<inputs.count).map { all[$0]! } }
     }
 
-    /// The number of cores, the default for `-j`.
-    public static var defaultJobs: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    /// The default for `-j`: the number of cores, or in a persistent
+    /// worker the request's share of them (`share`).
+    public static var defaultJobs: Int { share ?? cores }
+
+    /// The threads a command runs on when `-j` says `asked`: what it asks,
+    /// but within a worker's request never more than the cores.
+    public static func jobs(asked: Int?) -> Int {
+        guard let share else { return asked ?? cores }
+        return min(asked ?? share, cores)
+    }
+
+    /// The number of cores.
+    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// A persistent worker's request runs with the cores divided among the
+    /// requests running when it started: several requests at once do not
+    /// each take every core.
+    @TaskLocal public static var share: Int?
 }

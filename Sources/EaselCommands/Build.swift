@@ -169,7 +169,7 @@ struct Build: ParsableCommand {
         var base = AssetBuild.Options(source: URL(fileURLWithPath: source), output: URL(fileURLWithPath: "."))
         base.scales = scaleList
         base.formats = formatList
-        base.jobs = jobs ?? ParallelJobs.defaultJobs
+        base.jobs = ParallelJobs.jobs(asked: jobs)
         base.platforms = platformList
         base.displayGamut = displayGamut ?? .srgb
         base.dryRun = dryRun

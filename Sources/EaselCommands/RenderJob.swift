@@ -68,7 +68,7 @@ struct RenderJob: Sendable {
         compileOptions.paintsAboveScales = iconKind != nil
         let options = compileOptions
         if let output { try createFolder(URL(fileURLWithPath: output).deletingLastPathComponent().path) }
-        let results = ParallelJobs.map(inputs, jobs: jobs ?? ParallelJobs.defaultJobs) { input -> (CompileSession, [String]) in
+        let results = ParallelJobs.map(inputs, jobs: ParallelJobs.jobs(asked: jobs)) { input -> (CompileSession, [String]) in
             var (session, compiled) = compile(input, options)
             guard let compiled else { return (session, []) }
             var written: [String] = []

@@ -30,34 +30,65 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(line):\(column)" }
 }
 
-/// Every file name a location has named in this process, each once, by
-/// number. A process sees a few (its scenes, their CSV files and string
-/// tables), so the table only grows — a host that compiles sources under a
-/// new name each time grows it by that name — and is looked up under a
-/// lock only when a location is made from a name or printed. A number the
-/// table never gave prints as an empty name.
+/// The file names locations name, each by a number. A location is made
+/// from a name while a file is read and printed when a diagnostic is said,
+/// both within the compile that read the file; a long-lived process (the
+/// preview, a persistent worker) reads ever new names — a fresh scene, a
+/// sandbox folder per request — so the table keeps the `capacity` names
+/// used most recently and forgets the rest. A number is not given twice
+/// (before 2^32 names):
+/// a location older than every name kept prints an empty name rather than
+/// another file's.
 public enum SourceFiles {
     public typealias ID = UInt32
 
     private struct Table: Sendable {
         var ids: [String: ID] = [:]
-        var paths: [String] = []
+        var paths: [ID: (path: String, used: UInt64)] = [:]
+        var next: ID = 0
+        var clock: UInt64 = 0
+
+        mutating func forgetOldest() {
+            // A quarter at a time: one sort for many names.
+            let oldest = paths.sorted { $0.value.used < $1.value.used }.prefix(paths.count / 4)
+            for (id, entry) in oldest {
+                paths[id] = nil
+                ids[entry.path] = nil
+            }
+        }
     }
     private static let table = Locked(Table())
+    /// Names kept: far more than a compile reads (its scene, CSV files,
+    /// string tables, fonts), and than any few in flight together do.
+    public static let capacity = 4096
 
     public static func id(of path: String) -> ID {
         table.withLock { t in
-            if let id = t.ids[path] { return id }
-            let id = ID(t.paths.count)
-            t.paths.append(path)
+            t.clock += 1
+            if let id = t.ids[path] {
+                t.paths[id]?.used = t.clock
+                return id
+            }
+            if t.paths.count >= capacity { t.forgetOldest() }
+            let id = t.next
+            t.next = t.next == .max ? 0 : t.next + 1
+            t.paths[id] = (path, t.clock)
             t.ids[path] = id
             return id
         }
     }
 
     public static func path(of id: ID) -> String {
-        table.withLock { t in Int(id) < t.paths.count ? t.paths[Int(id)] : "" }
+        table.withLock { t in
+            guard let entry = t.paths[id] else { return "" }
+            t.clock += 1
+            t.paths[id]!.used = t.clock
+            return entry.path
+        }
     }
+
+    /// Names kept now (for the soak tests: the table stays bounded).
+    public static var count: Int { table.withLock { $0.paths.count } }
 }
 
 /// A span of a scene file: from `start` up to (not including) `end`, as

@@ -41,13 +41,6 @@ enum CairoFontAccess {
     /// when the render ends.
     final class Hold {
         private var holding = false
-        /// The faces drawn while held, in the order first drawn.
-        private(set) var facesDrawn: [FontFace] = []
-        private var seen = Set<FontFace>()
-
-        func drew(_ face: FontFace) {
-            if seen.insert(face).inserted { facesDrawn.append(face) }
-        }
 
         func take() {
             guard !holding else { return }

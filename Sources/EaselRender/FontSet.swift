@@ -125,11 +125,17 @@ public final class FontSet: @unchecked Sendable {
     func withShapingContext<T>(for text: String, families lists: [[String]]?, _ body: (ShapingContext) -> T) -> T {
         if document != nil, let lists, let names = narrowing(lists, for: text), let fonts = narrowedFonts(names) {
             let context = fonts.idle.withLock { $0.popLast() } ?? ShapingContext(config: fonts.config)
-            defer { fonts.idle.withLock { $0.append(context) } }
+            defer {
+                context.clearCachesIfFull()
+                fonts.idle.withLock { $0.append(context) }
+            }
             return body(context)
         }
         let context = idle.withLock { $0.popLast() } ?? ShapingContext(config: config)
-        defer { idle.withLock { $0.append(context) } }
+        defer {
+            context.clearCachesIfFull()
+            idle.withLock { $0.append(context) }
+        }
         return body(context)
     }
 
@@ -292,6 +298,25 @@ final class NarrowedFonts: @unchecked Sendable {
 final class ShapingContext: @unchecked Sendable {
     let fontMap: UnsafeMutablePointer<PangoFontMap>
     let context: OpaquePointer
+    /// The font descriptions shaped with since the font map's caches were
+    /// last cleared (by `pango_font_description_hash`). Pango keeps a font
+    /// for each (its fontset cache holds 256): a worker or preview shaping
+    /// a new `font-variation` or size with each request would hold ever
+    /// more of them, with their Cairo and HarfBuzz fonts. Past
+    /// `maxDescriptions` the caches are cleared, between two uses.
+    private var descriptions = Set<UInt32>()
+    static let maxDescriptions = 64
+
+    func noteDescription(_ description: OpaquePointer) {
+        descriptions.insert(pango_font_description_hash(description))
+    }
+
+    /// Called when no text is being shaped with the context.
+    func clearCachesIfFull() {
+        guard descriptions.count > Self.maxDescriptions else { return }
+        pango_fc_font_map_cache_clear(OpaquePointer(fontMap))
+        descriptions.removeAll()
+    }
 
     init(config: OpaquePointer) {
         fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)

@@ -28,16 +28,27 @@ package enum GlyphMasks {
         var a, b, c, d: Double
     }
 
-    private final class Table: @unchecked Sendable {
+    /// Masks by face, each face's bucket marked with when it was last used:
+    /// past `maxFaces` faces, or `maxBytes` of masks, the least recently
+    /// used faces' masks go. A long-lived process drawing a new
+    /// `font-variation` with each request (each a face) keeps a bounded
+    /// cache, and a render's faces stay while it draws them.
+    private final class Bucket {
         var masks: [Key: Mask] = [:]
         var bytes = 0
+        var used: UInt64 = 0
+    }
+    private final class Table: @unchecked Sendable {
+        var faces: [FontFace: Bucket] = [:]
+        var bytes = 0
         var made = 0
+        var clock: UInt64 = 0
     }
     private static let table = Locked(Table())
-    /// Past this many bytes of masks the table starts again: a long-lived
-    /// process (the preview, a build of thousands of scenes) keeps a
-    /// bounded cache.
-    static let maxBytes = 64 << 20
+    static let maxBytes = 32 << 20
+    static let maxFaces = 32
+    /// What a mask costs besides its coverage (the dictionary entry, the object).
+    private static let overhead = 96
     /// The largest mask side: a glyph bigger than this on the canvas is
     /// filled as a path instead.
     static let maxSide = 2048
@@ -46,9 +57,9 @@ package enum GlyphMasks {
     /// set is gone: no render can draw from it again).
     static func release(path: String) {
         table.withLock { t in
-            for (key, mask) in t.masks where key.face.path == path {
-                t.masks[key] = nil
-                t.bytes -= mask.coverage.count
+            for (face, bucket) in t.faces where face.path == path {
+                t.faces[face] = nil
+                t.bytes -= bucket.bytes
             }
         }
     }
@@ -56,10 +67,18 @@ package enum GlyphMasks {
     /// Masks made so far (for tests: each glyph once per transform).
     package static var made: Int { table.withLock { $0.made } }
 
+    /// Mask bytes held now (for tests: the cache stays bounded).
+    package static var bytesHeld: Int { table.withLock { $0.bytes } }
+
     /// The mask of `outline` under `transform`, made on first use; nil for
     /// a glyph too large to keep as a mask.
     static func mask(_ key: Key, outline: BezierPath) -> Mask? {
-        if let hit = table.withLock({ $0.masks[key] }) { return hit }
+        if let hit = table.withLock({ t -> Mask? in
+            guard let bucket = t.faces[key.face], let hit = bucket.masks[key] else { return nil }
+            t.clock += 1
+            bucket.used = t.clock
+            return hit
+        }) { return hit }
         // Made outside the lock: two threads may both make one (the same
         // bytes); painting never waits on another glyph's rasterising.
         let t = AffineTransform(a: key.a, b: key.b, c: key.c, d: key.d, tx: 0, ty: 0)
@@ -75,11 +94,35 @@ package enum GlyphMasks {
             made = Mask(left: 0, top: 0, width: 0, height: 0, coverage: [])   // a space
         }
         return table.withLock { t in
-            if let hit = t.masks[key] { return hit }
-            if t.bytes + made.coverage.count > maxBytes { t.masks = [:]; t.bytes = 0 }
-            t.masks[key] = made
-            t.bytes += made.coverage.count
+            t.clock += 1
+            let bucket: Bucket
+            if let known = t.faces[key.face] {
+                bucket = known
+                if let hit = bucket.masks[key] { return hit }
+            } else {
+                bucket = Bucket()
+                t.faces[key.face] = bucket
+            }
+            bucket.used = t.clock
+            let cost = made.coverage.count + overhead
+            bucket.masks[key] = made
+            bucket.bytes += cost
+            t.bytes += cost
             t.made += 1
+            // The least recently used faces go first; this face's bucket
+            // starts again if it alone is past the bound.
+            while t.faces.count > maxFaces || t.bytes > maxBytes {
+                guard let oldest = t.faces.min(by: { $0.value.used < $1.value.used }) else { break }
+                if oldest.value === bucket {
+                    t.bytes -= bucket.bytes
+                    bucket.masks = [key: made]
+                    bucket.bytes = cost
+                    t.bytes += cost
+                    break
+                }
+                t.faces[oldest.key] = nil
+                t.bytes -= oldest.value.bytes
+            }
             return made
         }
     }

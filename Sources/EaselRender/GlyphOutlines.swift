@@ -31,10 +31,13 @@ package enum GlyphOutlines {
         let ft: FT_Face
         /// By glyph id; nil entries: no outline.
         var glyphs: [UInt32: Outline?] = [:]
+        /// When the face was last looked up (the table's clock).
+        var used: UInt64 = 0
         init(ft: FT_Face) { self.ft = ft }
     }
     private final class Table: @unchecked Sendable {
         var faces: [FontFace: Face] = [:]
+        var clock: UInt64 = 0
         /// Glyphs read, for tests: each (face, glyph) is read once.
         var reads = 0
         /// Runs looked up, for tests: a compile's renders look up none.
@@ -55,13 +58,19 @@ package enum GlyphOutlines {
                 // A face that cannot be opened now (out of descriptors, say)
                 // is not remembered: the next run tries again.
                 guard let opened = open(face) else { return nil }
-                // Faces are kept per file and variation: a preview editing
-                // `font-variation` makes a new one each time, so past 256
-                // the table starts again (outlines already taken stay valid).
-                if t.faces.count >= Self.maxFaces { closeAll(t) }
+                // Faces are kept per file and variation: a worker or preview
+                // drawing a new `font-variation` each time makes a new one
+                // each time, so past `maxFaces` the least recently used goes
+                // (outlines already taken stay valid: they are values).
+                if t.faces.count >= Self.maxFaces, let oldest = t.faces.min(by: { $0.value.used < $1.value.used }) {
+                    _ = FontSystem.withFreeType { _ in FT_Done_Face(oldest.value.ft) }
+                    t.faces[oldest.key] = nil
+                }
                 entry = opened
                 t.faces[face] = entry
             }
+            t.clock += 1
+            entry.used = t.clock
             return glyphs.map { glyph in
                 if let hit = entry.glyphs[glyph] { return hit }
                 t.reads += 1
@@ -89,12 +98,7 @@ package enum GlyphOutlines {
         }
     }
 
-    static let maxFaces = 256
-
-    private static func closeAll(_ t: Table) {
-        for entry in t.faces.values { _ = FontSystem.withFreeType { _ in FT_Done_Face(entry.ft) } }
-        t.faces = [:]
-    }
+    static let maxFaces = 32
 
     private static func open(_ face: FontFace) -> Face? {
         var ft: FT_Face?

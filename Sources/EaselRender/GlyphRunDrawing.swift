@@ -14,7 +14,10 @@ enum GlyphRunDrawing {
         guard let cairoFace = CairoFontFaces.face(face) else { return false }
         cairo_save(cr)
         defer { cairo_restore(cr) }
+        // The context holds the face from here (and the PDF surface holds it
+        // until it is finished): the table may let it go meanwhile.
         cairo_set_font_face(cr, cairoFace)
+        cairo_font_face_destroy(cairoFace)
         var matrix = cairo_matrix_t(xx: run.fontMatrix.a, yx: run.fontMatrix.b, xy: run.fontMatrix.c, yy: run.fontMatrix.d, x0: 0, y0: 0)
         cairo_set_font_matrix(cr, &matrix)
         cairo_set_font_options(cr, CairoFontFaces.options)

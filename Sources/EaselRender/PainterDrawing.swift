@@ -60,7 +60,6 @@ extension Painter {
             return true
         }
         fontHold.take()
-        fontHold.drew(face)
         return GlyphRunDrawing.draw(run, on: cr)
     }
 

@@ -299,7 +299,6 @@ final class SVGWriter {
         cairo_translate(cr, -area.x, -area.y)
         cairo_set_source_rgb(cr, rgb.0, rgb.1, rgb.2)
         fontHold.take()
-        if let face = run.face { fontHold.drew(face) }
         let drawn = GlyphRunDrawing.draw(run, on: cr)
         cairo_destroy(cr)
         cairo_surface_flush(canvas.surface)

@@ -64,12 +64,7 @@ public enum SceneRenderer {
                 } catch {
                     failure = error
                 }
-                let settled = CairoFontFaces.settleVariations(for: fontHold.facesDrawn)
                 cairo_surface_finish(surface)
-                settled.release()
-                if let unset = settled.unset.first, failure == nil {
-                    failure = Self.failure(.variationsNotSet(unset), scene.location)
-                }
                 return cairo_surface_status(surface)
             }
             if let failure { throw failure }

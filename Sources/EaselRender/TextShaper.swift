@@ -132,6 +132,7 @@ public struct TextShaper: TextMeasuring {
         let layout = pango_layout_new(context.context)!
         pango_layout_set_auto_dir(layout, 0)
         let font = fontDescription(request.font, lang: request.lang, scale: request.fontScale)
+        context.noteDescription(font)
         pango_layout_set_font_description(layout, font)
         pango_font_description_free(font)
         if let w = request.wrapWidth {
@@ -144,7 +145,7 @@ public struct TextShaper: TextMeasuring {
         pango_layout_set_alignment(layout, fraction == 0 ? PANGO_ALIGN_LEFT : fraction == 1 ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_CENTER)
         if request.lineSpacing != 1 { pango_layout_set_line_spacing(layout, Float(request.lineSpacing)) }
         pango_layout_set_text(layout, text, -1)
-        if let attributes = textAttributes(text, spans: spans, request) {
+        if let attributes = textAttributes(text, spans: spans, request, context) {
             pango_layout_set_attributes(layout, attributes)
             pango_attr_list_unref(attributes)
         }
@@ -193,7 +194,7 @@ public struct TextShaper: TextMeasuring {
     /// PANGO_LANGUAGE and LANGUAGE); and inside a span the span's whole
     /// font, spacing, decorations and shift. The stretches do not overlap,
     /// so no attribute has to win over another.
-    private func textAttributes(_ text: String, spans: [TextSpan], _ request: TextRequest) -> OpaquePointer? {
+    private func textAttributes(_ text: String, spans: [TextSpan], _ request: TextRequest, _ context: ShapingContext) -> OpaquePointer? {
         let textStyle = Effective(font: request.font, lang: request.lang, letterSpacing: request.letterSpacing)
         var effective: [Effective] = []
         for span in spans {
@@ -230,6 +231,7 @@ public struct TextShaper: TextMeasuring {
             let own = TextShaper.fontScript(script)
             if let inner {
                 let d = fontDescription(e.font, lang: e.lang, scale: scale, script: own)
+                context.noteDescription(d)
                 insert(pango_attr_font_desc_new(d), range)
                 pango_font_description_free(d)
                 // Marks the span's edges, which runs then never cross (not drawn: the painter fills runs itself).

@@ -9,8 +9,11 @@ import Glibc
 /// `easel worker --persistent_worker`: Bazel's persistent-worker protocol.
 /// Requests are read in order from standard input; a request without an id
 /// (a singleplex worker) runs at once on this thread, requests with ids
-/// (`supports-multiplex-workers`) run on up to one thread per core and are
-/// answered as each finishes. Each runs one render or build command line in
+/// (`supports-multiplex-workers`) run at most one per core at a time and
+/// are answered as each finishes; the others wait in order, holding no
+/// thread. A request's `-j` defaults to its share of the cores (the cores
+/// divided among the requests running when it starts) and is never more
+/// than the cores: the worker never runs more threads than that. Each runs one render or build command line in
 /// this process, so font sets (`FontSets`) and decoded images
 /// (`DecodedImageCache`) made for one request serve the next, within their
 /// bounds. Standard output carries only responses: the descriptor is moved
@@ -21,7 +24,13 @@ final class PersistentWorker: @unchecked Sendable {
     private let writing = Locked(())
     /// Multiplexed requests not answered yet.
     private let inFlight = Locked<[Int32: Flight]>([:])
-    private let slots = DispatchSemaphore(value: ParallelJobs.defaultJobs)
+    /// Requests running, and those waiting for one of them to finish.
+    private let schedule = Locked(Schedule())
+    private struct Schedule {
+        var running = 0
+        var waiting: [@Sendable (Int) -> Void] = []
+    }
+    private let slots = ParallelJobs.cores
     private let running = DispatchGroup()
     private let queue = DispatchQueue(label: "easel.worker", attributes: .concurrent)
 
@@ -93,24 +102,50 @@ final class PersistentWorker: @unchecked Sendable {
             return
         }
         running.enter()
-        queue.async { [self] in
-            slots.wait()
-            defer {
-                slots.signal()
-                running.leave()
-            }
+        start { [self] share in
+            defer { running.leave() }
             // A request cancelled while it waited was answered then.
             guard inFlight.withLock({ table -> Bool in
                 guard table[id]?.serial == serial else { return false }
                 table[id]!.started = true
                 return true
             }) else { return }
-            var response = answer(request)
+            var response = ParallelJobs.$share.withValue(share) { answer(request) }
             if inFlight.withLock({ $0.removeValue(forKey: id)?.cancelled ?? false }) {
                 response = Self.response(id: id, exitCode: 0)
                 response.wasCancelled = true
             }
             respond(response)
+        }
+    }
+
+    /// Runs `job` on a thread of its own now if fewer requests than cores
+    /// are running, else when one finishes (in the order they came), with
+    /// its share of the cores.
+    private func start(_ job: @escaping @Sendable (Int) -> Void) {
+        let share: Int? = schedule.withLock { s in
+            guard s.running < slots else {
+                s.waiting.append(job)
+                return nil
+            }
+            s.running += 1
+            return max(1, slots / s.running)
+        }
+        if let share { run(job, share: share) }
+    }
+
+    private func run(_ job: @escaping @Sendable (Int) -> Void, share: Int) {
+        queue.async { [self] in
+            job(share)
+            // The next waiting request takes this one's place.
+            let next: (@Sendable (Int) -> Void, Int)? = schedule.withLock { s in
+                guard !s.waiting.isEmpty else {
+                    s.running -= 1
+                    return nil
+                }
+                return (s.waiting.removeFirst(), max(1, slots / s.running))
+            }
+            if let (job, share) = next { run(job, share: share) }
         }
     }
 
@@ -145,6 +180,21 @@ final class PersistentWorker: @unchecked Sendable {
         return response
     }
 
+    /// `EASEL_WORKER_MEMORY=1`: after each response, one line on standard
+    /// error (Bazel's worker log) with the heap in use, resident memory,
+    /// open descriptors and threads — what the worker soak test reads to
+    /// see that a long-lived worker stays flat and within its threads.
+    private let reportsMemory = getenv("EASEL_WORKER_MEMORY").map { String(cString: $0) == "1" } ?? false
+    private var responsesWritten = 0
+
+    /// Called under the writing lock.
+    private func reportMemory(after id: Int32) {
+        responsesWritten += 1
+        ProcessMemory.trim()
+        let heap = ProcessMemory.heapInUse ?? -1, resident = ProcessMemory.resident ?? -1, fds = ProcessMemory.openDescriptors ?? -1
+        StandardStreams.error("easel worker: memory after response \(responsesWritten) (request \(id)): heap \(heap) resident \(resident) descriptors \(fds) threads \(ProcessMemory.threads ?? -1)\n")
+    }
+
     private static func response(id: Int32, exitCode: Int32) -> Blaze_Worker_WorkResponse {
         var response = Blaze_Worker_WorkResponse()
         response.requestID = id
@@ -161,7 +211,11 @@ final class PersistentWorker: @unchecked Sendable {
             StandardStreams.error("easel worker: error: cannot encode a response: \(error)\n")
             Glibc.exit(1)
         }
-        let written = writing.withLock { _ in StandardStreams.writeAll(DelimitedMessageWriter.framed(bytes), to: responses) }
+        let written = writing.withLock { _ in
+            let written = StandardStreams.writeAll(DelimitedMessageWriter.framed(bytes), to: responses)
+            if written, reportsMemory { reportMemory(after: response.requestID) }
+            return written
+        }
         if !written {
             StandardStreams.error("easel worker: error: standard output closed; stopping\n")
             Glibc.exit(1)

@@ -181,6 +181,44 @@ final class PersistentWorkerTests: XCTestCase {
         }
     }
 
+    /// Sixteen multiplexed requests at once: at most one per core runs, the
+    /// others wait holding no thread, and each runs on its share of the
+    /// cores — the worker's threads stay within a bound of the cores, not of
+    /// the requests (before 1.3 each waiting request blocked a thread of its
+    /// own, and each running one took every core: up to cores² threads).
+    func testMultiplexedRequestsWaitWithoutThreadsAndShareTheCores() throws {
+        let requests = (1...16).map { id in
+            WireMessage.request(["render", scene("gradient-gallery.scene.xml"), "--out-dir", dir.appendingPathComponent("o\(id)").path,
+                                 "--scales", "1,2"], id: Int32(id))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
+        process.arguments = ["worker", "--persistent_worker"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["EASEL_WORKER_MEMORY": "1"]) { $1 }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        input.fileHandleForWriting.write(Data(requests.flatMap { $0 }))
+        try input.fileHandleForWriting.close()
+        let stdout = [UInt8](output.fileHandleForReading.readDataToEndOfFile())
+        let stderr = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let responses = WireMessage.responses(stdout).responses
+        XCTAssertEqual(responses.map(\.id).sorted(), Array(1...16), stderr)
+        XCTAssertTrue(responses.allSatisfy { $0.exitCode == 0 }, "\(responses)")
+        let threads = stderr.split(separator: "\n").compactMap { line -> Int? in
+            let words = line.split(separator: " ")
+            return words.firstIndex(of: "threads").flatMap { Int(words[$0 + 1]) }
+        }
+        XCTAssertEqual(threads.count, 16, stderr)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // The main thread, the runners (one per core) and what Dispatch
+        // keeps for them (at most a core's worth more); never one a request.
+        XCTAssertLessThanOrEqual(threads.max() ?? .max, 2 * cores + 3, "threads while 16 requests were in flight: \(threads)")
+    }
+
     /// A cancel for a request in flight is answered `was_cancelled` for that
     /// id, once; a cancel for an id already answered (or never sent) gets no
     /// answer at all.

@@ -58,8 +58,8 @@ final class FontTests: XCTestCase {
 
     /// One PDF with several weights of one variable font: each is embedded
     /// as itself (Cairo shares one FreeType face, and one set of axis
-    /// coordinates, per font file; each instance now opens the file by a
-    /// path of its own). Rasterised by poppler, each stem is as wide as
+    /// coordinates, per font file; each instance is now a Cairo face over a
+    /// FreeType face of its own). Rasterised by poppler, each stem is as wide as
     /// fontTools' instance at that weight says — the bold one was the
     /// default's before.
     func testEveryWeightOfAVariableFontInOnePDFIsEmbeddedAsItself() throws {
