@@ -32,7 +32,7 @@ enum AppIconSet {
         macSizes.flatMap { size in [1, 2].map { Entry(filename: name(size, $0), platform: .macos, size: size, scale: $0) } }
     }
 
-    static func contents(_ entries: [Entry]) -> [UInt8] {
+    static func contents(_ entries: [Entry]) throws(DiagnosticsError) -> [UInt8] {
         let images: [JSONValue] = entries.map { e in
             var out: [String: JSONValue] = ["filename": .string(e.filename), "size": .string("\(e.size)x\(e.size)")]
             switch e.platform {
@@ -46,7 +46,7 @@ enum AppIconSet {
             if let a = e.appearance { out["appearances"] = AssetCatalog.appearances(a) }
             return .object(out)
         }
-        return AssetCatalog.json(["images": .array(images), "info": AssetCatalog.info])
+        return try AssetCatalog.json(["images": .array(images), "info": AssetCatalog.info])
     }
 }
 

@@ -28,9 +28,9 @@ enum AssetCatalog {
 
     static var info: JSONValue { ["author": "easel", "version": 1] }
 
-    static func folder() -> [UInt8] { json(["info": info]) }
+    static func folder() throws(DiagnosticsError) -> [UInt8] { try json(["info": info]) }
 
-    static func imageSet(_ images: [Image], vector: Bool) -> [UInt8] {
+    static func imageSet(_ images: [Image], vector: Bool) throws(DiagnosticsError) -> [UInt8] {
         var list: [JSONValue] = []
         for image in images {
             var entry: [String: JSONValue] = ["filename": .string(image.filename), "idiom": "universal"]
@@ -46,12 +46,12 @@ enum AssetCatalog {
         // As Xcode marks a set localized in its Attributes inspector.
         if images.contains(where: { $0.locale != nil }) { properties["localizable"] = true }
         if !properties.isEmpty { root["properties"] = .object(properties) }
-        return json(.object(root))
+        return try json(.object(root))
     }
 
     /// The light value for any appearance, and the dark value (if the
     /// palette gives one) for the dark appearance.
-    static func colorSet(_ palette: PaletteColor) -> [UInt8] {
+    static func colorSet(_ palette: PaletteColor) throws(DiagnosticsError) -> [UInt8] {
         func component(_ v: Double) -> String { CFormat.string("%.3f", max(0, min(1, v))) }
         // A colour written in Display P3 or OKLCh (or outside sRGB) is
         // given in Display P3, as Xcode writes a colour picked in P3.
@@ -64,16 +64,20 @@ enum AssetCatalog {
         }
         var colors: [JSONValue] = [["idiom": "universal", "color": color(palette.light)]]
         if let dark = palette.dark { colors.append(["idiom": "universal", "color": color(dark), "appearances": appearances(.dark)]) }
-        return json(["colors": .array(colors), "info": info])
+        return try json(["colors": .array(colors), "info": info])
     }
 
-    /// Pretty-printed with sorted keys, as Xcode's files are compared in review.
-    static func json(_ object: JSONValue) -> [UInt8] {
+    /// Pretty-printed with sorted keys, as Xcode's files are compared in
+    /// review. Only a non-finite number fails to encode (every value here
+    /// is a string); a failure is the file's error, never an empty file.
+    static func json(_ object: JSONValue) throws(DiagnosticsError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        // Only a non-finite number fails to encode, and every number here is
-        // a colour component or a scale, finite by construction.
-        return Array((try? encoder.encode(object)) ?? Data()) + [0x0A]
+        do {
+            return Array(try encoder.encode(object)) + [0x0A]
+        } catch {
+            throw DiagnosticsError([Diagnostic(.error, .failed(error), at: nil)])
+        }
     }
 }
 

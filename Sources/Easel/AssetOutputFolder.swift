@@ -57,7 +57,8 @@ extension AssetBuild {
         }
         for f in folders.sorted() {
             let relative = f.isEmpty ? "Contents.json" : f + "/Contents.json"
-            if !folder.exists(relative) { write(AssetCatalog.folder(), to: relative, folder, &report) }
+            guard !folder.exists(relative) else { continue }
+            do { write(try AssetCatalog.folder(), to: relative, folder, &report) } catch { report.errors += error.diagnostics }
         }
     }
 }

@@ -81,8 +81,10 @@ extension AssetBuild {
                         }
                     }
                 }
-                let contents = AssetCatalog.imageSet(images, vector: options.formats.contains(.pdf))
-                out.append(PlannedFile(path: set + "/Contents.json", producer: members.first?.producer, bytes: { contents }))
+                let vector = options.formats.contains(.pdf)
+                out.append(PlannedFile(path: set + "/Contents.json", producer: members.first?.producer) { [images] in
+                    try AssetCatalog.imageSet(images, vector: vector)
+                })
             }
             return out
         }

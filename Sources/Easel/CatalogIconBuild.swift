@@ -57,8 +57,8 @@ extension AssetBuild {
             // Xcode lists any appearance, dark, tinted, then the Mac's sizes.
             let order: [Appearance?] = [nil, .dark, .tinted]
             ios.sort { order.firstIndex(of: $0.appearance)! < order.firstIndex(of: $1.appearance)! }
-            let contents = AppIconSet.contents(ios + mac)
-            out.append(PlannedFile(path: set + "/Contents.json", producer: members.first?.0.producer, bytes: { contents }))
+            let entries = ios + mac
+            out.append(PlannedFile(path: set + "/Contents.json", producer: members.first?.0.producer) { try AppIconSet.contents(entries) })
         }
         return out
     }

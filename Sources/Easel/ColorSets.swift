@@ -56,7 +56,11 @@ enum ColorSets {
                     first[color.name] = (scene, color)
                     let folder = scene.deletingLastPathComponent
                     let set = (folder.isEmpty ? "" : folder + "/") + color.name + ".colorset/Contents.json"
-                    files.append((set, AssetCatalog.colorSet(color.paletteColor), scene))
+                    do {
+                        files.append((set, try AssetCatalog.colorSet(color.paletteColor), scene))
+                    } catch {
+                        clashes += error.diagnostics.map { (scene, $0) }
+                    }
                     continue
                 }
                 guard earlier.color.light != color.light || earlier.color.dark != color.dark else { continue }

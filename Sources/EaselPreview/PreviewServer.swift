@@ -123,10 +123,27 @@ public final class PreviewServer: @unchecked Sendable {
         }
     }
 
+    /// The snapshot as the page reads it. JSON has no infinity: a scene
+    /// whose numbers the page would be sent as such (`duration="1e400"`)
+    /// is shown with those numbers left out and an error saying so — never
+    /// an empty state the page cannot place.
     static func json(_ snapshot: SceneSnapshot) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(snapshot), as: UTF8.self)) ?? "{}"
+        do {
+            return String(decoding: try encoder.encode(snapshot), as: UTF8.self)
+        } catch {
+            var shown = snapshot
+            shown.ok = false
+            shown.duration = shown.duration.flatMap { $0.isFinite ? $0 : nil }
+            shown.renderMilliseconds = shown.renderMilliseconds.flatMap { $0.isFinite ? $0 : nil }
+            if let p = shown.picture, !(p.width.isFinite && p.height.isFinite) { shown.picture = nil }
+            let message = "the preview cannot send this scene's state: \(error)"
+            shown.diagnostics.append(.init(severity: "error", message: message, text: "\(snapshot.name): error: \(message)"))
+            // Whatever else fails, the page still gets the scene's number and the reason.
+            return (try? String(decoding: encoder.encode(shown), as: UTF8.self))
+                ?? #"{"scene":\#(snapshot.scene),"ok":false,"diagnostics":[{"severity":"error","message":"the preview cannot send this scene's state","text":"the preview cannot send this scene's state"}]}"#
+        }
     }
 
     /// "Address already in use" rather than the socket error's case name.

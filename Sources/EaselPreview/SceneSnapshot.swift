@@ -58,6 +58,12 @@ struct SceneSnapshot: Encodable, Sendable {
 }
 
 extension SceneSnapshot.Message {
+    init(severity: String, message: String, text: String) {
+        self.severity = severity
+        self.message = message
+        self.text = text
+    }
+
     init(_ d: Diagnostic, scenePath: String) {
         severity = d.severity.rawValue
         file = d.location?.file

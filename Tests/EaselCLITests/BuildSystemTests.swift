@@ -141,7 +141,7 @@ final class BuildSystemTests: XCTestCase {
             .compactMap { $0.components(separatedBy: "logging to ").last })
         XCTAssertEqual(processes.count, 1, "one Easel worker process for the whole build: \(verbose.stderr)")
         let outputs = try bazelOutputs(work)
-        XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 9, "\(outputs.keys.sorted())")
+        XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 11, "\(outputs.keys.sorted())")
         XCTAssertEqual(try RasterImage(png: [UInt8](outputs["badge@2x.png"] ?? Data())).width, 128)
         XCTAssertNotNil(outputs["Assets.xcassets/dot.imageset/Contents.json"])
         XCTAssertNil(outputs["Assets.xcassets/.easel-build.json"], "a catalog Bazel tracks carries no manifest")
@@ -151,12 +151,12 @@ final class BuildSystemTests: XCTestCase {
         // worker's bytes, as the two forms share cache entries.
         XCTAssertEqual(try machine.bazel(["clean"]).status, 0)
         let sandboxed = try machine.build(["--strategy=Easel=sandboxed"], log: dir.appendingPathComponent("sandboxed.json"))
-        XCTAssertEqual(sandboxed.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel linux-sandbox ran", count: 4), "\(sandboxed)")
+        XCTAssertEqual(sandboxed.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel linux-sandbox ran", count: 5), "\(sandboxed)")
         XCTAssertEqual(try bazelOutputs(work), outputs)
 
         XCTAssertEqual(try machine.bazel(["clean"]).status, 0)
         let cached = try machine.build(cache, log: dir.appendingPathComponent("cached.json"))
-        XCTAssertEqual(cached.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel remote-cache-hit hit", count: 4), "\(cached)")
+        XCTAssertEqual(cached.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel remote-cache-hit hit", count: 5), "\(cached)")
         XCTAssertEqual(try bazelOutputs(work), outputs)
 
         // The label's font is an input and system fonts are off: Bazel's
@@ -223,7 +223,7 @@ final class BuildSystemTests: XCTestCase {
         let first = BazelMachine(workspace: work, outputRoot: dir.appendingPathComponent("machine-1").path,
                                  environment: ["HOME=\(dir.appendingPathComponent("home-1").path)"])
         let filled = try first.build(remote, log: dir.appendingPathComponent("first.json"))
-        XCTAssertEqual(filled.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel worker ran", count: 4), "\(filled)")
+        XCTAssertEqual(filled.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel worker ran", count: 5), "\(filled)")
         let outputs = try bazelOutputs(work)
         XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 9)
         XCTAssertEqual(try first.bazel(["clean", "--expunge"]).status, 0)
@@ -238,13 +238,13 @@ final class BuildSystemTests: XCTestCase {
                                   environment: ["HOME=\(dir.appendingPathComponent("home-2").path)", "FONTCONFIG_FILE=\(fontconfig.path)",
                                                 "XDG_CACHE_HOME=\(dir.appendingPathComponent("xdg-2").path)"])
         let served = try second.build(remote, log: dir.appendingPathComponent("second.json"))
-        XCTAssertEqual(served.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel remote-cache-hit hit", count: 4),
+        XCTAssertEqual(served.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel remote-cache-hit hit", count: 5),
                        "every Easel action from the remote cache: \(served)")
         XCTAssertEqual(try bazelOutputs(work), outputs, "the second machine's files are the first's, byte for byte")
         // And rendered there rather than fetched: the same bytes again.
         XCTAssertEqual(try second.bazel(["clean"]).status, 0)
         let again = try second.build(remote + ["--noremote_accept_cached", "--noremote_upload_local_results"], log: dir.appendingPathComponent("again.json"))
-        XCTAssertEqual(again.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel worker ran", count: 4), "\(again)")
+        XCTAssertEqual(again.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel worker ran", count: 5), "\(again)")
         XCTAssertEqual(try bazelOutputs(work), outputs, "rendered on the second machine: the first's bytes")
 
         let csv = work.appendingPathComponent("data/week.csv")
