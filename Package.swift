@@ -82,7 +82,7 @@ let package = Package(
         // Options, messages and file watching shared by `easel` and `easel-preview`.
         .target(
             name: "EaselCommandLine",
-            dependencies: ["Easel", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Easel", "EaselParse", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // WorkRequest and WorkResponse, generated from the .proto beside them by
         // scripts/regenerate-worker-protocol and committed (a build runs no protoc).
         .target(
@@ -93,7 +93,7 @@ let package = Package(
         // by `easel` and `easel-worker`, which runs them per request.
         .target(
             name: "EaselCommands",
-            dependencies: ["Easel", "EaselCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Easel", "EaselParse", "EaselCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "easel", dependencies: ["EaselCommands"]),
         // Bazel's persistent worker: WorkRequests in, the commands run in-process, WorkResponses out.
         .executableTarget(
@@ -111,7 +111,8 @@ let package = Package(
         // Runs this package's own easel executable (its tool dependency), not one from PATH.
         .plugin(name: "EaselPlugin", capability: .buildTool(), dependencies: ["easel"]),
         // libFuzzer target over parse + layout + render; see fuzz/run.
-        .executableTarget(name: "EaselFuzz", dependencies: ["Easel"]),
+        // Three targets (fuzz/run TARGET): scenes, the worker's request stream, the preview's requests.
+        .executableTarget(name: "EaselFuzz", dependencies: ["Easel", "EaselCommands", "EaselPreview", "BazelWorkerProtocol"]),
         .executableTarget(name: "EaselSoak", dependencies: ["Easel"]),
         // Helpers shared by the test targets: scenes from strings, pixel
         // comparison, running external reference renderers.

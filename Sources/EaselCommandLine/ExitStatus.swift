@@ -1,5 +1,6 @@
 import ArgumentParser
 import Easel
+import EaselParse
 import FoundationEssentials
 
 extension ParsableCommand {
@@ -7,15 +8,33 @@ extension ParsableCommand {
     /// `ExitCode` as it is (1: the scenes' errors were already printed);
     /// help and version printed, 0; everything ArgumentParser rejects printed
     /// to stderr, 2 (not ArgumentParser's 64).
-    public static func exitStatus(for error: any Error) -> Int32 {
+    public static func exitStatus(for error: any Error, arguments: [String] = []) -> Int32 {
         if let exit = error as? ExitCode { return exit.rawValue }
-        let message = fullMessage(for: error)
+        var message = fullMessage(for: error)
+        if let suggestion = suggestedOption(for: message, arguments: arguments), let end = message.firstIndex(of: "\n") {
+            message.insert(contentsOf: "; did you mean '\(suggestion)'?", at: end)
+        }
         if exitCode(for: error) == .success {
             if !message.isEmpty { StandardStreams.output(message + "\n") }
             return 0
         }
         StandardStreams.error((message + "\n"))
         return 2
+    }
+
+    /// The nearest option the command has to an unknown one ArgumentParser
+    /// names (`--colour-space` → `--color-space`), read off the command's
+    /// own help: the subcommand the arguments start with, or this command.
+    static func suggestedOption(for message: String, arguments: [String]) -> String? {
+        guard let start = message.firstRange(of: "nknown option '--"), let end = message[start.upperBound...].firstIndex(of: "'") else {
+            return nil
+        }
+        let unknown = "--" + message[start.upperBound..<end]
+        let command = configuration.subcommands.first { $0.configuration.commandName == arguments.first }
+        let help = command.map { helpMessage(for: $0, columns: 1000) } ?? helpMessage(columns: 1000)
+        let options = Set(help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") })
+            .filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))
+        return Suggestion.nearest(to: unknown, in: options.sorted())
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Easel
+import EaselParse
 import FoundationEssentials
 
 extension Appearance: ExpressibleByArgument {}
@@ -40,7 +41,13 @@ public struct ParameterOptions: ParsableArguments, Sendable {
     /// The values of `--set-file`, each named as coming from that file.
     private func fileSettings() throws -> [String: ParameterSetting] {
         guard let settingsFile else { return [:] }
-        guard let data = FileManager.default.contents(atPath: settingsFile) else {
+        // Bounded as every input is (`/dev/zero` would otherwise be read forever).
+        let data: Data
+        switch FileBytes.read(settingsFile, limit: Limits().maxFileSize) {
+        case .success(let bytes): data = Data(bytes)
+        case .failure(.tooLarge(let size)):
+            throw ValidationError("the parameter file '\(settingsFile)' is \(size) bytes or more, more than \(Limits().maxFileSize)")
+        case .failure:
             throw ValidationError("cannot read the parameter file '\(settingsFile)'")
         }
         guard let object = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object else {

@@ -21,7 +21,11 @@ struct Build: ParsableCommand {
             names follow asset catalogs: card.png, card@2x.png, card@3x.png; PDF and SVG have no scale suffix. \
             A scene is rendered again only when its file, a file it read, the options or Easel's version changed \
             (a manifest in the output folder records them); outputs of deleted scenes are removed, and files Easel \
-            did not write are never touched. With --xcassets the output is an Xcode asset catalog.
+            did not write are never touched. A folder that cannot be read is an error, and the outputs of the scenes \
+            under it are kept. Every output path is checked before anything is written: two scenes, variants or \
+            locales that would write one file (or files whose names differ only in case) fail the build, naming both. \
+            One build writes a folder at a time (a second waits); Ctrl-C lets the scenes under way finish and records \
+            them, a second Ctrl-C stops at once. With --xcassets the output is an Xcode asset catalog.
             """)
 
     @Argument(help: "The folder of scenes.")
@@ -147,6 +151,9 @@ struct Build: ParsableCommand {
             // error it did not report yet (ExitCode: it did) is printed here.
             var folders = watched
             do { folders += try buildOnce() } catch is ExitCode {
+                // Ctrl-C during a build of the watch: the build recorded what
+                // it finished, and the watch ends as every command does.
+                if AtomicFile.isInterrupted { throw ExitCode(130) }
             } catch {
                 StandardStreams.error("easel: error: \(error)\n")
             }

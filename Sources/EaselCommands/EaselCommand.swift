@@ -48,7 +48,7 @@ public struct EaselCommand: ParsableCommand {
             }
             return 0
         } catch {
-            return exitStatus(for: error)
+            return exitStatus(for: error, arguments: arguments)
         }
     }
 }

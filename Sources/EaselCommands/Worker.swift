@@ -1,5 +1,6 @@
 import ArgumentParser
 import Easel
+import EaselParse
 import EaselCommandLine
 import FoundationEssentials
 import Glibc
@@ -123,10 +124,11 @@ public struct Worker: ParsableCommand {
 
     /// Why the versions recorded in `path` are not this process's, or nil.
     static func versionMismatch(recordedIn path: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // A versions file is a few lines: anything past 64 KB is not one.
+        guard case .success(let bytes) = FileBytes.read(path, limit: 64 << 10) else {
             return "cannot read the versions file '\(path)'"
         }
-        let recorded = String(decoding: data, as: UTF8.self)
+        let recorded = String(decoding: bytes, as: UTF8.self)
         guard recorded != versionLines else { return nil }
         let mine = versionLines.split(separator: "\n"), theirs = recorded.split(separator: "\n")
         let loaded = mine.filter { !theirs.contains($0) }.joined(separator: ", ")
@@ -135,7 +137,7 @@ public struct Worker: ParsableCommand {
     }
 
     /// Why a command line is not one a worker runs, or nil.
-    static func refusal(of arguments: [String]) -> String? {
+    public static func refusal(of arguments: [String]) -> String? {
         let commands = [Render.configuration.commandName, Build.configuration.commandName]
         guard let command = arguments.first else {
             return "a request needs a command line: render … or build …"

@@ -1,5 +1,48 @@
+import BazelWorkerProtocol
 import Easel
+import EaselCommands
+import EaselPreview
 import Foundation
+
+/// Which target a fuzzing process drives: `EASEL_FUZZ_TARGET` = `scene`
+/// (the default), `worker` or `preview` (`fuzz/run SECONDS TARGET`).
+let fuzzTarget = ProcessInfo.processInfo.environment["EASEL_FUZZ_TARGET"] ?? "scene"
+
+func easelFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    switch fuzzTarget {
+    case "worker": fuzzWorkerStream(Array(bytes))
+    case "preview": fuzzPreviewRequest(Array(bytes))
+    default: return fuzzScene(data, size)
+    }
+    return 0
+}
+
+/// Any bytes as what Bazel sends a persistent worker: length-delimited
+/// frames (`DelimitedMessageReader`, the worker's own reader), each decoded
+/// as a WorkRequest by the generated code, its command line judged as the
+/// worker judges it (`Worker.refusal`) and parsed as the worker would run
+/// it — parsed only: a request's render writes files wherever it says.
+func fuzzWorkerStream(_ bytes: [UInt8]) {
+    var reader = DelimitedMessageReader(bytes: bytes)
+    for _ in 0..<16 {
+        guard case .message(let frame) = reader.next(),
+              let request = try? Blaze_Worker_WorkRequest(serializedBytes: frame) else { return }
+        guard !request.cancel, Worker.refusal(of: request.arguments) == nil else { continue }
+        _ = try? EaselCommand.parseAsRoot(request.arguments)
+    }
+}
+
+/// Any bytes as an HTTP request to the preview (`PreviewRequestFuzzing`).
+func fuzzPreviewRequest(_ bytes: [UInt8]) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await PreviewRequestFuzzing.respond(to: bytes)
+        done.signal()
+    }
+    done.wait()
+}
 
 /// One fuzz input: any bytes as a scene, through parse, layout and a small
 /// raster render. Limits are lowered so each input runs in milliseconds;
@@ -10,8 +53,7 @@ import Foundation
 /// dark`, `~name` as `--variant name`; and two files: `csv:` then the bytes
 /// of `data.csv` beside the scene (a graph's `src="data.csv"` reads it), and
 /// `manifest:` then bytes read as `easel build`'s manifest.
-func easelFuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    guard let data else { return 0 }
+func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parts = UnsafeBufferPointer(start: data, count: size).split(separator: 0, omittingEmptySubsequences: false)
     var options = Easel.Options()
     options.limits.maxPixels = 250_000

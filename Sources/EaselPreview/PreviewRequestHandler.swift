@@ -102,3 +102,28 @@ struct PreviewRequestHandler: HTTPHandler {
         HTTPResponse(statusCode: status, headers: headers("text/plain; charset=utf-8"), body: Data(body.utf8))
     }
 }
+
+/// The preview's request handling for the fuzzer (`fuzz/run preview`): a
+/// request as bytes (`METHOD PATH HTTP/1.1`, header lines, a blank line,
+/// the body) to its response, through the handler the server uses, with
+/// no scene (every scene path answers 404) — and the body as the settings
+/// a page posts, checked as the handler checks them.
+public enum PreviewRequestFuzzing {
+    public static func respond(to bytes: [UInt8]) async {
+        let split = bytes.firstRange(of: Array("\r\n\r\n".utf8)) ?? bytes.firstRange(of: Array("\n\n".utf8))
+        let head = String(decoding: bytes[..<(split?.lowerBound ?? bytes.count)], as: UTF8.self)
+        let body = split.map { Array(bytes[$0.upperBound...]) } ?? []
+        let lines = head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let start = (lines.first ?? "").split(separator: " ", maxSplits: 2)
+        var headers: [HTTPHeader: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[HTTPHeader(String(line[..<colon]))] = String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        }
+        let request = HTTPRequest(method: HTTPMethod(start.first.map(String.init) ?? "GET"), version: .http11,
+                                  path: start.count > 1 ? String(start[1]) : "/", query: [], headers: headers, body: Data(body))
+        let handler = PreviewRequestHandler(scenes: [], events: EventBroadcaster(), requiresLoopbackHost: true, maxScale: 4)
+        _ = try? await handler.handleRequest(request)
+        if let settings = try? JSONDecoder().decode(PreviewSettings.self, from: Data(body)) { _ = settings.checked(maxScale: 4) }
+    }
+}

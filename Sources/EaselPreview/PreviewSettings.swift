@@ -25,10 +25,12 @@ public struct PreviewSettings: Codable, Sendable, Equatable {
 
     /// Settings sent by a page, or nil if they are out of range (the page
     /// offers only valid ones; anything else is a hand-made request).
-    func checked(maxScale: Double) -> PreviewSettings? {
+    public func checked(maxScale: Double) -> PreviewSettings? {
         guard scale.isFinite, scale > 0, scale <= maxScale, time.isFinite, time >= 0,
               appearance == "light" || appearance == "dark",
               parameters.count <= 256, parameters.allSatisfy({ $0.key.utf8.count <= 256 && $0.value.utf8.count <= 4096 }),
+              // A value from the page is text like any other (CarriedText).
+              parameters.allSatisfy({ CarriedText.isCarried($0.key) && CarriedText.isCarried($0.value) }),
               colorSpace.map({ SceneColorSpace(rawValue: $0) != nil }) ?? true,
               locale.map({ $0.utf8.count <= 64 && $0.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") } }) ?? true
         else { return nil }

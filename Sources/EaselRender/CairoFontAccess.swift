@@ -41,6 +41,22 @@ enum CairoFontAccess {
     /// when the render ends.
     final class Hold {
         private var holding = false
+        /// Each variable font's instances the render drew, by file and
+        /// face index, in the order first drawn: an instance's place is its
+        /// slot (`CairoFontFaces`).
+        private var instances: [String: [String]] = [:]
+        /// Every face drawn, with its slot, in the order first drawn.
+        private(set) var drawn: [(face: FontFace, slot: Int)] = []
+
+        /// The slot `face` is drawn in, in this render.
+        func slot(for face: FontFace) -> Int {
+            let file = "\(face.path)#\(face.index)"
+            if let slot = instances[file]?.firstIndex(of: face.variations) { return slot }
+            let slot = instances[file, default: []].count
+            instances[file, default: []].append(face.variations)
+            drawn.append((face, slot))
+            return slot
+        }
 
         func take() {
             guard !holding else { return }

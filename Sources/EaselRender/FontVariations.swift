@@ -1,9 +1,9 @@
 import CPangoCairo
 import EaselModel
 
-/// A face's `font-variation` as FreeType design coordinates: what the
-/// FreeType faces of Cairo's instance faces (`CairoFontFaces`) and of
-/// Easel's own outlines (`GlyphOutlines`) are set to.
+/// A face's `font-variation` as FreeType design coordinates: what Cairo's
+/// faces are set to before a PDF embeds them (`CairoFontFaces`), and what
+/// Easel's own outline faces (`GlyphOutlines`) are read at.
 enum FontVariations {
     /// A `wght=650,wdth=100` setting as design coordinates for every axis
     /// of the face (the axis's default where it names none), and whether

@@ -9,9 +9,12 @@ enum GlyphRunDrawing {
     /// One run with the current source. On a surface that keeps text (PDF),
     /// with its characters and clusters, so the text can be selected and
     /// searched. False if Cairo cannot use the run's font.
-    static func draw(_ run: GlyphRun, on cr: OpaquePointer) -> Bool {
+    /// `fontHold`: the render's hold on Cairo's fonts (taken here), which
+    /// gives the run's face its slot in the document.
+    static func draw(_ run: GlyphRun, on cr: OpaquePointer, fontHold: CairoFontAccess.Hold) -> Bool {
         guard let face = run.face, !run.glyphs.isEmpty else { return true }
-        guard let cairoFace = CairoFontFaces.face(face) else { return false }
+        fontHold.take()
+        guard let cairoFace = CairoFontFaces.face(face, slot: fontHold.slot(for: face)) else { return false }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         // The context holds the face from here (and the PDF surface holds it

@@ -59,8 +59,7 @@ extension Painter {
             PaintingProbe.outlineGlyphsFilled()
             return true
         }
-        fontHold.take()
-        return GlyphRunDrawing.draw(run, on: cr)
+        return GlyphRunDrawing.draw(run, on: cr, fontHold: fontHold)
     }
 
     func draw(_ shape: RenderPath) {

@@ -17,6 +17,9 @@ extension Diagnostic.Message {
     static func cannotAllocateImage(_ w: Int, _ h: Int) -> Self { .init(.renderFailed, "cannot allocate a \(w)×\(h) image") }
     static func cannotCreateSurface(_ format: OutputFormat) -> Self { .init(.renderFailed, "cannot create a \(format.rawValue) surface") }
     static func cairoFailed(_ reason: String) -> Self { .init(.renderFailed, "Cairo failed: \(reason)") }
+    static func variationsNotSet(_ font: String) -> Self {
+        .init(.renderFailed, "FreeType would not set the axes of the variable font '\(font)', so the PDF cannot draw its instance")
+    }
     static func cannotMakePaint(_ reason: String) -> Self { .init(.renderFailed, "Cairo cannot make this element's paint: \(reason)") }
     static let pngEncodingFailed = Self(.renderFailed, "could not compress the PNG (libdeflate)")
 }

@@ -298,8 +298,7 @@ final class SVGWriter {
         cairo_scale(cr, res, res)
         cairo_translate(cr, -area.x, -area.y)
         cairo_set_source_rgb(cr, rgb.0, rgb.1, rgb.2)
-        fontHold.take()
-        let drawn = GlyphRunDrawing.draw(run, on: cr)
+        let drawn = GlyphRunDrawing.draw(run, on: cr, fontHold: fontHold)
         cairo_destroy(cr)
         cairo_surface_flush(canvas.surface)
         guard drawn else {

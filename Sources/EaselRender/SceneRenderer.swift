@@ -64,7 +64,12 @@ public enum SceneRenderer {
                 } catch {
                     failure = error
                 }
+                let settled = CairoFontFaces.settleVariations(for: fontHold.drawn)
                 cairo_surface_finish(surface)
+                settled.release()
+                if let unset = settled.unset.first, failure == nil {
+                    failure = Self.failure(.variationsNotSet(unset), scene.location)
+                }
                 return cairo_surface_status(surface)
             }
             if let failure { throw failure }

@@ -225,7 +225,7 @@ final class BuildSystemTests: XCTestCase {
         let filled = try first.build(remote, log: dir.appendingPathComponent("first.json"))
         XCTAssertEqual(filled.filter { $0.hasPrefix("Easel ") }, Array(repeating: "Easel worker ran", count: 5), "\(filled)")
         let outputs = try bazelOutputs(work)
-        XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 9)
+        XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 11)
         XCTAssertEqual(try first.bazel(["clean", "--expunge"]).status, 0)
         _ = try ExternalTool.run("chmod", ["-R", "u+w", first.outputRoot])
         try FileManager.default.removeItem(atPath: first.outputRoot)

@@ -1,10 +1,10 @@
 import Glibc
 
-/// Length-delimited messages on a file descriptor, as Bazel frames protocol
-/// buffers between itself and a worker: each message is preceded by its
-/// length as a base-128 varint.
-struct DelimitedMessageReader {
-    enum Next {
+/// Length-delimited messages on a file descriptor (or in memory, for the
+/// fuzzer), as Bazel frames protocol buffers between itself and a worker:
+/// each message is preceded by its length as a base-128 varint.
+public struct DelimitedMessageReader {
+    public enum Next: Sendable {
         case message([UInt8])
         /// The stream ended between messages (Bazel closing the worker).
         case end
@@ -14,15 +14,23 @@ struct DelimitedMessageReader {
 
     /// A request larger than this is taken for garbage rather than waited
     /// for (Bazel's requests are a command line and its inputs' digests).
-    static let maximumLength = 64 << 20
+    public static let maximumLength = 64 << 20
 
-    let descriptor: Int32
+    /// A descriptor to read, or nil: the bytes are all in `buffer`.
+    let descriptor: Int32?
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
     private var start = 0, end = 0
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    public init(descriptor: Int32) { self.descriptor = descriptor }
 
-    mutating func next() -> Next {
+    /// The messages of `bytes` (a whole stream, as the fuzzer gives it).
+    public init(bytes: [UInt8]) {
+        descriptor = nil
+        buffer = bytes
+        end = bytes.count
+    }
+
+    public mutating func next() -> Next {
         var length = 0
         for index in 0..<5 {
             switch readByte() {
@@ -68,6 +76,7 @@ struct DelimitedMessageReader {
 
     /// False at the end of the stream or on a read error (`readError`).
     private mutating func refill() -> Bool {
+        guard let descriptor else { return false }
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }
@@ -80,9 +89,9 @@ struct DelimitedMessageReader {
     }
 }
 
-enum DelimitedMessageWriter {
+public enum DelimitedMessageWriter {
     /// The message preceded by its length.
-    static func framed(_ message: [UInt8]) -> [UInt8] {
+    public static func framed(_ message: [UInt8]) -> [UInt8] {
         var framed: [UInt8] = []
         var length = message.count
         repeat {
