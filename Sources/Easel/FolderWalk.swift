@@ -68,12 +68,6 @@ public enum FolderWalk {
         return listing
     }
 
-    /// The paths under `root`, or nil if any folder of it cannot be listed.
-    public static func relativePaths(under root: String) -> [String]? {
-        let listing = walk(root)
-        return listing.unreadable.isEmpty ? listing.paths : nil
-    }
-
     struct Reason: Error { var text: String }
 
     /// The names in one folder; a failure to open it or to read it to the

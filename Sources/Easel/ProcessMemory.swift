@@ -1,37 +1,19 @@
+import CMallocStatistics
 import Glibc
-
-/// glibc's `malloc_info` (malloc.h, which the Glibc module leaves out).
-@_silgen_name("malloc_info")
-private func mallocInfo(_ options: Int32, _ stream: UnsafeMutablePointer<FILE>) -> Int32
 
 /// What a long-lived process holds, for its soak tests (`EaselSoak`, the
 /// persistent worker's `EASEL_WORKER_MEMORY` report): the heap in use, the
 /// resident memory and the open descriptors.
 public enum ProcessMemory {
-    /// Bytes malloc has handed out and not had back, over every arena: what
-    /// a leak grows, without the fragmentation and per-thread arena peaks
-    /// that move the resident figure by a megabyte from one moment to the
-    /// next. Nil if glibc gives no report.
+    /// Bytes malloc has handed out and not had back, over every arena
+    /// (glibc's `mallinfo2`: allocated chunks and mmapped ones): what a leak
+    /// grows, without the fragmentation and per-thread arena peaks that move
+    /// the resident figure by a megabyte from one moment to the next, or the
+    /// free space at an arena's top that `malloc_info`'s totals count as in
+    /// use. Nil where glibc gives none.
     public static var heapInUse: Int? {
-        var buffer: UnsafeMutablePointer<CChar>?
-        var length = 0
-        guard let stream = open_memstream(&buffer, &length) else { return nil }
-        _ = mallocInfo(0, stream)
-        fclose(stream)
-        defer { free(buffer) }
-        guard let buffer else { return nil }
-        let report = String(cString: buffer)
-        // The report ends with the totals over all arenas: <total type="fast"
-        // .../> <total type="rest" .../> <total type="mmap" .../> <system
-        // type="current" size=.../>; in use = current − free (fast + rest) + mmap.
-        func size(_ prefix: String) -> Int? {
-            guard let range = report.ranges(of: prefix).last else { return nil }
-            let rest = report[range.upperBound...]
-            guard let value = rest.firstRange(of: "size=\"") else { return nil }
-            return Int(rest[value.upperBound...].prefix { $0.isNumber })
-        }
-        guard let current = size("<system type=\"current\""), current > 0 else { return nil }
-        return current - (size("<total type=\"fast\"") ?? 0) - (size("<total type=\"rest\"") ?? 0) + (size("<total type=\"mmap\"") ?? 0)
+        let bytes = easel_malloc_in_use()
+        return bytes > 0 ? Int(bytes) : nil
     }
 
     /// Resident bytes (`/proc/self/statm`), or nil without /proc.

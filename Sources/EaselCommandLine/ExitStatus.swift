@@ -26,7 +26,9 @@ extension ParsableCommand {
     /// names (`--colour-space` → `--color-space`), read off the command's
     /// own help: the subcommand the arguments start with, or this command.
     static func suggestedOption(for message: String, arguments: [String]) -> String? {
-        guard let start = message.firstRange(of: "nknown option '--"), let end = message[start.upperBound...].firstIndex(of: "'") else {
+        // ArgumentParser suggests a near option itself where it parsed the option.
+        guard !message.lowercased().contains("did you mean"),
+              let start = message.firstRange(of: "nknown option '--"), let end = message[start.upperBound...].firstIndex(of: "'") else {
             return nil
         }
         let unknown = "--" + message[start.upperBound..<end]

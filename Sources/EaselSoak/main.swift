@@ -1,10 +1,6 @@
 import Easel
 import Foundation
 
-/// glibc's `malloc_trim` (malloc.h, which the Glibc module leaves out).
-@_silgen_name("malloc_trim")
-func mallocTrim(_ pad: Int) -> Int32
-
 // A long-lived process's view of Easel (`easel build --watch`, the preview,
 // a rendering service): one process compiles and renders the bad-input
 // corpus, the fuzz findings, the examples and the docs scenes ROUNDS times
@@ -17,43 +13,15 @@ func mallocTrim(_ pad: Int) -> Int32
 // itself is tested: `scripts/soak` checks that a 200 KB leak fails.
 //   EaselSoak ROOT [--rounds 20] [--jobs 1] [--formats png,pdf,svg|none] [--leak KB]
 
-/// glibc's `malloc_info`: an XML report of every arena.
-@_silgen_name("malloc_info")
-func mallocInfo(_ options: Int32, _ stream: UnsafeMutablePointer<FILE>) -> Int32
-
-/// Bytes malloc has handed out and not had back, over every arena: what a
-/// leak grows, without the fragmentation and per-thread arena peaks that
-/// move the resident figure by a megabyte from round to round at -j 4.
+/// Bytes malloc has handed out and not had back (`ProcessMemory.heapInUse`):
+/// what a leak grows, without the fragmentation and per-thread arena peaks
+/// that move the resident figure by a megabyte from round to round at -j 4.
 func heapInUseMegabytes() -> Double {
-    var buffer: UnsafeMutablePointer<CChar>?
-    var length = 0
-    guard let stream = open_memstream(&buffer, &length) else { fatalError("open_memstream failed: no heap figure") }
-    _ = mallocInfo(0, stream)
-    fclose(stream)
-    defer { free(buffer) }
-    guard let buffer else { fatalError("malloc_info wrote nothing: no heap figure") }
-    let report = String(cString: buffer)
-    // The report ends with the totals over all arenas: <total type="fast"
-    // .../> <total type="rest" .../> <total type="mmap" .../> <system
-    // type="current" size=.../>; in use = current − free (fast + rest) + mmap.
-    func size(_ prefix: String) -> Double {
-        guard let range = report.range(of: prefix, options: .backwards) else { return 0 }
-        let rest = report[range.upperBound...]
-        guard let sizeRange = rest.range(of: "size=\"") else { return 0 }
-        return Double(rest[sizeRange.upperBound...].prefix { $0.isNumber }) ?? 0
-    }
-    let current = size("<system type=\"current\"")
-    // A report without its totals would make every round 0: a leak unseen.
-    guard current > 0 else { fatalError("malloc_info's report has no current size: no heap figure") }
-    let inUse = current - size("<total type=\"fast\"") - size("<total type=\"rest\"") + size("<total type=\"mmap\"")
-    return inUse / 1_048_576
+    guard let bytes = ProcessMemory.heapInUse else { fatalError("glibc gave no heap figure") }
+    return Double(bytes) / 1_048_576
 }
 
-func residentMegabytes() -> Double {
-    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let pages = statm.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0
-    return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
-}
+func residentMegabytes() -> Double { Double(ProcessMemory.resident ?? 0) / 1_048_576 }
 
 func option(_ name: String, _ fallback: Int, in arguments: [String]) -> Int {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
@@ -120,7 +88,7 @@ func reexportAndRender(_ generation: Int) -> Bool {
     // PNG only: the faces drawn are what is held; the formats are covered above.
     return session.run { if !formats.isEmpty { _ = try scene.render(format: .png, scale: 1, time: 0) } }
 }
-func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 0 }
+func openDescriptors() -> Int { ProcessMemory.openDescriptors ?? 0 }
 enum Job: Sendable { case scene(URL), fontFolder(URL) }
 let jobsList = scenes.map(Job.scene) + fontFolders.map(Job.fontFolder)
 
@@ -160,7 +128,7 @@ for round in 1...rounds {
         let leaked = UnsafeMutableRawPointer.allocate(byteCount: leakKilobytes * 1024, alignment: 16)
         leaked.initializeMemory(as: UInt8.self, repeating: UInt8(truncatingIfNeeded: round), count: leakKilobytes * 1024)
     }
-    _ = mallocTrim(0)
+    ProcessMemory.trim()
     memory.append(residentMegabytes())
     heap.append(heapInUseMegabytes())
     descriptors.append(openDescriptors())

@@ -7,6 +7,25 @@ import XCTest
 /// stderr (as swift-argument-parser tests its tools).
 final class CLITests: XCTestCase, CommandLineTesting {
     var dir: URL!
+    /// A misspelt option gets the nearest one the command has, as misspelt
+    /// attributes do (`--colour-space` on render and build, `--depfil`):
+    /// still a command-line error, exit 2.
+    func testAnUnknownOptionSuggestsTheNearestOne() throws {
+        let folder = ExternalTool.temporaryDirectory(name)
+        for (arguments, right) in [(["render", "x.scene.xml", "--colour-space", "srgb"], "--color-space"),
+                                   (["build", folder.path, "-o", folder.appendingPathComponent("out").path, "--colour-space", "srgb"], "--color-space"),
+                                   (["render", "x.scene.xml", "--depfil", "d"], "--depfile"),
+                                   (["check", "x.scene.xml", "--max-pixel", "9"], "--max-pixels")] {
+            let r = try ExternalTool.run(ExternalTool.easelExecutable, arguments)
+            XCTAssertEqual(r.status, 2, r.stderr)
+            XCTAssertTrue(r.stderr.lowercased().contains("did you mean '\(right)'?"), "\(arguments[0]): \(r.stderr)")
+            XCTAssertEqual(r.stderr.lowercased().components(separatedBy: "did you mean").count, 2, "one suggestion: \(r.stderr)")
+        }
+        let nothingNear = try ExternalTool.run(ExternalTool.easelExecutable, ["render", "x.scene.xml", "--zzzzzzzzzz"])
+        XCTAssertEqual(nothingNear.status, 2)
+        XCTAssertFalse(nothingNear.stderr.contains("did you mean"), nothingNear.stderr)
+    }
+
 
     override func setUp() {
         dir = ExternalTool.temporaryDirectory(name)

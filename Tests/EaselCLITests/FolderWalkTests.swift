@@ -15,8 +15,13 @@ final class FolderWalkTests: XCTestCase {
         try Data("x".utf8).write(to: root.appendingPathComponent("top.scene.xml"))
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("loop").path, withDestinationPath: root.path)
         try fm.createSymbolicLink(atPath: root.appendingPathComponent("a/dangling").path, withDestinationPath: "/no/such/place")
-        let paths = try XCTUnwrap(FolderWalk.relativePaths(under: root.path)).sorted()
-        XCTAssertEqual(paths, ["a", "a/b", "a/b/card.scene.xml", "a/dangling", "loop", "top.scene.xml"])
-        XCTAssertNil(FolderWalk.relativePaths(under: root.appendingPathComponent("missing").path))
+        let listing = FolderWalk.walk(root.path)
+        XCTAssertEqual(listing.paths.sorted(), ["a", "a/b", "a/b/card.scene.xml", "a/dangling", "loop", "top.scene.xml"])
+        XCTAssertEqual(listing.unreadable, [])
+        // A folder that cannot be listed is reported, never taken for an empty one.
+        let missing = FolderWalk.walk(root.appendingPathComponent("missing").path)
+        XCTAssertEqual(missing.paths, [])
+        XCTAssertEqual(missing.unreadable.map(\.folder), [""])
+        XCTAssertTrue(missing.isUnknown("anything/below.scene.xml"))
     }
 }

@@ -14,14 +14,14 @@ import XCTest
 /// may not grow, and the first request served again at the end, and a PDF
 /// at a weight first seen at the end, give the bytes a fresh process gives.
 ///
-/// `EASEL_WORKER_SOAK_REQUESTS` sets the number (default 1,200; the figures
+/// `EASEL_WORKER_SOAK_REQUESTS` sets the number (default 800; the figures
 /// in docs/benchmarks.md are from 3,000 against the release worker,
 /// `EASEL_WORKER_BINARY`).
 final class WorkerSoakTests: XCTestCase {
     typealias Wire = PersistentWorkerTests.WireMessage
 
     func testAWorkerServingThousandsOfDistinctRequestsStaysFlat() throws {
-        let count = Int(ProcessInfo.processInfo.environment["EASEL_WORKER_SOAK_REQUESTS"] ?? "") ?? TestSizes.pick(1_200, small: 400)
+        let count = Int(ProcessInfo.processInfo.environment["EASEL_WORKER_SOAK_REQUESTS"] ?? "") ?? TestSizes.pick(800, small: 300)
         let dir = ExternalTool.temporaryDirectory(name)
         defer { try? FileManager.default.removeItem(at: dir) }
         let fm = FileManager.default

@@ -150,6 +150,14 @@ case("image-truncated.scene.xml", scene('<image href="truncated.png"/>'), "canno
 case("csv-missing.scene.xml", scene('<lineGraph src="missing.csv" column="a"/>'), "cannot read 'missing.csv': no such file")
 case("csv-escape.scene.xml", scene('<lineGraph src="../../../../etc/passwd" column="root"/>'), "is outside the scene's folder")
 case("csv-ragged.scene.xml", scene('<lineGraph src="ragged.csv" column="a"/>'), "ragged.csv:3:1: error: this row has 1 field but the header has 2")
+# Text no output can carry (1.3): located at its source, whatever the format.
+case("control-in-text.scene.xml", scene('<text font-size="12">bell&#7;</text>'), "malformed XML")
+case("carriage-return-in-text.scene.xml", scene('<text font-size="12">a&#13;b</text>'), "the text of <text> holds U+000D (a carriage return)")
+case("carriage-return-in-attribute.scene.xml", scene('<rect id="a&#13;b" width="10" height="10"/>'), "the value of 'id' holds U+000D")
+case("noncharacter-in-text.scene.xml", scene('<text font-size="12">a&#xFFFF;</text>'), "malformed XML")
+case("control-in-csv-label.scene.xml", scene('<lineGraph src="control.csv" column="v" label-column="label"/>'), "control.csv:3:4: error: this cell holds U+0007")
+case("control-in-set.scene.xml", scene('<defs><param name="t" type="string" default="x"/></defs><text font-size="12">{t}</text>'),
+     "--set t holds U+001B (a control character)", code=2, args="--set t=a\u001bb")
 case("csv-missing-column.scene.xml", scene('<lineGraph src="two.csv" column="glass"/>'), "did you mean 'glasses'?")
 case("csv-not-utf8.scene.xml", scene('<lineGraph src="latin1.csv" column="a"/>'), "'latin1.csv' is not UTF-8 text")
 case("csv-empty.scene.xml", scene('<lineGraph src="empty.csv" column="a"/>'), "the CSV file has no header row")
@@ -228,6 +236,7 @@ open(os.path.join(HERE, "bomb.png"), "wb").write(png(100000, 100000, zlib.compre
 open(os.path.join(HERE, "truncated.png"), "wb").write(png(16, 16, b"\x78\x9c\x00\x00"))
 open(os.path.join(HERE, "not-a-png.txt"), "w").write("just text\n")
 open(os.path.join(HERE, "ragged.csv"), "w").write("a,b\n1,2\n3\n")
+open(os.path.join(HERE, "control.csv"), "w").write("v,label\n1,one\n2,t\x07wo\n")
 open(os.path.join(HERE, "two.csv"), "w").write("day,glasses\nMon,4\n")
 open(os.path.join(HERE, "latin1.csv"), "wb").write(b"a\n\xe9\n")
 open(os.path.join(HERE, "empty.csv"), "w").write("")
