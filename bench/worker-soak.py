@@ -97,6 +97,7 @@ def main():
         log = open(os.path.join(work, "worker.log"), "w")
         env = dict(os.environ, EASEL_WORKER_MEMORY="1")
         worker = subprocess.Popen([a.worker, "--persistent_worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env)
+        outside = []
         for i in range(a.requests):
             scene = f"card{i % 3}.scene.xml"
             fresh = not a.no_fresh_scenes and i % 10 == 9
@@ -114,6 +115,11 @@ def main():
             worker.stdin.flush()
             if read_response(worker.stdout) != 0:
                 raise SystemExit(f"request {i} failed: see {log.name}")
+            # Read from outside too, so that a worker without the report
+            # (an older Easel) is measured the same way.
+            with open(f"/proc/{worker.pid}/status") as status:
+                rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+            outside.append((rss * 1024, len(os.listdir(f"/proc/{worker.pid}/fd")), len(os.listdir(f"/proc/{worker.pid}/task"))))
             os.remove(out)
             if fresh:
                 os.remove(os.path.join(work, scene))
@@ -121,27 +127,32 @@ def main():
         if os.environ.get("KEEP_LOG"): shutil.copy(log.name, os.environ["KEEP_LOG"])
         worker.wait()
         log.close()
-        heap, resident, fds, threads = [], [], [], []
+        heap = []
         for line in open(os.path.join(work, "worker.log")):
             words = line.split()
-            if "heap" in words:
+            if "heap" in words and words[words.index("heap") + 1].lstrip("-").isdigit():
                 heap.append(int(words[words.index("heap") + 1]))
-                resident.append(int(words[words.index("resident") + 1]))
-                fds.append(int(words[words.index("descriptors") + 1]))
-                threads.append(int(words[words.index("threads") + 1]) if "threads" in words else -1)
-        warm = max(len(heap) // 10, min(200, len(heap) // 2))
-        quarter = (len(heap) - warm) // 4
-        floors = [min(heap[warm + q * quarter: warm + (q + 1) * quarter]) for q in range(4)]
-        rfloors = [min(resident[warm + q * quarter: warm + (q + 1) * quarter]) for q in range(4)]
-        slope = (floors[3] - floors[0]) / (3 * quarter) if quarter else 0
-        figures = {"requests": a.requests, "heap_floors_kb": [round(f / 1024) for f in floors],
-                   "resident_floors_kb": [round(f / 1024) for f in rfloors], "heap_slope_bytes_per_request": round(slope),
+        resident = [r for r, _, _ in outside]
+        fds = [f for _, f, _ in outside]
+        threads = [t for _, _, t in outside]
+        n = len(resident)
+        warm = max(n // 10, min(200, n // 2))
+        quarter = (n - warm) // 4
+
+        def floors(values):
+            return [min(values[warm + q * quarter: warm + (q + 1) * quarter]) for q in range(4)] if len(values) == n else None
+
+        hfloors, rfloors = floors(heap), floors(resident)
+        slope = round((hfloors[3] - hfloors[0]) / (3 * quarter)) if hfloors and quarter else None
+        figures = {"requests": a.requests, "heap_floors_kb": hfloors and [round(f / 1024) for f in hfloors],
+                   "resident_floors_kb": [round(f / 1024) for f in rfloors], "heap_slope_bytes_per_request": slope,
                    "descriptors": [fds[warm], max(fds[warm:])], "threads_max": max(threads)}
         if a.json:
             print(json.dumps(figures))
         else:
-            print(f"{a.requests} requests: heap floors {figures['heap_floors_kb']} KB (slope {figures['heap_slope_bytes_per_request']} B a request), "
-                  f"resident floors {figures['resident_floors_kb']} KB, descriptors {fds[warm]} → {max(fds[warm:])}, threads at most {max(threads)}")
+            heap_text = f"heap floors {figures['heap_floors_kb']} KB (slope {slope} B a request), " if hfloors else "no heap report (an older worker), "
+            print(f"{a.requests} requests: {heap_text}resident floors {figures['resident_floors_kb']} KB, "
+                  f"descriptors {fds[warm]} → {max(fds[warm:])}, threads at most {max(threads)}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
