@@ -10,14 +10,22 @@ public enum ParallelJobs {
         _ inputs: [Input], jobs: Int, _ body: @Sendable (Input) -> Output
     ) -> [Output] {
         let workers = max(1, min(jobs, inputs.count))
-        if workers == 1 { return inputs.map(body) }
+        if workers == 1 {
+            return inputs.map { input in
+                started()
+                defer { ended() }
+                return body(input)
+            }
+        }
         let next = Atomic<Int>(0)
         let results = Locked<[Int: Output]>([:])
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
                 let i = next.add(1, ordering: .relaxed).oldValue
                 guard i < inputs.count else { return }
+                started()
                 let out = body(inputs[i])
+                ended()
                 results.withLock { $0[i] = out }
             }
         }
@@ -37,6 +45,24 @@ public enum ParallelJobs {
 
     /// The number of cores.
     public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// Jobs running now in this process, and the most that ever ran at
+    /// once (a persistent worker reports it: never more than the cores).
+    private static let running = Atomic<Int>(0)
+    private static let mostAtOnce_ = Atomic<Int>(0)
+    public static var mostAtOnce: Int { mostAtOnce_.load(ordering: .relaxed) }
+
+    private static func started() {
+        let now = running.add(1, ordering: .relaxed).newValue
+        var seen = mostAtOnce_.load(ordering: .relaxed)
+        while now > seen {
+            let (exchanged, original) = mostAtOnce_.compareExchange(expected: seen, desired: now, ordering: .relaxed)
+            if exchanged { break }
+            seen = original
+        }
+    }
+
+    private static func ended() { running.subtract(1, ordering: .relaxed) }
 
     /// A persistent worker's request runs with the cores divided among the
     /// requests running when it started: several requests at once do not

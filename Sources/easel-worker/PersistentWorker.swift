@@ -182,8 +182,9 @@ final class PersistentWorker: @unchecked Sendable {
 
     /// `EASEL_WORKER_MEMORY=1`: after each response, one line on standard
     /// error (Bazel's worker log) with the heap in use, resident memory,
-    /// open descriptors and threads — what the worker soak test reads to
-    /// see that a long-lived worker stays flat and within its threads.
+    /// open descriptors, threads and the most compile jobs that ran at once
+    /// — what the worker tests read to see that a long-lived worker stays
+    /// flat and within its cores.
     private let reportsMemory = getenv("EASEL_WORKER_MEMORY").map { String(cString: $0) == "1" } ?? false
     private var responsesWritten = 0
 
@@ -192,7 +193,7 @@ final class PersistentWorker: @unchecked Sendable {
         responsesWritten += 1
         ProcessMemory.trim()
         let heap = ProcessMemory.heapInUse ?? -1, resident = ProcessMemory.resident ?? -1, fds = ProcessMemory.openDescriptors ?? -1
-        StandardStreams.error("easel worker: memory after response \(responsesWritten) (request \(id)): heap \(heap) resident \(resident) descriptors \(fds) threads \(ProcessMemory.threads ?? -1)\n")
+        StandardStreams.error("easel worker: memory after response \(responsesWritten) (request \(id)): heap \(heap) resident \(resident) descriptors \(fds) threads \(ProcessMemory.threads ?? -1) jobs-at-once \(ParallelJobs.mostAtOnce)\n")
     }
 
     private static func response(id: Int32, exitCode: Int32) -> Blaze_Worker_WorkResponse {

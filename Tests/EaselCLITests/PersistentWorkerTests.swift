@@ -187,11 +187,21 @@ final class PersistentWorkerTests: XCTestCase {
     /// the requests (before 1.3 each waiting request blocked a thread of its
     /// own, and each running one took every core: up to cores² threads).
     func testMultiplexedRequestsWaitWithoutThreadsAndShareTheCores() throws {
+        // Each request renders four scenes: with every core its own, two
+        // requests at once would run twice as many jobs as there are cores.
+        let scenes = ["card", "flo-graph", "gradient-gallery", "steps-graph"].map { scene($0 + ".scene.xml") }
         let requests = (1...16).map { id in
-            WireMessage.request(["render", scene("gradient-gallery.scene.xml"), "--out-dir", dir.appendingPathComponent("o\(id)").path,
-                                 "--scales", "1,2"], id: Int32(id))
+            WireMessage.request(["render"] + scenes + ["--out-dir", dir.appendingPathComponent("o\(id)").path], id: Int32(id))
         }
-        let (process, input, output, error) = try startWorker()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalTool.easelExecutable)
+        process.arguments = ["worker", "--persistent_worker"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["EASEL_WORKER_MEMORY": "1"]) { $1 }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
         input.fileHandleForWriting.write(Data(requests.flatMap { $0 }))
         try input.fileHandleForWriting.close()
         // After each response, while the rest are in flight: the worker's
@@ -209,6 +219,13 @@ final class PersistentWorkerTests: XCTestCase {
         XCTAssertEqual(responses.map(\.id).sorted(), Array(1...16), stderr)
         XCTAssertTrue(responses.allSatisfy { $0.exitCode == 0 }, "\(responses)")
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        // The jobs that ran at once, as the worker counts them: never more than the cores.
+        let jobs = stderr.split(separator: "\n").compactMap { line -> Int? in
+            let words = line.split(separator: " ")
+            return words.firstIndex(of: "jobs-at-once").flatMap { Int(words[$0 + 1]) }
+        }
+        XCTAssertEqual(jobs.count, 16, "a report per response: \(stderr)")
+        XCTAssertLessThanOrEqual(jobs.max() ?? .max, cores, "compile jobs at once")
         // The main thread, the runners (one per core) and what Dispatch
         // keeps for them (at most a core's worth more); never one a request.
         XCTAssertLessThanOrEqual(threads.max() ?? .max, 2 * cores + 3, "threads while 16 requests were in flight: \(threads)")
