@@ -210,19 +210,21 @@ extension RenderJob {
     /// without a word, which one depending on -j.
     func refuseCollisions(_ paths: (String) -> [String]) throws {
         var writer: [String: String] = [:]
-        var found: [Diagnostic] = []
+        // Each collision is reported at the scene that would overwrite, not
+        // at the first input (which may have nothing to do with it).
+        var found: [(input: String, diagnostic: Diagnostic)] = []
         for input in inputs {
             for path in Set(paths(input).map { URL(fileURLWithPath: $0).standardizedFileURL.path }).sorted() {
                 if let first = writer[path], first != input {
-                    found.append(Diagnostic(.error, .outputCollision(path, first, input), at: nil))
+                    found.append((input, Diagnostic(.error, .outputCollision(path, first, input), at: nil)))
                 } else {
                     writer[path] = input
                 }
             }
         }
         guard !found.isEmpty else { return }
-        report(found, input: inputs[0])
-        throw failureStatus(found) ?? ExitCode(2)
+        for (input, diagnostic) in found { report([diagnostic], input: input) }
+        throw failureStatus(found.map(\.diagnostic)) ?? ExitCode(2)
     }
 
     /// `--depfile`, one rule per scene that compiled: what it wrote and

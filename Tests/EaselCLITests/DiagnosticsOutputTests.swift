@@ -132,6 +132,8 @@ final class DiagnosticsOutputTests: XCTestCase, CommandLineTesting {
         let r = try easel(["render", a, b, "--out-dir", out.path])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("[E0803]"), r.stderr)
+        // Said of the scene that would overwrite, not of the first input.
+        XCTAssertTrue(r.stderr.hasPrefix("\(b): error: '\(a)' and '\(b)' would both write"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.path), "nothing rendered")
         // Frames too: two scenes' NAME-0000.png… would interleave.
         let frames = try easel(["render", a, b, "--out-dir", out.path, "--fps", "2"])
