@@ -9,7 +9,7 @@ extension AssetBuild {
     /// its `night` resource; another variant a resource of its own
     /// (`NAME_VARIANT`); a tinted variant is iOS's and is passed over.
     static func androidFiles(_ name: String, _ renderings: [Rendering], isAppIcon: Bool) -> [PlannedFile] {
-        // Checked before the build (refusedAndroidNames).
+        // Checked before the build (invalidAndroidName, outputCollisions).
         let base = isAppIcon ? AndroidResources.launcherName : AndroidResources.resourceName(name) ?? name
         let night = nightVariant(renderings, isAppIcon: isAppIcon)
         let firstLocale = renderings.first?.locale

@@ -32,7 +32,11 @@ public enum AssetBuild {
                     ?? [Diagnostic(.error, .cannotOpenOutputFolder(options.output.path, "\(error)"), at: nil)]
                 return report
             }
-            outputFolder?.lock { options.waiting?() }
+            // Ctrl-C while waiting: nothing was done, nothing to record.
+            if outputFolder?.lock(waiting: { options.waiting?() }) == false {
+                report.interrupted = true
+                return report
+            }
         }
         let manifestURL = options.output.appendingPathComponent(manifestName)
         var manifest = options.usesManifest ? BuildManifest.load(from: manifestURL, warnings: &report.warnings) : BuildManifest()
@@ -42,9 +46,11 @@ public enum AssetBuild {
         // this build no longer writes (a scale or gamut slot dropped) goes.
         let previousOutputs = manifest.scenes.mapValues(\.outputs)
         if manifest.easel != Easel.version || manifest.options != fingerprint {
-            // Another Easel or other options: everything again. A scene that
-            // cannot be read now keeps its record, marked to be built again.
-            manifest.scenes = manifest.scenes.filter { unknown.contains($0.key) }.mapValues { entry in
+            // Another Easel or other options: everything again. Every record
+            // stays, marked to be built again, until its scene is built or
+            // gone: one that cannot be read now, fails or is not started
+            // (Ctrl-C) still owns the outputs it wrote.
+            manifest.scenes = manifest.scenes.mapValues { entry in
                 var kept = entry
                 kept.outdated = true
                 return kept
@@ -165,8 +171,12 @@ public enum AssetBuild {
         }
         // A file another scene now writes is that scene's (an icon renamed:
         // the new name's ic_launcher is the old one's path).
-        let owned = Set(manifest.scenes.filter { present.contains($0.key) || unknown.contains($0.key) }.values.flatMap(\.outputs))
-        for output in removals where !owned.contains(output) {
+        // Compared without case, as collisions are: on a disk that ignores
+        // case (macOS's default) `Badge.png`, renamed `badge.png`, is the
+        // file just written, and stays.
+        let owned = Set(manifest.scenes.filter { present.contains($0.key) || unknown.contains($0.key) }.values.flatMap(\.outputs)
+            .map { $0.lowercased() })
+        for output in removals where !owned.contains(output.lowercased()) {
             guard let outputFolder else { report.removed.append(output); continue }   // a dry run
             removeStale(output, &report, outputFolder)
         }
@@ -276,7 +286,7 @@ public enum AssetBuild {
             warnings.append(still)
         }
         let ok = session.run {
-            warnings += try androidWarnings(renderings)
+            if options.android { warnings += try androidWarnings(renderings) }
             let made = try files.map { ($0.path, try $0.bytes()) }
             for (relative, bytes) in made {
                 guard let bytes else { continue }   // a locale whose translations did not change

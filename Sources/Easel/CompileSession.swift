@@ -164,10 +164,12 @@ public struct CompileSession: Sendable {
         fontDiagnostics += textDiagnostics
         // One warning per axis or legend, naming its labels outside.
         var outside: [(SourceLocation, [String], Bool)] = []
+        var outsideAt: [SourceLocation: (index: Int, texts: Set<String>)] = [:]
         for label in layout.labelsOutside {
-            if let i = outside.firstIndex(where: { $0.0 == label.location }) {
-                if !outside[i].1.contains(label.text) { outside[i].1.append(label.text) }
+            if let seen = outsideAt[label.location] {
+                if outsideAt[label.location]!.texts.insert(label.text).inserted { outside[seen.index].1.append(label.text) }
             } else {
+                outsideAt[label.location] = (outside.count, [label.text])
                 outside.append((label.location, [label.text], label.autoPadding))
             }
         }

@@ -44,12 +44,20 @@ final class OutputFolder: Sendable {
 
     /// Takes the folder's lock (`flock`, released when the process ends or
     /// this folder is closed), calling `waiting` first if another process
-    /// holds it: a second build of one folder waits for the first.
-    func lock(waiting: () -> Void) {
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return }
-        guard errno == EWOULDBLOCK else { return }   // a file system without locks: as before
+    /// holds it: a second build of one folder waits for the first. False if
+    /// Ctrl-C came while it waited. It polls rather than blocks: a blocking
+    /// `flock` is restarted after the signal handler returns (SA_RESTART),
+    /// so a build waiting on another would not stop.
+    func lock(waiting: () -> Void) -> Bool {
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+        guard errno == EWOULDBLOCK else { return true }   // a file system without locks: as before
         waiting()
-        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { return true }
+            if AtomicFile.isInterrupted { return false }
+            usleep(50_000)
+        }
+        return true
     }
 
     enum Outcome: Equatable {

@@ -31,7 +31,11 @@ extension AssetBuild {
     static func plan(_ scene: String, _ options: Options) -> ScenePlan {
         let source = SceneParser.read(fileAt: options.source.appendingPathComponent(scene), displayPath: options.shownPath(scene),
                                       limits: options.compile.limits, hashes: false)
-        let adaptive = options.android && source.isAppIcon ? AndroidResources.adaptiveLayers(ids: source.layerIDsAsWritten) : []
+        // A layer id with a parameter in it (`id="{layer}"`) is known only
+        // once compiled: the plan holds every layer it could be.
+        let ids = source.layerIDsAsWritten
+        let layerIDs = ids.contains { $0.contains("{") } ? AndroidResources.layerIDs : ids
+        let adaptive = options.android && source.isAppIcon ? AndroidResources.adaptiveLayers(ids: layerIDs) : []
         let variants: [SceneVariant?] = [nil] + source.variantsAsWritten
         let renderings = renderedLocales(source, options).flatMap { locale in
             variants.map { variant in

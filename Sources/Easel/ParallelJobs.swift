@@ -33,7 +33,7 @@ public enum ParallelJobs {
     }
 
     /// The default for `-j`: the number of cores, or in a persistent
-    /// worker the request's share of them (`share`).
+    /// worker the request's share (`share`).
     public static var defaultJobs: Int { share ?? cores }
 
     /// The threads a command runs on when `-j` says `asked`: what it asks,
@@ -64,8 +64,8 @@ public enum ParallelJobs {
 
     private static func ended() { running.subtract(1, ordering: .relaxed) }
 
-    /// A persistent worker's request runs with the cores divided among the
-    /// requests running when it started: several requests at once do not
-    /// each take every core.
+    /// A persistent worker's request's default `-j` (one: Bazel counts an
+    /// action as one CPU): several requests at once do not each take every
+    /// core.
     @TaskLocal public static var share: Int?
 }

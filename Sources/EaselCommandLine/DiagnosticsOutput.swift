@@ -45,10 +45,10 @@ public final class DiagnosticsOutput: @unchecked Sendable {
             let lines = diagnostics.map { d in d.location == nil ? "\(input): \(d) [\(d.code)]\n" : "\(d) [\(d.code)]\n" }
             StandardStreams.error(lines.joined())
         case .json:
-            let lines = diagnostics.map { DiagnosticJSON.line($0, file: $0.location?.file ?? input) + "\n" }
+            let lines = diagnostics.map { DiagnosticJSON.line($0, file: $0.file ?? input) + "\n" }
             StandardStreams.error(lines.joined())
         case .sarif:
-            collected += diagnostics.map { ($0, $0.location?.file ?? input) }
+            collected += diagnostics.map { ($0, $0.file ?? input) }
         }
         }
     }

@@ -244,7 +244,8 @@ struct Build: ParsableCommand {
             declared.formUnion(result.declaredParameters)
         }
         var depfileWritten = true
-        if let depfile, !dryRun {
+        // An interrupted build's depfile would lack the scenes not started.
+        if let depfile, !dryRun, !AtomicFile.isInterrupted {
             let rules = dependencies.map { ($0.outputs, $0.inputs + parameters.inputFiles + text.inputFiles) }
             depfileWritten = EaselCommandLineTool.writeDepfile(depfile, rules)
         }

@@ -23,7 +23,11 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var severity: Severity
     public var message: Message
-    public var location: SourceLocation?
+    public var location: SourceLocation? { didSet { file = location?.file } }
+    /// The name of `location`'s file, taken when the diagnostic is made:
+    /// `SourceFiles` keeps only the names used most recently, and a build
+    /// prints its scenes' diagnostics after it has read thousands of files.
+    public private(set) var file: String?
     /// What the message is about, where the parser knows its extent (an
     /// attribute's value); starts at `location`.
     public var range: SourceRange?
@@ -34,11 +38,12 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         self.severity = severity
         self.message = message
         self.location = location
+        file = location?.file
         if let location, let end { range = SourceRange(start: location, end: end) }
     }
 
     public var description: String {
-        let prefix = location.map { "\($0): " } ?? ""
+        let prefix = location.map { "\(file ?? ""):\($0.line):\($0.column): " } ?? ""
         return "\(prefix)\(severity.rawValue): \(message.text)"
     }
 }

@@ -40,25 +40,35 @@ public struct ParseOptions: Sendable {
     }
 }
 
-/// The files one parse read, in the order it read them. Shared by the
-/// resolver copies of one parse.
+/// The files one parse read, in the order it read them, each once. Shared
+/// by the resolver copies of one parse. Looked up by path through an index,
+/// not a search: a scene of many images records each of them.
 final class FileRecorder: Sendable {
-    private let records = Locked<[FileRecord]>([])
+    private struct Records {
+        var list: [FileRecord] = []
+        var index: [String: Int] = [:]
+        mutating func add(_ record: FileRecord) {
+            guard index[record.path] == nil else { return }
+            index[record.path] = list.count
+            list.append(record)
+        }
+    }
+    private let records = Locked(Records())
     /// Whether records carry their file's hash (`ParseOptions.hashesFilesRead`).
     let hashes: Bool
     init(hashes: Bool = true) { self.hashes = hashes }
     func record(path: String, bytes: [UInt8], modified: Int?) {
+        // Hashing waits until the path is known to be new.
+        guard records.withLock({ $0.index[path] == nil }) else { return }
         let entry = FileRecord(path: path, sha256: hashes ? ContentHash.sha256(bytes) : "", size: bytes.count,
                                modified: modified.flatMap(FileTime.trusted))
-        records.withLock { list in
-            if !list.contains(where: { $0.path == path }) { list.append(entry) }
-        }
+        records.withLock { $0.add(entry) }
     }
-    var all: [FileRecord] { records.withLock { $0 } }
+    var all: [FileRecord] { records.withLock { $0.list } }
     /// A file read before this parse (the scene file, read once for several builds).
-    func add(_ record: FileRecord) { records.withLock { $0.append(record) } }
+    func add(_ record: FileRecord) { records.withLock { $0.add(record) } }
     /// The record of a file already read (its hash, not taken again).
-    func record(of path: String) -> FileRecord? { records.withLock { $0.first { $0.path == path } } }
+    func record(of path: String) -> FileRecord? { records.withLock { r in r.index[path].map { r.list[$0] } } }
 }
 
 /// What a parse produced: the scene (when it has no errors), every

@@ -66,7 +66,7 @@ extension SceneSnapshot.Message {
 
     init(_ d: Diagnostic, scenePath: String) {
         severity = d.severity.rawValue
-        file = d.location?.file
+        file = d.file
         line = d.location?.line
         column = d.location?.column
         message = d.message.text

@@ -44,7 +44,7 @@ enum CairoFontFaces {
     /// Frees the faces drawn from the file at `path`: its last font set is
     /// gone, and no render can draw from it any more (a compiled scene holds
     /// its set). Cairo may keep a face a while longer among its recently
-    /// used fonts; its path is never handed to other bytes (`FontDescriptors`).
+    /// used fonts; its path is never handed to other bytes (`FontPaths`).
     static func release(path: String) {
         table.withLock { t in
             for (key, entry) in t.faces where key.face.path == path {

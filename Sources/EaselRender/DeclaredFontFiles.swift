@@ -42,33 +42,41 @@ public struct DeclaredFontFile: Sendable {
     public init(path: String, identity: String, bytes: [UInt8]) { self.path = path; self.identity = identity; self.bytes = bytes }
 }
 
-/// Descriptor numbers for font paths that are never used twice in a
-/// process. Cairo and fontconfig know a font by its path, and Cairo keeps
-/// recently used fonts (and their FreeType faces) for a while after the
+/// Paths for font files that are never used twice in a process. Cairo
+/// and fontconfig know a font by its path, and Cairo keeps recently used
+/// fonts (and reopens their FreeType faces by path) for a while after the
 /// last reference goes: a closed font's `/proc/self/fd/N` handed to other
-/// bytes could draw the old font's glyphs. Numbers only grow, from above
-/// those the process opens for its own files.
-enum FontDescriptors {
-    /// Half the process's descriptor limit (at most 1,024) up: above the
-    /// files the process opens for itself.
-    private static let next: Locked<Int32> = {
-        var limit = rlimit()
-        let soft = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(min(limit.rlim_cur, 1 << 20)) : 1024
-        return Locked(Int32(min(1024, soft / 2)))
-    }()
+/// bytes could draw the old font's glyphs. Descriptor numbers are reused as
+/// the kernel hands them out; the path of the g-th font at number N spells
+/// g in components that lead back where they start (after `/proc/self`,
+/// `/task/..` a 1, `/fd/..` a 0): one path per font, however many fonts a
+/// process has held, and no descriptor kept past its font. (Numbers that
+/// only grew ran out past half the descriptor limit, and every later
+/// font's descriptor then stayed open.)
+enum FontPaths {
+    /// Fonts held so far at each number (bounded by the descriptor limit).
+    private static let generations = Locked<[Int32: UInt64]>([:])
 
-    /// `fd` moved to the next unused number (the old number is closed),
-    /// which may be closed when its font goes; or, where the process may
-    /// not open that many files, `fd` itself, which must then stay open
-    /// (closed, its number would be handed out again).
-    static func renumbered(_ fd: Int32) -> (fd: Int32, closable: Bool) {
-        next.withLock { next in
-            let moved = fcntl(fd, F_DUPFD_CLOEXEC, next)
-            guard moved >= 0 else { return (fd, false) }
-            close(fd)
-            next = moved + 1
-            return (moved, true)
+    /// A path for the anonymous file open at `fd` that no font had before.
+    static func unused(for fd: Int32) -> String {
+        let generation = generations.withLock { all -> UInt64 in
+            let g = all[fd, default: 0]
+            all[fd] = g + 1
+            return g
         }
+        return path(fd: fd, generation: generation)
+    }
+
+    /// `/proc/self/fd/7`, then `/proc/self/task/../fd/7`,
+    /// `/proc/self/task/../fd/../fd/7`, `/proc/self/task/../task/../fd/7`…
+    static func path(fd: Int32, generation: UInt64) -> String {
+        var bits: [String] = []
+        var rest = generation
+        while rest > 0 {
+            bits.append(rest & 1 == 1 ? "/task/.." : "/fd/..")
+            rest >>= 1
+        }
+        return "/proc/self" + bits.reversed().joined() + "/fd/\(fd)"
     }
 }
 
@@ -113,9 +121,8 @@ enum AnonymousFontFiles {
                 if entry.holders > 0 || entry.fd == nil { all[identity] = entry } else { all[identity] = nil; gone.append(entry) }
             }
         }
-        // A font read from where it lies (no anonymous file) may be a
-        // system font's file too, and one whose descriptor could not be
-        // given a number of its own must stay open: both stay stored (below).
+        // A font read from where it lies (no anonymous file: no /proc or
+        // memfd) may be a system font's file too: it stays stored.
         for entry in gone {
             guard let fd = entry.fd else { continue }
             CairoFontFaces.release(path: entry.path)
@@ -154,9 +161,8 @@ enum AnonymousFontFiles {
             case .failure(let problem): return .failure(problem)
             }
             switch anonymousFile(sfnt) {
-            // A descriptor that must stay open is not the set's to close.
-            case .success(let (path, fd, closable)):
-                return .success((Stored(path: path, families: names.families, isColor: names.isColor, fd: closable ? fd : nil), fd))
+            case .success(let (path, fd)):
+                return .success((Stored(path: path, families: names.families, isColor: names.isColor, fd: fd), fd))
             // Without anonymous files (no /proc, no memfd), an sfnt is used
             // from where it lies; WOFF needs its decoded bytes somewhere.
             case .failure where !wrapped: return .success((Stored(path: file.path, families: names.families, isColor: names.isColor), nil))
@@ -181,13 +187,11 @@ enum AnonymousFontFiles {
     }
 
     /// The bytes in an anonymous file (`memfd_create`), open until its
-    /// last holder releases it, at a descriptor number never used for a
-    /// font before (`FontDescriptors`): its `/proc/self/fd` path never
-    /// names other bytes (Cairo and fontconfig cache faces by path).
-    private static func anonymousFile(_ bytes: [UInt8]) -> Result<(path: String, fd: Int32, closable: Bool), FontFileProblem> {
-        let made = easel_memfd_create("easel-font")
-        guard made >= 0 else { return .failure(.noAnonymousFile(String(cString: strerror(errno)))) }
-        let (fd, closable) = FontDescriptors.renumbered(made)
+    /// last holder releases it, at a path no font had before
+    /// (`FontPaths`): Cairo and fontconfig cache faces by path.
+    private static func anonymousFile(_ bytes: [UInt8]) -> Result<(path: String, fd: Int32), FontFileProblem> {
+        let fd = easel_memfd_create("easel-font")
+        guard fd >= 0 else { return .failure(.noAnonymousFile(String(cString: strerror(errno)))) }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
@@ -198,12 +202,12 @@ enum AnonymousFontFiles {
             }
             written += n
         }
-        let path = "/proc/self/fd/\(fd)"
+        let path = FontPaths.unused(for: fd)
         guard access(path, R_OK) == 0 else {
             close(fd)
             return .failure(.noAnonymousFile("/proc is not mounted"))
         }
-        return .success((path, fd, closable))
+        return .success((path, fd))
     }
 }
 

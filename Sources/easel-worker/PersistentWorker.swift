@@ -11,9 +11,9 @@ import Glibc
 /// (a singleplex worker) runs at once on this thread, requests with ids
 /// (`supports-multiplex-workers`) run at most one per core at a time and
 /// are answered as each finishes; the others wait in order, holding no
-/// thread. A request's `-j` defaults to its share of the cores (the cores
-/// divided among the requests running when it starts) and is never more
-/// than the cores: the worker never runs more threads than that. Each runs one render or build command line in
+/// thread. A multiplexed request's `-j` defaults to one (Bazel counts an
+/// action as one CPU) and is never more than the cores; a singleplex one's
+/// defaults to the cores, as `easel` does. Each runs one render or build command line in
 /// this process, so font sets (`FontSets`) and decoded images
 /// (`DecodedImageCache`) made for one request serve the next, within their
 /// bounds. Standard output carries only responses: the descriptor is moved
@@ -121,18 +121,23 @@ final class PersistentWorker: @unchecked Sendable {
 
     /// Runs `job` on a thread of its own now if fewer requests than cores
     /// are running, else when one finishes (in the order they came), with
-    /// its share of the cores.
+    /// one core as its default `-j`: Bazel counts an action as one CPU and
+    /// runs as many as there are, and a share that stays with a request
+    /// after others start would put more jobs than cores at once.
     private func start(_ job: @escaping @Sendable (Int) -> Void) {
-        let share: Int? = schedule.withLock { s in
+        let admitted: Bool = schedule.withLock { s in
             guard s.running < slots else {
                 s.waiting.append(job)
-                return nil
+                return false
             }
             s.running += 1
-            return max(1, slots / s.running)
+            return true
         }
-        if let share { run(job, share: share) }
+        if admitted { run(job, share: Self.share) }
     }
+
+    /// A request's default `-j`.
+    static let share = 1
 
     private func run(_ job: @escaping @Sendable (Int) -> Void, share: Int) {
         queue.async { [self] in
@@ -143,7 +148,7 @@ final class PersistentWorker: @unchecked Sendable {
                     s.running -= 1
                     return nil
                 }
-                return (s.waiting.removeFirst(), max(1, slots / s.running))
+                return (s.waiting.removeFirst(), Self.share)
             }
             if let (job, share) = next { run(job, share: share) }
         }

@@ -402,6 +402,25 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(AssetBuild.manifestSceneCount(Array(try Data(contentsOf: out.appendingPathComponent(AssetBuild.manifestName)))), 1)
     }
 
+    /// Ctrl-C stops a build that waits for another's lock, at once, with
+    /// nothing written by it. (A blocking `flock` is restarted after the
+    /// signal: the build kept waiting.)
+    func testCtrlCStopsABuildWaitingForAnother() throws {
+        try put("a.scene.xml", "<scene width=\"40\" height=\"30\"><rect width=\"4\" height=\"3\"/></scene>")
+        let first = try HeldProcess(["build", src.path, "-o", out.path], pauseAt: "written:a.png")
+        XCTAssertTrue(first.channel.waitForPause("written", "a.png"))
+        let second = try HeldProcess(["build", src.path, "-o", out.path], pauseAt: "")
+        XCTAssertNotNil(second.channel.errors.waitForLine { $0.contains("easel build: waiting for another build of") },
+                        "the second build did not wait: \(second.channel.stderr())")
+        kill(second.process.processIdentifier, SIGINT)
+        XCTAssertTrue(second.waitForExit(), "Ctrl-C did not stop the waiting build")
+        second.finish()
+        XCTAssertEqual(second.process.terminationStatus, 130, second.channel.stderr())
+        first.finish()
+        XCTAssertEqual(first.process.terminationStatus, 0)
+        XCTAssertEqual(AssetBuild.manifestSceneCount(Array(try Data(contentsOf: out.appendingPathComponent(AssetBuild.manifestName)))), 1)
+    }
+
     /// Every output gets 0644 less the umask, written through an unnamed
     /// temporary file or (where the file system has none) a named one.
     /// (Before 1.3 the named way forced 0644 whatever the umask.)

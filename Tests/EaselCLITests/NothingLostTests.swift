@@ -100,6 +100,39 @@ final class NothingLostTests: XCTestCase {
         XCTAssertTrue(again.stdout.contains("nothing to do, 3 up to date"), again.stdout)
     }
 
+    /// Other options (`--scales` changed) make every scene outdated: one
+    /// that cannot be read then keeps its record and outputs, and they go
+    /// (the dropped scale's file among them) once it builds again. (Before,
+    /// its record was dropped: its old @2x was listed nowhere, never removed.)
+    func testAnUnreadableSceneKeepsItsRecordWhenTheOptionsChange() throws {
+        try put("card.scene.xml", Self.dot)
+        try put("other.scene.xml", Self.dot)
+        XCTAssertEqual(try easelAsUser(["build", src.path, "-o", out.path, "--scales", "1,2"]).status, 0)
+        _ = try ExternalTool.run("chmod", ["000", src.appendingPathComponent("card.scene.xml").path])
+        let r = try easelAsUser(["build", src.path, "-o", out.path, "--scales", "1"])
+        XCTAssertEqual(r.status, 1, r.stdout + r.stderr)
+        XCTAssertEqual(outputFiles().filter { $0.hasSuffix(".png") }, ["card.png", "card@2x.png", "other.png"])
+        _ = try ExternalTool.run("chmod", ["644", src.appendingPathComponent("card.scene.xml").path])
+        let again = try easelAsUser(["build", src.path, "-o", out.path, "--scales", "1"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("removed card@2x.png"), again.stdout)
+        XCTAssertEqual(outputFiles().filter { $0.hasSuffix(".png") }, ["card.png", "other.png"])
+    }
+
+    /// A scene renamed in case only (`Badge` to `badge`): the old file is
+    /// not removed, since on a disk that ignores case (macOS's default) it
+    /// is the file just written. (Before, it was removed by its old name.)
+    func testARenameInCaseOnlyRemovesNothing() throws {
+        try put("Badge.scene.xml", Self.dot)
+        XCTAssertEqual(try easel(["build", src.path, "-o", out.path]).status, 0)
+        try FileManager.default.moveItem(at: src.appendingPathComponent("Badge.scene.xml"), to: src.appendingPathComponent("badge.scene.xml"))
+        let r = try easel(["build", src.path, "-o", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stdout.contains("removed Badge.png"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("0 removed"), r.stdout)
+        XCTAssertTrue(outputFiles().contains("badge.png"), outputFiles().joined(separator: " "))
+    }
+
     /// The source folder itself unreadable: an error, nothing removed.
     func testAnUnreadableSourceRemovesNothing() throws {
         try put("card.scene.xml", Self.dot)
@@ -189,6 +222,27 @@ final class NothingLostTests: XCTestCase {
         let r = try easel(["build", src.path, "-o", out.path])
         assertCollision(r, naming: ["card.scene.xml'", "card.png/x.scene.xml'"], path: "card.png")
         XCTAssertEqual(outputFiles(), [])
+    }
+
+    /// An app icon whose layer id is a parameter (`id="{layer}"`) builds
+    /// its adaptive icon: the plan, made before the compile, holds every
+    /// layer the id could be. (Before, the build refused the layers' files
+    /// as unplanned, "changed during the build", every time.)
+    func testALayerIdFromAParameterIsPlanned() throws {
+        try put("icon.scene.xml", """
+        <scene width="108" height="108" asset="app-icon">
+          <defs><param name="front" type="string" default="foreground"/></defs>
+          <group id="background"><rect width="108" height="108" fill="#336699"/></group>
+          <group id="{front}"><circle cx="54" cy="54" r="20" fill="white"/></group>
+        </scene>
+        """)
+        let res = dir.appendingPathComponent("res")
+        let r = try easel(["build", src.path, "-o", out.path, "--android", res.path])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        // Nor does the other target (no Android folder) warn of Android's layers.
+        XCTAssertFalse(r.stderr.contains("W0907"), r.stderr)
+        XCTAssertTrue(outputFiles(res).contains("mipmap-xxxhdpi/ic_launcher_foreground.png"), outputFiles(res).joined(separator: " "))
+        XCTAssertTrue(outputFiles(res).contains("mipmap-anydpi-v26/ic_launcher.xml"), outputFiles(res).joined(separator: " "))
     }
 
     /// The plan is what the build writes: variants, locales and scales of a

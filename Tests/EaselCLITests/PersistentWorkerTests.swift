@@ -182,8 +182,8 @@ final class PersistentWorkerTests: XCTestCase {
     }
 
     /// Sixteen multiplexed requests at once: at most one per core runs, the
-    /// others wait holding no thread, and each runs on its share of the
-    /// cores — the worker's threads stay within a bound of the cores, not of
+    /// others wait holding no thread, and each runs on one core by default
+    /// — the worker's threads stay within a bound of the cores, not of
     /// the requests (before 1.3 each waiting request blocked a thread of its
     /// own, and each running one took every core: up to cores² threads).
     func testMultiplexedRequestsWaitWithoutThreadsAndShareTheCores() throws {

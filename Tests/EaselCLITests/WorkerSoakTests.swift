@@ -179,9 +179,13 @@ final class WorkerSoakTests: XCTestCase {
         let kb = { (b: Int) in String(format: "%.0f KB", Double(b) / 1024) }
         let summary = "\(count) requests: heap floors \(floors.map(kb)), resident floors \(residentFloors.map(kb)), descriptors \(descriptors[warm]) → \(descriptors.last!) (max \(descriptors.max()!)), threads at most \(threads.max()!)"
         print("worker soak: " + summary)
-        // A request's leak of 1 KB would raise the last floor by a quarter's
-        // requests in KB over the first: allow less than that in all.
-        let allowed = max(512 * 1024, quarter * 3 * 1024 / 4)
+        // From the first quarter's floor to the last: three quarters of
+        // requests. A leak of 500 B a request fails (Cairo's ~760 B a
+        // variable instance made over a FreeType face of Easel's own did);
+        // what Cairo 1.16 keeps for each new weight Pango draws, ~200 B
+        // (docs/benchmarks.md, "A long-lived worker stays flat"), and 64 KB
+        // of the allocator's noise pass.
+        let allowed = 64 * 1024 + quarter * 3 * 500
         XCTAssertLessThan(floors[3] - floors[0], allowed, "the heap's lower envelope climbs: " + summary)
     }
 }
