@@ -12,8 +12,8 @@ public enum ParallelJobs {
         let workers = max(1, min(jobs, inputs.count))
         if workers == 1 {
             return inputs.map { input in
-                started()
-                defer { ended() }
+                let counted = started()
+                defer { ended(counted) }
                 return body(input)
             }
         }
@@ -23,9 +23,9 @@ public enum ParallelJobs {
             while true {
                 let i = next.add(1, ordering: .relaxed).oldValue
                 guard i < inputs.count else { return }
-                started()
+                let counted = started()
                 let out = body(inputs[i])
-                ended()
+                ended(counted)
                 results.withLock { $0[i] = out }
             }
         }
@@ -52,7 +52,20 @@ public enum ParallelJobs {
     private static let mostAtOnce_ = Atomic<Int>(0)
     public static var mostAtOnce: Int { mostAtOnce_.load(ordering: .relaxed) }
 
-    private static func started() {
+    /// Set on a thread while it runs a job: a job's own parallel map (a
+    /// scene's locales) runs on threads of which the one running the job
+    /// is already counted.
+    private static let insideJob: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Counts a job starting on this thread, unless the thread is running
+    /// one already; true if counted.
+    private static func started() -> Bool {
+        guard pthread_getspecific(insideJob) == nil else { return false }
+        pthread_setspecific(insideJob, UnsafeRawPointer(bitPattern: 1))
         let now = running.add(1, ordering: .relaxed).newValue
         var seen = mostAtOnce_.load(ordering: .relaxed)
         while now > seen {
@@ -60,9 +73,14 @@ public enum ParallelJobs {
             if exchanged { break }
             seen = original
         }
+        return true
     }
 
-    private static func ended() { running.subtract(1, ordering: .relaxed) }
+    private static func ended(_ counted: Bool) {
+        guard counted else { return }
+        pthread_setspecific(insideJob, nil)
+        running.subtract(1, ordering: .relaxed)
+    }
 
     /// A persistent worker's request's default `-j` (one: Bazel counts an
     /// action as one CPU): several requests at once do not each take every

@@ -13,6 +13,8 @@ extension ParsableCommand {
         var message = fullMessage(for: error)
         if let suggestion = suggestedOption(for: message, arguments: arguments), let end = message.firstIndex(of: "\n") {
             message.insert(contentsOf: "; did you mean '\(suggestion)'?", at: end)
+        } else if let command = suggestedCommand(for: message, arguments: arguments), let end = message.firstIndex(of: "\n") {
+            message.insert(contentsOf: "; did you mean the command '\(command)'?", at: end)
         }
         if exitCode(for: error) == .success {
             if !message.isEmpty { StandardStreams.output(message + "\n") }
@@ -37,6 +39,15 @@ extension ParsableCommand {
         let options = Set(help.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") })
             .filter { $0.hasPrefix("--") && $0.count > 2 }.map(String.init))
         return Suggestion.nearest(to: unknown, in: options.sorted())
+    }
+
+    /// The nearest command to a first argument that is none (`easel rendr
+    /// x` → `render`), which ArgumentParser takes for stray arguments.
+    static func suggestedCommand(for message: String, arguments: [String]) -> String? {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
+        guard let first = arguments.first, !first.hasPrefix("-"), !names.contains(first),
+              message.contains("nexpected argument") else { return nil }
+        return Suggestion.nearest(to: first, in: names)
     }
 }
 

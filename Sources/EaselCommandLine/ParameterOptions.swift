@@ -28,14 +28,19 @@ public struct ParameterOptions: ParsableArguments, Sendable {
                 throw ValidationError("--set takes NAME=VALUE, not '\(s)'")
             }
             if let (scalar, _) = CarriedText.firstNotAllowed(in: String(s[s.index(after: eq)...])) {
-                throw ValidationError(Diagnostic.Message.characterNotAllowed(scalar, in: "--set \(s[..<eq])").text + " [E0206]")
+                throw Self.refusal(.characterNotAllowed(scalar, in: "--set \(s[..<eq])"))
             }
         }
         for (name, setting) in try fileSettings().sorted(by: { $0.key < $1.key }) {
             if let (scalar, _) = CarriedText.firstNotAllowed(in: setting.value) {
-                throw ValidationError(Diagnostic.Message.characterNotAllowed(scalar, in: "'\(settingsFile ?? "")': the value of '\(name)'").text + " [E0206]")
+                throw Self.refusal(.characterNotAllowed(scalar, in: "'\(settingsFile ?? "")': the value of '\(name)'"))
             }
         }
+    }
+
+    /// A command-line mistake said as the diagnostic it is, with its code.
+    private static func refusal(_ message: Diagnostic.Message) -> ValidationError {
+        ValidationError("\(message.text) [\(message.code.code(.error))]")
     }
 
     /// The values of `--set-file`, each named as coming from that file.

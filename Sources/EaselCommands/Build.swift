@@ -263,8 +263,11 @@ struct Build: ParsableCommand {
             throw ExitCode(130)
         }
         let upToDate = scenes.subtracting(rendered).subtracting(failed).count
-        if rendered.isEmpty && removed.isEmpty && failed.isEmpty {
+        if rendered.isEmpty && removed.isEmpty && failed.isEmpty && !buildFailed {
             say("easel build: nothing to do, \(upToDate) up to date (\(seconds) s)")
+        } else if rendered.isEmpty && removed.isEmpty && failed.isEmpty {
+            // An error of the build's own (a folder it could not read) said above.
+            say("easel build: failed (errors above), \(upToDate) up to date (\(seconds) s)")
         } else {
             say("easel build: \(rendered.subtracting(failed).count) \(verb), \(upToDate) up to date, "
                   + "\(failed.count) failed, \(removed.count) removed (\(seconds) s)")

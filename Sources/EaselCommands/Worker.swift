@@ -137,7 +137,7 @@ public struct Worker: ParsableCommand {
     }
 
     /// Why a command line is not one a worker runs, or nil.
-    public static func refusal(of arguments: [String]) -> String? {
+    package static func refusal(of arguments: [String]) -> String? {
         let commands = [Render.configuration.commandName, Build.configuration.commandName]
         guard let command = arguments.first else {
             return "a request needs a command line: render … or build …"

@@ -108,8 +108,8 @@ struct PreviewRequestHandler: HTTPHandler {
 /// the body) to its response, through the handler the server uses, with
 /// no scene (every scene path answers 404) — and the body as the settings
 /// a page posts, checked as the handler checks them.
-public enum PreviewRequestFuzzing {
-    public static func respond(to bytes: [UInt8]) async {
+package enum PreviewRequestFuzzing {
+    package static func respond(to bytes: [UInt8]) async {
         let split = bytes.firstRange(of: Array("\r\n\r\n".utf8)) ?? bytes.firstRange(of: Array("\n\n".utf8))
         let head = String(decoding: bytes[..<(split?.lowerBound ?? bytes.count)], as: UTF8.self)
         let body = split.map { Array(bytes[$0.upperBound...]) } ?? []

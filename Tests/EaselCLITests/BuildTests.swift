@@ -385,16 +385,23 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(held.process.terminationStatus, 130)
     }
 
-    /// Two builds of one output folder at once: the second waits for the
-    /// first (which holds the folder's lock) and then finds everything up
-    /// to date — no interleaved manifests.
-    func testASecondBuildOfAFolderWaitsForTheFirst() throws {
+    /// A build held after writing its first file, and a second build of
+    /// the same folder that has said it waits for the first.
+    func twoBuildsOfOneFolder() throws -> (first: HeldProcess, second: HeldProcess) {
         try put("a.scene.xml", "<scene width=\"40\" height=\"30\"><rect width=\"4\" height=\"3\"/></scene>")
         let first = try HeldProcess(["build", src.path, "-o", out.path], pauseAt: "written:a.png")
         XCTAssertTrue(first.channel.waitForPause("written", "a.png"))
         let second = try HeldProcess(["build", src.path, "-o", out.path], pauseAt: "")
         XCTAssertNotNil(second.channel.errors.waitForLine { $0.contains("easel build: waiting for another build of '\(self.out.path)' to finish") },
                         "the second build did not wait: \(second.channel.stderr())")
+        return (first, second)
+    }
+
+    /// Two builds of one output folder at once: the second waits for the
+    /// first (which holds the folder's lock) and then finds everything up
+    /// to date — no interleaved manifests.
+    func testASecondBuildOfAFolderWaitsForTheFirst() throws {
+        let (first, second) = try twoBuildsOfOneFolder()
         first.finish()
         second.finish()
         XCTAssertEqual(first.process.terminationStatus, 0)
@@ -406,12 +413,7 @@ final class BuildTests: XCTestCase {
     /// nothing written by it. (A blocking `flock` is restarted after the
     /// signal: the build kept waiting.)
     func testCtrlCStopsABuildWaitingForAnother() throws {
-        try put("a.scene.xml", "<scene width=\"40\" height=\"30\"><rect width=\"4\" height=\"3\"/></scene>")
-        let first = try HeldProcess(["build", src.path, "-o", out.path], pauseAt: "written:a.png")
-        XCTAssertTrue(first.channel.waitForPause("written", "a.png"))
-        let second = try HeldProcess(["build", src.path, "-o", out.path], pauseAt: "")
-        XCTAssertNotNil(second.channel.errors.waitForLine { $0.contains("easel build: waiting for another build of") },
-                        "the second build did not wait: \(second.channel.stderr())")
+        let (first, second) = try twoBuildsOfOneFolder()
         kill(second.process.processIdentifier, SIGINT)
         XCTAssertTrue(second.waitForExit(), "Ctrl-C did not stop the waiting build")
         second.finish()

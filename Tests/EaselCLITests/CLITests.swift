@@ -21,6 +21,10 @@ final class CLITests: XCTestCase, CommandLineTesting {
             XCTAssertTrue(r.stderr.lowercased().contains("did you mean '\(right)'?"), "\(arguments[0]): \(r.stderr)")
             XCTAssertEqual(r.stderr.lowercased().components(separatedBy: "did you mean").count, 2, "one suggestion: \(r.stderr)")
         }
+        // A misspelt command, which ArgumentParser takes for stray arguments.
+        let command = try ExternalTool.run(ExternalTool.easelExecutable, ["rendr", "x.scene.xml"])
+        XCTAssertEqual(command.status, 2, command.stderr)
+        XCTAssertTrue(command.stderr.contains("did you mean the command 'render'?"), command.stderr)
         let nothingNear = try ExternalTool.run(ExternalTool.easelExecutable, ["render", "x.scene.xml", "--zzzzzzzzzz"])
         XCTAssertEqual(nothingNear.status, 2)
         XCTAssertFalse(nothingNear.stderr.contains("did you mean"), nothingNear.stderr)
