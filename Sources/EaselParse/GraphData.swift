@@ -52,7 +52,8 @@ enum GraphData {
     /// file, at its line and column: a cell's text may become a label. A
     /// carriage return that ends a line (CRLF, RFC 4180's) is allowed.
     static func characterNotAllowed(in bytes: [UInt8], file: String) -> (message: Diagnostic.Message, location: SourceLocation)? {
-        guard let (scalar, offset) = CarriedText.firstNotAllowed(inUTF8: bytes, lineEndsMayBeCRLF: true) else { return nil }
+        guard let (scalar, offset) = bytes.withUnsafeBufferPointer({ CarriedText.firstNotAllowed(inUTF8: $0, lineEndsMayBeCRLF: true) })
+        else { return nil }
         let (line, column) = CarriedText.lineAndColumn(of: offset, in: bytes)
         return (.characterNotAllowed(scalar, in: "this cell"), SourceLocation(file: file, line: line, column: column))
     }
