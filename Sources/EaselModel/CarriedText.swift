@@ -14,36 +14,13 @@ public enum CarriedText {
         return text.withUTF8 { firstNotAllowed(inUTF8: $0, lineEndsMayBeCRLF: false) }
     }
 
-    /// The same in UTF-8 bytes. `lineEndsMayBeCRLF`: a carriage return
-    /// before a line feed ends a line (a CSV file's, RFC 4180's) and is no
-    /// character of the text.
-    // Inlinable: specialised where it is called (a CSV file of megabytes is
-    // scanned byte by byte; through generic witnesses that cost 35% more
-    // instructions for a whole dense-series render).
-    @inlinable
-    public static func firstNotAllowed<Bytes: Collection<UInt8>>(inUTF8 bytes: Bytes, lineEndsMayBeCRLF: Bool) -> (scalar: Unicode.Scalar, offset: Int)?
-    where Bytes.Index == Int {
-        var i = bytes.startIndex
-        let end = bytes.endIndex
-        while i < end {
-            let b = bytes[i]
-            if b < 0x20 && b != 0x09 && b != 0x0A {
-                if !(lineEndsMayBeCRLF && b == 0x0D && i + 1 < end && bytes[i + 1] == 0x0A) {
-                    return (Unicode.Scalar(b), i - bytes.startIndex)
-                }
-            } else if b == 0xEF, i + 2 < end, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xBE || bytes[i + 2] == 0xBF {
-                return (Unicode.Scalar(bytes[i + 2] == 0xBE ? 0xFFFE : 0xFFFF)!, i - bytes.startIndex)
-            }
-            i += 1
-        }
-        return nil
-    }
-
-    /// The same over a buffer (a CSV file of megabytes), eight bytes at a
+    /// The same in UTF-8 bytes (a CSV file of megabytes), eight bytes at a
     /// time: a word with no byte below U+0020 but tab and line feed, and no
     /// 0xEF (the lead byte of U+FFFE/U+FFFF), is passed whole; any other
     /// is looked at byte by byte. A tenth of the instructions of the plain
     /// loop, which cost a million-point CSV graph 4% more.
+    /// `lineEndsMayBeCRLF`: a carriage return before a line feed ends a
+    /// line (a CSV file's, RFC 4180's) and is no character of the text.
     public static func firstNotAllowed(inUTF8 bytes: UnsafeBufferPointer<UInt8>, lineEndsMayBeCRLF: Bool) -> (scalar: Unicode.Scalar, offset: Int)? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count

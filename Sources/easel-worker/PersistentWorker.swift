@@ -28,7 +28,7 @@ final class PersistentWorker: @unchecked Sendable {
     private let schedule = Locked(Schedule())
     private struct Schedule {
         var running = 0
-        var waiting: [@Sendable (Int) -> Void] = []
+        var waiting: [@Sendable () -> Void] = []
     }
     private let slots = ParallelJobs.cores
     private let running = DispatchGroup()
@@ -102,7 +102,7 @@ final class PersistentWorker: @unchecked Sendable {
             return
         }
         running.enter()
-        start { [self] share in
+        start { [self] in
             defer { running.leave() }
             // A request cancelled while it waited was answered then.
             guard inFlight.withLock({ table -> Bool in
@@ -110,7 +110,7 @@ final class PersistentWorker: @unchecked Sendable {
                 table[id]!.started = true
                 return true
             }) else { return }
-            var response = ParallelJobs.$share.withValue(share) { answer(request) }
+            var response = ParallelJobs.$share.withValue(Self.share) { answer(request) }
             if inFlight.withLock({ $0.removeValue(forKey: id)?.cancelled ?? false }) {
                 response = Self.response(id: id, exitCode: 0)
                 response.wasCancelled = true
@@ -124,7 +124,7 @@ final class PersistentWorker: @unchecked Sendable {
     /// one core as its default `-j`: Bazel counts an action as one CPU and
     /// runs as many as there are, and a share that stays with a request
     /// after others start would put more jobs than cores at once.
-    private func start(_ job: @escaping @Sendable (Int) -> Void) {
+    private func start(_ job: @escaping @Sendable () -> Void) {
         let admitted: Bool = schedule.withLock { s in
             guard s.running < slots else {
                 s.waiting.append(job)
@@ -133,24 +133,24 @@ final class PersistentWorker: @unchecked Sendable {
             s.running += 1
             return true
         }
-        if admitted { run(job, share: Self.share) }
+        if admitted { run(job) }
     }
 
     /// A request's default `-j`.
     static let share = 1
 
-    private func run(_ job: @escaping @Sendable (Int) -> Void, share: Int) {
+    private func run(_ job: @escaping @Sendable () -> Void) {
         queue.async { [self] in
-            job(share)
+            job()
             // The next waiting request takes this one's place.
-            let next: (@Sendable (Int) -> Void, Int)? = schedule.withLock { s in
+            let next: (@Sendable () -> Void)? = schedule.withLock { s in
                 guard !s.waiting.isEmpty else {
                     s.running -= 1
                     return nil
                 }
-                return (s.waiting.removeFirst(), Self.share)
+                return s.waiting.removeFirst()
             }
-            if let (job, share) = next { run(job, share: share) }
+            if let next { run(next) }
         }
     }
 
