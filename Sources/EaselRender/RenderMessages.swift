@@ -20,6 +20,7 @@ extension Diagnostic.Message {
     static func variationsNotSet(_ font: String) -> Self {
         .init(.renderFailed, "FreeType would not set the axes of the variable font '\(font)', so the PDF cannot draw its instance")
     }
+    static func cannotTagPDF(_ reason: String) -> Self { .init(.renderFailed, "cannot write the PDF in Display P3 (qpdf: \(reason))") }
     static func cannotMakePaint(_ reason: String) -> Self { .init(.renderFailed, "Cairo cannot make this element's paint: \(reason)") }
     static let pngEncodingFailed = Self(.renderFailed, "could not compress the PNG (libdeflate)")
 }

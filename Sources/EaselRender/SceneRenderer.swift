@@ -75,8 +75,11 @@ public enum SceneRenderer {
             if let failure { throw failure }
             try check(status, scene)
             guard scene.colorSpace == .displayP3 else { return bytes }
-            guard let tagged = PDFColorSpace.displayP3(bytes) else { throw Self.failure(.cairoFailed("PDF not tagged Display P3"), scene.location) }
-            return tagged
+            do {
+                return try PDFColorSpace.displayP3(bytes)
+            } catch {
+                throw Self.failure(.cannotTagPDF(error.description), scene.location)
+            }
         }
     }
 

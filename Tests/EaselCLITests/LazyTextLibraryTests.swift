@@ -2,7 +2,7 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// Pango, HarfBuzz, GLib and json-glib are loaded on their first call
+/// Pango, HarfBuzz, GLib, json-glib and qpdf are loaded on their first call
 /// (Sources/CLazyTextLibraries), and the release binary is linked without
 /// them (scripts/lazy-link): a scene without text must start without
 /// mapping them. The loader says what it initialises (`LD_DEBUG=libs`), so
@@ -25,12 +25,12 @@ final class LazyTextLibraryTests: XCTestCase {
     /// The libraries a render initialised, by file name
     /// (`libpango-1.0.so.0`): those the loader started with the program
     /// and those loaded after it had control (on first use).
-    func librariesInitialised(_ scene: String, _ extra: [String] = [], binary: String)
+    func librariesInitialised(_ scene: String, _ extra: [String] = [], output: String = "out.png", binary: String)
         throws -> (atStart: Set<String>, later: Set<String>) {
         let path = dir.appendingPathComponent("scene.scene.xml")
         try Data(scene.utf8).write(to: path)
         let r = try ExternalTool.run("env", ["LD_DEBUG=libs", binary, "render", path.path,
-                                             "-o", dir.appendingPathComponent("out.png").path] + extra)
+                                             "-o", dir.appendingPathComponent(output).path] + extra)
         XCTAssertEqual(r.status, 0, r.stderr)
         let lines = r.stderr.split(separator: "\n")
         guard let started = lines.firstIndex(where: { $0.contains("transferring control:") }) else {
@@ -58,8 +58,18 @@ final class LazyTextLibraryTests: XCTestCase {
     func testASceneWithoutTextLoadsNoTextLibrary() throws {
         let loaded = try librariesInitialised(textFree, binary: try lazyBinary())
         XCTAssert(loaded.atStart.contains("libcairo.so.2"), "\(loaded.atStart.sorted())")
-        XCTAssertEqual(loaded.atStart.union(loaded.later).intersection(text + objectsAndJSON), [],
+        XCTAssertEqual(loaded.atStart.union(loaded.later).intersection(text + objectsAndJSON + ["libqpdf.so.29"]), [],
                        "\(loaded.atStart.sorted()) then \(loaded.later.sorted())")
+    }
+
+    /// qpdf (a C++ library) is loaded by the first Display P3 PDF only.
+    func testADisplayP3PDFLoadsQPDF() throws {
+        let p3 = textFree.replacingOccurrences(of: #"height="20">"#, with: #"height="20" color-space="display-p3">"#)
+        let pdf = try librariesInitialised(p3, output: "out.pdf", binary: try lazyBinary())
+        XCTAssertFalse(pdf.atStart.contains("libqpdf.so.29"), "\(pdf.atStart.sorted())")
+        XCTAssert(pdf.later.contains("libqpdf.so.29"), "\(pdf.later.sorted())")
+        let srgb = try librariesInitialised(textFree, output: "out.pdf", binary: try lazyBinary())
+        XCTAssertFalse(srgb.atStart.union(srgb.later).contains("libqpdf.so.29"), "\(srgb.later.sorted())")
     }
 
     /// The other direction, so that the check above can fail: the debug

@@ -1,4 +1,5 @@
 import Easel
+@testable import EaselRender
 import EaselTestSupport
 import Foundation
 import XCTest
@@ -301,6 +302,61 @@ final class WideColorTests: XCTestCase {
             XCTAssertEqual(Double(p.g), 0, accuracy: 3, "\(p) (device RGB would give 51)")
             XCTAssertEqual(Double(p.b), 0, accuracy: 3, "\(p)")
         }
+        // MuPDF (its own LittleCMS) agrees within its rendering intent's
+        // few levels. PDFium as pypdfium2 ships it paints no ICC space
+        // through its profile (a profile with red and green swapped paints
+        // the same), so it shows device RGB — which proves it read every
+        // object, and nothing about colour.
+        let pages = dir.appendingPathComponent("others")
+        _ = try json(ExternalTool.run("python3", [Self.checker, "pages", pdf.path, pages.path]))
+        let mupdf = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: pages.path + "-mupdf.png"))))
+        let pdfium = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: pages.path + "-pdfium.png"))))
+        for x in [10, 30] {
+            let p = mupdf.pixel(x, 10)
+            XCTAssertEqual(Double(p.r), 255, accuracy: 6, "MuPDF: \(p)")
+            XCTAssertEqual(Double(p.g), 0, accuracy: 10, "MuPDF: \(p) (device RGB would give 51)")
+            XCTAssertEqual(Double(p.b), 0, accuracy: 10, "MuPDF: \(p)")
+            let q = pdfium.pixel(x, 10)
+            XCTAssertEqual([Double(q.r), Double(q.g), Double(q.b)], [234, 51, 35].map(Double.init), "PDFium: \(q)")
+        }
+    }
+
+    /// A Display P3 PDF is the sRGB PDF with one profile more: each object
+    /// written once (the retagging copied every stream it changed before
+    /// qpdf wrote the file). And it is retagged whatever cross-reference
+    /// form the PDF has: Cairo 1.17.6 and later write object and
+    /// cross-reference streams, which qpdf makes of Cairo 1.16's file here.
+    func testDisplayP3PDFIsTheSRGBPDFPlusAProfile() throws {
+        let dir = ExternalTool.temporaryDirectory("wide-color-pdf-size")
+        // A 256×256 image whose pixels deflate poorly, as a photo's do.
+        let photo = dir.appendingPathComponent("photo.png").path
+        XCTAssertEqual(try ExternalTool.run("python3", ["-c", "import random, sys; from PIL import Image; random.seed(7); "
+            + "Image.frombytes('RGB', (256, 256), bytes(random.randrange(256) for _ in range(256 * 256 * 3))).save(sys.argv[1])",
+            photo]).status, 0)
+        let scene = """
+            <scene width="256" height="256" color-space="display-p3"><image width="256" height="256" href="photo.png"/></scene>
+            """
+        var srgbOptions = Easel.Options()
+        srgbOptions.colorSpace = .srgb
+        let srgb = try compileScene(scene, baseDirectory: dir, options: srgbOptions).render(format: .pdf)
+        let p3 = try compileScene(scene, baseDirectory: dir).render(format: .pdf)
+        XCTAssertGreaterThan(srgb.count, 150_000)
+        XCTAssertLessThanOrEqual(Double(p3.count), 1.1 * Double(srgb.count), "P3 \(p3.count) bytes, sRGB \(srgb.count)")
+
+        let cairo = dir.appendingPathComponent("srgb.pdf"), streams = dir.appendingPathComponent("streams.pdf")
+        try Data(srgb).write(to: cairo)
+        XCTAssertEqual(try ExternalTool.run("qpdf", ["--object-streams=generate", cairo.path, streams.path]).status, 0)
+        let retagged = try PDFColorSpace.displayP3(Array(try Data(contentsOf: streams)))
+        let out = dir.appendingPathComponent("retagged.pdf"), expanded = dir.appendingPathComponent("expanded.pdf")
+        try Data(retagged).write(to: out)
+        XCTAssertEqual(try ExternalTool.run("qpdf", ["--check", out.path]).status, 0)
+        XCTAssertEqual(try ExternalTool.run("qpdf", ["--qdf", "--object-streams=disable", out.path, expanded.path]).status, 0)
+        let text = String(decoding: try Data(contentsOf: expanded), as: UTF8.self)
+        XCTAssertEqual(text.components(separatedBy: "/DeviceRGB").count - 1, 1, "only the profile's /Alternate")
+        XCTAssertTrue(text.contains("/DefaultRGB"))
+        XCTAssertTrue(String(decoding: retagged, as: UTF8.self).contains("/ObjStm"), "object streams kept")
+        // A file qpdf must repair is refused, not half retagged.
+        XCTAssertThrowsError(try PDFColorSpace.displayP3(Array(srgb.prefix(srgb.count / 2))))
     }
 
     /// Every kind of PDF object Cairo writes colours into — content
@@ -361,6 +417,14 @@ final class WideColorTests: XCTestCase {
             XCTAssertLessThan(converted[k], baseline[k] + 1, "Poppler's page is the P3 picture in sRGB, as near as the sRGB scene's page is to its PNG: \(converted) vs \(baseline) (raw \(raw))")
         }
         XCTAssertGreaterThan(raw.max() ?? 0, 2 * (converted.max() ?? 0), "and not the P3 numbers read as sRGB: \(raw)")
+        // MuPDF's page too.
+        let others = dir.appendingPathComponent("others")
+        _ = try json(ExternalTool.run("python3", [Self.checker, "pages", pdf.path, others.path]))
+        let mupdf = try json(ExternalTool.run("python3", [Self.checker, "versus", png.path, others.path + "-mupdf.png"]))
+        let mupdfConverted = try XCTUnwrap(mupdf["converted"] as? [Double])
+        for k in 0..<3 {
+            XCTAssertLessThan(mupdfConverted[k], baseline[k] + 2, "MuPDF's page is the P3 picture in sRGB: \(mupdfConverted) vs \(baseline)")
+        }
     }
 
     /// An animated PNG of a Display P3 scene keeps the tags; an SVG's

@@ -8,6 +8,8 @@ Pillow's ImageCms) and the file formats' own rules typed out here:
   check_wide_color.py versus PNG PAGE        PNG (over white) converted to sRGB by LittleCMS against PAGE
                                              (another renderer's sRGB picture): mean channel differences,
                                              and the same with PNG's numbers read as sRGB
+  check_wide_color.py pages PDF PREFIX       page 1 at 72 dpi as PDFium (PREFIX-pdfium.png) and MuPDF
+                                             (PREFIX-mupdf.png) paint it
 
 The colour math here is CSS Color 4's sample code (§18, conversions.js and
 the gamut-mapping pseudo-code of §13.2.2), with OKLab through XYZ as the
@@ -222,5 +224,13 @@ if __name__ == "__main__":
         else:
             print(json.dumps({"errors": [], "converted": ImageStat.Stat(ImageChops.difference(page, srgb)).mean,
                               "raw": ImageStat.Stat(ImageChops.difference(page, white.convert("RGB"))).mean}))
+    elif mode == "pages":
+        # The PDF's first page at 72 dpi as PDFium and MuPDF paint it.
+        import pymupdf
+        import pypdfium2
+        pypdfium2.PdfDocument(sys.argv[2])[0].render(scale=1).to_pil().convert("RGB").save(sys.argv[3] + "-pdfium.png")
+        pix = pymupdf.open(sys.argv[2])[0].get_pixmap(dpi=72, colorspace=pymupdf.csRGB)
+        Image.frombytes("RGB", (pix.width, pix.height), pix.samples).save(sys.argv[3] + "-mupdf.png")
+        print(json.dumps({"errors": []}))
     elif mode == "catalog":
         print(json.dumps(catalog(sys.argv[2])))
