@@ -254,14 +254,14 @@ public enum AssetBuild {
         // Every locale's diagnostics, each said once: one that only some
         // locales have names its locale, and one locale's failure does not
         // hide another's.
-        var said = Set<String>()
-        var inLocales: [String: [String]] = [:]
+        var said = Set<Diagnostic.Identity>()
+        var inLocales: [Diagnostic.Identity: [String]] = [:]
         for (locale, c) in zip(locales, compiled) {
-            for d in Set(c.diagnostics.map(\.description)) { inLocales[d, default: []].append(locale ?? "") }
+            for d in Set(c.diagnostics.map(\.identity)) { inLocales[d, default: []].append(locale ?? "") }
         }
         for (locale, c) in zip(locales, compiled) {
-            session.report(c.diagnostics.filter { said.insert($0.description).inserted }.map { d in
-                guard locale != nil, compiled.count > 1, let named = inLocales[d.description], named.count != compiled.count else { return d }
+            session.report(c.diagnostics.filter { said.insert($0.identity).inserted }.map { d in
+                guard locale != nil, compiled.count > 1, let named = inLocales[d.identity], named.count != compiled.count else { return d }
                 var out = d
                 out.message.text += named.count == 1 ? " (locale \(named[0]))" : " (locales \(named.joined(separator: ", ")))"
                 return out

@@ -40,13 +40,19 @@ public enum MissingGlyphText {
 /// no font has, and characters no font covers — never silently boxes or
 /// another font (docs/format.md, "Text and fonts").
 enum FontChecks {
+    /// A family, font or text reported at a place: each is said once.
+    struct NameAt: Hashable {
+        var location: SourceLocation
+        var name: String
+    }
+
     /// Texts whose missing characters are reported one by one.
     static let maxMissingGlyphReports = 20
 
     static func diagnose(_ scene: Scene, _ layout: LaidOutScene, fonts: FontSet, missingGlyphs: MissingGlyphs) -> [Diagnostic] {
         var out: [Diagnostic] = []
         if let problem = fonts.systemFontsProblem { out.append(Diagnostic(.warning, .noSystemFonts(problem), at: scene.location)) }
-        var reported = Set<String>()
+        var reported = Set<NameAt>()
         var defaultUser: SourceLocation?
         func check(_ font: FontSpec, at element: SourceLocation) {
             let named = namedFamilies(font)
@@ -56,7 +62,7 @@ enum FontChecks {
                 // At the name itself, where the value's start and the name's offset are known.
                 var location = font.familyLocation ?? element
                 if let offset { location.column += offset }
-                guard reported.insert("\(location)|\(name)").inserted else { continue }
+                guard reported.insert(NameAt(location: location, name: name)).inserted else { continue }
                 // A misspelt generic name is suggested as one (not a quoted generic: it is one already).
                 let generics = font.families == nil ? [] : GenericFontFamily.allCases.map(\.rawValue).filter { $0 != name.lowercased() }
                 let suggestion = Suggestion.nearest(to: name, in: fonts.families + generics) ?? nearestByDistance(name, fonts.families)
@@ -87,23 +93,23 @@ enum FontChecks {
             out.append(Diagnostic(.warning, .noDefaultFamily(used), at: location))
         }
         // Axes a text's font-variation names that its fonts lack, once per text and font.
-        var axesReported = Set<String>()
+        var axesReported = Set<NameAt>()
         for laid in layout.texts {
             let text = laid.text
             for run in text.shaped.runs where !run.unknownAxes.isEmpty {
                 let family = run.font?.family ?? ""
-                guard axesReported.insert("\(laid.location)|\(family)").inserted else { continue }
+                guard axesReported.insert(NameAt(location: laid.location, name: family)).inserted else { continue }
                 let axes = (run.face?.variations ?? "").split(separator: ",").compactMap { $0.split(separator: "=").first.map(String.init) }
                 out.append(Diagnostic(.warning, .unknownAxes(run.unknownAxes, family: family, axes: axes), at: laid.location))
             }
         }
-        var missingReported = Set<String>()
+        var missingReported = Set<NameAt>()
         var unreported = 0
         let severity: Diagnostic.Severity = missingGlyphs == .error ? .error : .warning
         for laid in layout.texts {
             let text = laid.text
             let missing = text.shaped.missing
-            guard !missing.isEmpty, missingReported.insert("\(laid.location)|\(text.shaped.text)").inserted else { continue }
+            guard !missing.isEmpty, missingReported.insert(NameAt(location: laid.location, name: text.shaped.text)).inserted else { continue }
             // A thousand graph labels with one missing character each: the
             // first texts, then a count, as with errors.
             guard missingReported.count <= maxMissingGlyphReports else {

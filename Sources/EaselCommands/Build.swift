@@ -194,7 +194,7 @@ struct Build: ParsableCommand {
         var buildFailed = false
         var dependencies: [(outputs: [String], inputs: [String])] = []
         var declared = Set<String>()
-        var said = Set<String>()
+        var said = Set<Diagnostic.Identity>()
         for (folder, isAndroid) in targets {
             var options = base
             options.output = URL(fileURLWithPath: folder)
@@ -229,7 +229,7 @@ struct Build: ParsableCommand {
             buildFailed = buildFailed || !result.errors.isEmpty
             for (scene, diagnostics) in result.diagnostics {
                 // A scene's own errors and warnings are said once, whichever output found them.
-                report(diagnostics.filter { said.insert($0.description).inserted }, input: source.appendingPathComponent(scene))
+                report(diagnostics.filter { said.insert($0.identity).inserted }, input: source.appendingPathComponent(scene))
             }
             if terminal && !result.rendered.isEmpty { StandardStreams.output("\r\u{1B}[K") }
             if dryRun { for scene in result.rendered { say("\(verb) \(scene)\(label)") } }

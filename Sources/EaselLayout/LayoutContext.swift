@@ -6,6 +6,8 @@ import EaselModel
 final class LayoutContext {
     init(maxWork: Double, location: SourceLocation) { self.maxWork = maxWork; self.current = location }
     var paints = PaintTable()
+    /// Each distinct placed paint's entry (nil: it paints nothing).
+    var paintIDs: [PaintUse: PaintID?] = [:]
     /// Sizes by node and proposal: a stack measures a child at more than
     /// one proposal and measuring a stack arranges its children, so
     /// without it nested stacks cost time exponential in their depth
@@ -26,8 +28,9 @@ final class LayoutContext {
         if work.charged > maxWork { work.exhaustedAt = current }
         return !exhausted
     }
-    /// Pattern tiles laid out, by pattern and tile size, as render nodes.
-    var tiles: [TileKey: [RenderNode]] = [:]
+    /// Pattern tiles laid out, by pattern and tile size, as render nodes,
+    /// numbered in the order they were laid out (`PatternFill.tileIndex`).
+    var tiles: [TileKey: (index: Int, content: [RenderNode])] = [:]
     /// The texts inside those tiles, once per tile laid out.
     var tileTexts: [LaidOutText] = []
     let resolvedStops = ResolvedStops()
@@ -50,6 +53,12 @@ struct ClipKey: Hashable {
     var id: String
     var width: Double
     var height: Double
+}
+
+struct PaintUse: Hashable {
+    var paint: Paint
+    var opacity: Double
+    var box: Rect
 }
 
 struct TileKey: Hashable {

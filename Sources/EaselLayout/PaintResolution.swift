@@ -23,8 +23,9 @@ struct PaintResolver {
     /// The scene's colour space: every colour placed here is converted to
     /// it (gamut-mapped when outside), so painting never converts.
     var colorSpace: SceneColorSpace = .srgb
-    /// Lays out a pattern's children (pattern id, children, tile size).
-    let layoutTile: (String, [Node], Size) -> [RenderNode]
+    /// Lays out a pattern's children (pattern id, children, tile size),
+    /// once per pattern and size: the tile's index in the pass and content.
+    let layoutTile: (String, [Node], Size) -> (index: Int, content: [RenderNode])
 
     /// The stops of the gradient `base` (of the server `key` names).
     private func stops(_ key: String, _ base: GradientBase) -> (stops: [ShadingStop], raster: [ShadingStop]?) {
@@ -95,7 +96,8 @@ struct PaintResolver {
             guard size.width > 0, size.height > 0 else { return nil }
             // The tile grid starts at the painted box's top-left corner.
             let matrix = AffineTransform.translation(box.x, box.y).concatenating(tile.transform)
-            return .pattern(PatternFill(tile: size, matrix: matrix, content: layoutTile(id, tile.children, size)))
+            let laidOut = layoutTile(id, tile.children, size)
+            return .pattern(PatternFill(tile: size, matrix: matrix, tileIndex: laidOut.index, content: laidOut.content))
         case .animated:
             return nil   // resolved by `animated(_:id:opacity:box:)`; a keyframe cannot be animated
         case .stripes(let st):

@@ -91,6 +91,10 @@ public struct RenderPath: Sendable {
     public let stroke: StrokeDrawing?
     /// `ShapeDrawing.crossesOnlyNeighbours`.
     public let crossesOnlyNeighbours: Bool
+    /// What tessellating the path costs (its edges and where they cross),
+    /// for the paint budget; nil when nothing is painted or the path
+    /// crosses only neighbours (charged by the rows its edges span).
+    public let crossings: PathCrossings.Estimate?
     /// Where the fill and stroke can reach, worked out once: a miter
     /// reaches miter-limit half-widths from the path, a square cap √2.
     public let bounds: Rect?
@@ -99,6 +103,7 @@ public struct RenderPath: Sendable {
                 crossesOnlyNeighbours: Bool = false) {
         self.location = location; self.path = path; self.fill = fill; self.fillRule = fillRule; self.stroke = stroke
         self.crossesOnlyNeighbours = crossesOnlyNeighbours
+        crossings = (fill != nil || stroke != nil) && !crossesOnlyNeighbours ? PathCrossings.estimate(path) : nil
         if fill != nil || stroke != nil, var box = path.boundingBox {
             if let stroke {
                 let reach = stroke.width / 2 * max(stroke.miterLimit, 1.5)

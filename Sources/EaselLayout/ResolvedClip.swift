@@ -4,10 +4,15 @@ import EaselModel
 /// itself), intersected with `within` when the clip path is clipped too.
 public struct ResolvedClip: Hashable, Sendable {
     public struct Shape: Hashable, Sendable {
-        public var path: BezierPath
-        public var rule: FillRule
-        public var clip: [ResolvedClip]
-        public init(path: BezierPath, rule: FillRule, clip: [ResolvedClip]) { self.path = path; self.rule = rule; self.clip = clip }
+        public let path: BezierPath
+        public let rule: FillRule
+        public let clip: [ResolvedClip]
+        /// What tessellating `path` costs, estimated once (`PathCrossings`).
+        public let crossings: PathCrossings.Estimate
+        public init(path: BezierPath, rule: FillRule, clip: [ResolvedClip]) {
+            self.path = path; self.rule = rule; self.clip = clip
+            crossings = PathCrossings.estimate(path)
+        }
     }
     public var shapes: [Shape]
     public var within: [ResolvedClip]

@@ -79,6 +79,9 @@ public struct ConicSector: Sendable, Hashable {
 public struct PatternFill: Sendable {
     public var tile: Size
     public var matrix: AffineTransform
+    /// Which laid-out tile `content` is, within its tree: fills with one
+    /// index paint the same tile, which a backend makes once.
+    public var tileIndex: Int
     /// The tile's content as the backends paint it.
     public var content: [RenderNode]
 }

@@ -17,16 +17,21 @@ struct Resolver {
             let key = TileKey(pattern: id, width: tile.width, height: tile.height)
             if let hit = context.tiles[key] { return hit }
             let drafts = nodes.map { self.resolve($0, content: tile, absoluteOrigin: .zero, placed: nil) }
-            let content = DraftNode.renderNodes(drafts, collecting: &context.tileTexts)
-            context.tiles[key] = content
-            return content
+            let laidOut = (index: context.tiles.count, content: DraftNode.renderNodes(drafts, collecting: &context.tileTexts))
+            context.tiles[key] = laidOut
+            return laidOut
         }
     }
 
-    /// A paint placed on `box` and entered in the scene's table.
+    /// A paint placed on `box` and entered in the scene's table, once per
+    /// distinct (paint, opacity, box): every node that paints it names one
+    /// entry, so each backend makes one gradient, tile or definition of it.
     private func paint(_ paint: Paint, opacity: Double, box: Rect) -> PaintID? {
-        guard let entry = paints.resolve(paint, opacity: opacity, box: box) else { return nil }
-        return context.paints.add(entry)
+        let use = PaintUse(paint: paint, opacity: opacity, box: box)
+        if let known = context.paintIDs[use] { return known }
+        let id = paints.resolve(paint, opacity: opacity, box: box).map { context.paints.add($0) }
+        context.paintIDs[use] = id
+        return id
     }
 
     /// `content` is the parent's content box size; `absoluteOrigin` is where

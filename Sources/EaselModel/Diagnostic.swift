@@ -42,6 +42,20 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         if let location, let end { range = SourceRange(start: location, end: end) }
     }
 
+    /// What makes two diagnostics one report: the same code at the same
+    /// place. (Without a place, the same text as well: two different
+    /// command-line problems may share a code.)
+    public struct Identity: Hashable, Sendable {
+        let code: String
+        let file: String?
+        let location: SourceLocation?
+        let text: String?
+    }
+
+    public var identity: Identity {
+        Identity(code: code, file: file, location: location, text: location == nil ? message.text : nil)
+    }
+
     public var description: String {
         let prefix = location.map { "\(file ?? ""):\($0.line):\($0.column): " } ?? ""
         return "\(prefix)\(severity.rawValue): \(message.text)"

@@ -102,14 +102,7 @@ extension Painter {
     }
 
     func conicPattern(_ g: ConicShading, covering area: Rect, opacity: Double) -> OpaquePointer? {
-        switch target.conic {
-        case .mesh:
-            return ConicMesh.mesh(g, covering: area, opacity: opacity)
-        case .devicePixels:
-            // Only what can show: the area within the clip, on the target's pixel grid.
-            guard let (grid, box) = pixelsShowing(area) else { return nil }
-            return ConicMesh.raster(g, box: box, userToPixel: grid, opacity: opacity, exactPixels: true, dither: dither)
-        }
+        backend.conicSource(g, covering: area, opacity: opacity, self)
     }
 
     /// The target's pixel grid: user space to device pixels (the CTM and
@@ -141,53 +134,28 @@ extension Painter {
         return (grid, box)
     }
 
-    /// A `<pattern>` tile: a recording surface (a vector tiling pattern) for
-    /// PDF; for PNG an image at the device resolution the tile will
-    /// be drawn at, with a whole number of pixels per tile so that tiles
-    /// meet without seams and are never upscaled.
+    /// A `<pattern>` tile repeated, from the backend's surface of it.
     func tilePattern(_ p: PatternFill) -> OpaquePointer? {
-        let w = p.tile.width, h = p.tile.height
-        let surface: OpaquePointer?
-        if !target.tilesAsVectors {
-            var ctm = cairo_matrix_t()
-            cairo_get_matrix(cr, &ctm)
-            var tileMatrix = cairoMatrix(p.matrix)
-            var toDevice = cairo_matrix_t()
-            cairo_matrix_multiply(&toDevice, &tileMatrix, &ctm)
-            let sx = (toDevice.xx * toDevice.xx + toDevice.yx * toDevice.yx).squareRoot()
-            let sy = (toDevice.xy * toDevice.xy + toDevice.yy * toDevice.yy).squareRoot()
-            var pw = (w * sx).rounded(), ph = (h * sy).rounded()
-            if !(pw >= 1) { pw = 1 }      // also NaN, from a degenerate transform
-            if !(ph >= 1) { ph = 1 }
-            // A tile larger than the limit is drawn at a lower resolution.
-            let limit = 4096.0
-            if pw > limit || ph > limit {
-                let f = limit / max(pw, ph)
-                pw = max(1, (pw * f).rounded()); ph = max(1, (ph * f).rounded())
-            }
-            surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph))
-            if let surface { cairo_surface_set_device_scale(surface, pw / w, ph / h) }
-        } else {
-            var rect = cairo_rectangle_t(x: 0, y: 0, width: w, height: h)
-            surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &rect)
-        }
-        guard let surface else { return nil }
+        guard let surface = backend.tileSurface(p, self) else { return nil }
         defer { cairo_surface_destroy(surface) }
-        if let tileContext = cairo_create(surface) {
-            let painter = Painter(context: tileContext, target: target, paints: paints, time: time, budget: budget, dither: dither,
-                                  images: images, glyphs: glyphs,
-                                  fontHold: fontHold)
-            painter.paint(p.content)
-            failures += painter.failures
-            // Text inside a tile repeats as outlines; one invisible copy per
-            // tile would be noise, so tiles add none.
-            cairo_destroy(tileContext)
-        }
-        cairo_surface_flush(surface)
         guard let pattern = cairo_pattern_create_for_surface(surface) else { return nil }
         cairo_pattern_set_extend(pattern, CAIRO_EXTEND_REPEAT)
         setMatrix(pattern, p.matrix)
         return pattern
+    }
+
+    /// The tile's content, painted once per `PatternTiles` key. Text inside
+    /// a tile repeats as outlines; one invisible copy per tile would be
+    /// noise, so tiles add none.
+    func paintTile(_ p: PatternFill, on surface: OpaquePointer) {
+        if let tileContext = cairo_create(surface) {
+            let painter = Painter(context: tileContext, backend: backend, paints: paints, time: time, budget: budget, dither: dither,
+                                  images: images, glyphs: glyphs, fontHold: fontHold, tiles: tiles)
+            painter.paint(p.content)
+            failures += painter.failures
+            cairo_destroy(tileContext)
+        }
+        cairo_surface_flush(surface)
     }
 
     /// Stripes are drawn as real lines over the area to paint, not as tiles:

@@ -12,8 +12,8 @@ final class Painter {
     let time: Double
     /// The node being painted, for the message when the budget runs out.
     var current: SourceLocation?
-    /// What the surface can do (`PaintTarget`).
-    let target: PaintTarget
+    /// What painting on this surface does its own way (`CairoBackend`).
+    let backend: any CairoBackend
     var failures: [Diagnostic] = []
     /// PNG output only: gradients are dithered (`DitheredGradient`); off
     /// while the two layers of a cross-fade are drawn.
@@ -25,15 +25,19 @@ final class Painter {
     /// render ends, Cairo may use a font anywhere (`CairoFontAccess`).
     /// Glyphs filled as outlines never take it.
     let fontHold: CairoFontAccess.Hold
+    /// Tiles painted so far in this render (shared with the painters of tiles).
+    let tiles: PatternTiles
 
-    init(context: OpaquePointer, target: PaintTarget, paints: PaintTable, time: Double, budget: PaintBudget,
-         dither: Bool = false, images: DecodedImages, glyphs: GlyphOutlineSet, fontHold: CairoFontAccess.Hold) {
+    init(context: OpaquePointer, backend: any CairoBackend, paints: PaintTable, time: Double, budget: PaintBudget,
+         dither: Bool = false, images: DecodedImages, glyphs: GlyphOutlineSet, fontHold: CairoFontAccess.Hold,
+         tiles: PatternTiles = PatternTiles()) {
         cr = context
-        self.dither = dither && target.dithers
+        self.tiles = tiles
+        self.dither = dither && backend.dithers
         self.fontHold = fontHold
         self.images = images
         self.glyphs = glyphs
-        self.target = target
+        self.backend = backend
         self.paints = paints
         self.time = time
         self.budget = budget
@@ -165,7 +169,7 @@ final class Painter {
         let grouped = group.opacity < 1
         var groupPixels = 0.0
         if grouped {
-            if target.layersHoldBounds, let bounds = group.bounds { clipToDevicePixels(bounds) }
+            backend.prepareLayer(holding: group.bounds, self)
             guard let pixels = beginGroup(.groupComposite) else { return }
             groupPixels = pixels
             cairo_push_group(cr)

@@ -14,7 +14,7 @@ extension Painter {
         }
         // A clip's shapes are tessellated as fills are.
         for shape in clip.shapes {
-            let c = PathCrossings.estimate(shape.path)
+            let c = shape.crossings
             guard spend(Double(c.edges) * PaintCost.perPathEdge + c.crossings * PaintCost.perFillCrossing) else { return }
         }
         if clip.shapes.count == 1, clip.shapes[0].clip.isEmpty {

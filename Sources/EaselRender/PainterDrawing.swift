@@ -22,7 +22,7 @@ extension Painter {
             let members = group.runs.map { runs[$0] }
             // Glyph ink can reach past the box (overhangs, marks, overflow):
             // a paint drawn as an image covers what the clip shows instead.
-            paint(with: fill, extents: { self.target.imagePaintsCoverClip ? self.clipRect() : group.box }) {
+            paint(with: fill, extents: { self.backend.textPaintExtents(group.box, self) }) {
                 for run in members where !run.isColor && !self.drawGlyphs(run) { undrawn.append(run.font?.file ?? "") }
                 GlyphRunDrawing.drawMissingBoxes(members, on: self.cr)
                 GlyphRunDrawing.drawDecorations(members, on: self.cr)
@@ -45,27 +45,29 @@ extension Painter {
         }
     }
 
-    /// One run's glyphs in the current source: filled as outlines where
-    /// the target takes them and the font has them (no lock), else through
-    /// Cairo's glyph API under the render's font hold (PDF text, colour
-    /// and bitmap glyphs). False if Cairo cannot use the run's font.
+    /// One run's glyphs in the current source, as the backend draws them.
+    /// False if Cairo cannot use the run's font.
     func drawGlyphs(_ run: GlyphRun) -> Bool {
         guard let face = run.face, !run.glyphs.isEmpty else { return true }
-        if case .outlines = target.glyphs, !run.isColor, let outlines = glyphs.outlines(face, run.glyphs),
-           let all = Optional(outlines.compactMap { $0 }), all.count == outlines.count {
-            if !GlyphRunDrawing.fillMasked(run, face: face, outlines: all, on: cr, userToPixel: pixelGrid()) {
-                GlyphRunDrawing.fill(run, outlines: all, on: cr)
-            }
-            PaintingProbe.outlineGlyphsFilled()
-            return true
+        return backend.drawGlyphs(run, face: face, self)
+    }
+
+    /// Fills a run's glyphs as outlines read once per compile
+    /// (`GlyphOutlineSet`), with no lock; false (nothing drawn) for colour
+    /// glyphs and fonts without outlines.
+    func fillOutlines(_ run: GlyphRun, face: FontFace) -> Bool {
+        guard !run.isColor, let outlines = glyphs.outlines(face, run.glyphs),
+              let all = Optional(outlines.compactMap { $0 }), all.count == outlines.count else { return false }
+        if !GlyphRunDrawing.fillMasked(run, face: face, outlines: all, on: cr, userToPixel: pixelGrid()) {
+            GlyphRunDrawing.fill(run, outlines: all, on: cr)
         }
-        return GlyphRunDrawing.draw(run, on: cr, fontHold: fontHold)
+        PaintingProbe.outlineGlyphsFilled()
+        return true
     }
 
     func draw(_ shape: RenderPath) {
         // What tessellating the path costs, whatever it covers.
-        let complexity = (shape.fill != nil || shape.stroke != nil) && !shape.crossesOnlyNeighbours
-            ? PathCrossings.estimate(shape.path) : nil
+        let complexity = shape.crossings
         func pathCost(stroke: Bool) -> Double {
             if shape.crossesOnlyNeighbours {
                 let edges = PathCrossings.edges(of: shape.path)

@@ -4,7 +4,9 @@ import EaselModel
 /// on events rather than on a clock: `outlineGlyphsFilled` runs on the
 /// painting thread after each run of glyphs is filled as outlines, with no
 /// lock of Easel's held, so a test can hold two renders there at once —
-/// which a process-wide font lock would make impossible.
+/// which a process-wide font lock would make impossible; `tilePainted`
+/// runs each time a pattern tile is painted (not when one is reused), so a
+/// test counts the work a shared pattern costs.
 ///
 /// Package access only; release builds compile the call to nothing.
 package enum PaintingProbe {
@@ -18,7 +20,18 @@ package enum PaintingProbe {
         let body = hook.withLock { $0 }
         body?()
     }
+
+    private static let tileHook = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// Sets (or with nil, removes) what runs after each pattern tile painted.
+    package static func onTilePainted(_ body: (@Sendable () -> Void)?) { tileHook.withLock { $0 = body } }
+
+    static func tilePainted() {
+        let body = tileHook.withLock { $0 }
+        body?()
+    }
     #else
     @inline(__always) static func outlineGlyphsFilled() {}
+    @inline(__always) static func tilePainted() {}
     #endif
 }

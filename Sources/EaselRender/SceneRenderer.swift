@@ -59,7 +59,7 @@ public enum SceneRenderer {
                 cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "Easel")
                 cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, "")
                 do {
-                    try draw(scene, on: surface, scale: 1, time: time, target: .pdf, budget: maxPaintCost, images: images, glyphs: glyphs,
+                    try draw(scene, on: surface, scale: 1, time: time, backend: PDFBackend.pdf, budget: maxPaintCost, images: images, glyphs: glyphs,
                              fontHold: fontHold)
                 } catch {
                     failure = error
@@ -97,15 +97,20 @@ public enum SceneRenderer {
     public static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0,
                                    maxPaintCost: Double = .infinity, images: DecodedImages,
                                    glyphs: GlyphOutlineSet = GlyphOutlineSet()) throws -> RasterImage {
-        try renderImage(scene, scale: scale, time: time, maxPaintCost: maxPaintCost, images: images, glyphs: glyphs, target: .raster)
+        try renderImage(scene, scale: scale, time: time, maxPaintCost: maxPaintCost, images: images, glyphs: glyphs, backend: RasterBackend.outlines)
     }
 
-    /// A raster render on another target (tests compare glyph paths).
-    package static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0, maxPaintCost: Double = .infinity,
-                                    images: DecodedImages, glyphs: GlyphOutlineSet = GlyphOutlineSet(),
-                                    target: PaintTarget) throws -> RasterImage {
+    /// A raster render with every glyph drawn through Cairo's glyph API
+    /// (tests compare it with outlines).
+    package static func renderImageWithFontGlyphs(_ scene: RenderTree, scale: Double, images: DecodedImages) throws -> RasterImage {
+        try renderImage(scene, scale: scale, images: images, backend: RasterBackend.fontGlyphs)
+    }
+
+    static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0, maxPaintCost: Double = .infinity,
+                            images: DecodedImages, glyphs: GlyphOutlineSet = GlyphOutlineSet(),
+                            backend: any CairoBackend) throws -> RasterImage {
         let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost,
-                                      images: images, glyphs: glyphs, target: target)
+                                      images: images, glyphs: glyphs, backend: backend)
         return RasterImage(surface: canvas.surface)
     }
 
@@ -121,20 +126,20 @@ public enum SceneRenderer {
 
     private static func rasterCanvas(_ scene: RenderTree, scale: Double, time: Double, budget: Double,
                                      images: DecodedImages, glyphs: GlyphOutlineSet,
-                                     target: PaintTarget = .raster) throws -> RasterCanvas {
+                                     backend: any CairoBackend = RasterBackend.outlines) throws -> RasterCanvas {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
         guard let canvas = RasterCanvas(width: w, height: h) else { throw failure(.cannotAllocateImage(w, h), scene.location) }
         let fontHold = CairoFontAccess.Hold()
         defer { fontHold.end() }
-        try draw(scene, on: canvas.surface, scale: scale, time: time, target: target, budget: budget, images: images, glyphs: glyphs,
+        try draw(scene, on: canvas.surface, scale: scale, time: time, backend: backend, budget: budget, images: images, glyphs: glyphs,
                  fontHold: fontHold)
         return canvas
     }
 
     /// Paints the scene on a Cairo surface (raster or PDF).
     private static func draw(_ scene: RenderTree, on surface: OpaquePointer, scale: Double, time: Double,
-                             target: PaintTarget, budget limit: Double,
+                             backend: any CairoBackend, budget limit: Double,
                              images: DecodedImages, glyphs: GlyphOutlineSet, fontHold: CairoFontAccess.Hold) throws {
         guard let cr = cairo_create(surface) else { throw failure(.cairoFailed("no context"), scene.location) }
         defer { cairo_destroy(cr) }
@@ -149,7 +154,7 @@ public enum SceneRenderer {
         // the examples and docs needs, and bounds memory to a few canvases.
         let canvasPixels = scene.size.width * scale * scene.size.height * scale
         let budget = PaintBudget(limit: limit, maxGroupPixels: max(4 * canvasPixels, 16_000_000))
-        let painter = Painter(context: cr, target: target, paints: scene.paints, time: time, budget: budget,
+        let painter = Painter(context: cr, backend: backend, paints: scene.paints, time: time, budget: budget,
                               dither: scene.dither, images: images, glyphs: glyphs,
                               fontHold: fontHold)
         painter.paint(scene.nodes)

@@ -83,7 +83,7 @@ final class ParallelTextTests: XCTestCase {
             let masks = try SceneRenderer.renderImage(compiled.renderTree, scale: 2, images: compiled.images, glyphs: outlines)
             _ = try compiled.render(format: .svg)
             XCTAssertEqual(GlyphOutlines.lookups, lookups, "\(name): a glyph run missing from the compile's outlines")
-            let glyphs = try SceneRenderer.renderImage(compiled.renderTree, scale: 2, images: compiled.images, target: .rasterWithFontGlyphs)
+            let glyphs = try SceneRenderer.renderImageWithFontGlyphs(compiled.renderTree, scale: 2, images: compiled.images)
             XCTAssertEqual(masks.width, glyphs.width, name)
             var over8 = 0, worst = 0
             for i in stride(from: 0, to: masks.rgba.count, by: 4) {

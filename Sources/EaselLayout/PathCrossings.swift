@@ -7,17 +7,20 @@ import EaselModel
 /// and take 7 s to fill. The crossings are counted exactly for small paths
 /// and estimated from a fixed sample of edge pairs for large ones (the same
 /// sample every time, so a scene fails or renders the same way on every
-/// run); the paint budget charges them before Cairo sees the path.
-enum PathCrossings {
-    struct Estimate {
-        var edges: Int
-        var crossings: Double
+/// run); the paint budget charges them before Cairo sees the path. Estimated once
+/// per path, as the render tree is built (`RenderPath.crossings`,
+/// `ResolvedClip.Shape.crossings`): a path a repeat draws 10,000 times is
+/// sampled once.
+public enum PathCrossings {
+    public struct Estimate: Hashable, Sendable {
+        public var edges: Int
+        public var crossings: Double
     }
 
     /// Pairs tested at most; below this a path's pairs are all tested.
     static let samplePairs = 20_000
 
-    static func estimate(_ path: BezierPath) -> Estimate {
+    public static func estimate(_ path: BezierPath) -> Estimate {
         if let n = convexLoopEdges(path) { return Estimate(edges: n, crossings: 0) }
         let edges = self.edges(of: path)
         let n = edges.count
@@ -94,7 +97,7 @@ enum PathCrossings {
 
     /// The path's edges, a curve standing for its control polygon (which
     /// contains it).
-    static func edges(of path: BezierPath) -> [(Point, Point)] {
+    public static func edges(of path: BezierPath) -> [(Point, Point)] {
         var out: [(Point, Point)] = []
         var current = Point(0, 0), start = Point(0, 0)
         for e in path.elements {
