@@ -10,6 +10,7 @@ with callgrind (repeatable on a noisy machine); peak memory comes from GNU
 time. The table is printed and written to bench/out/results.md.
 `--only curves` measures the scaling curves (bench/out/curves/).
 `--only hostile` times issue 42's inputs that once grew work faster than themselves (bench/out/hostile.md).
+`--only shared` measures definitions shared by 1,000 nodes (issue 57) and Display P3 PDF sizes.
 """
 import argparse, glob, json, os, random, re, shutil, statistics, subprocess, sys, sysconfig, time
 
@@ -236,36 +237,107 @@ def cases(pictures_only=False):
 
 
 def parallel_text(args):
-    """Text painted in parallel (issue 43): 48 text-heavy scenes rendered
-    @3x with `easel render --out-dir` on 1 and 2 threads, by this binary and
-    by --baseline (an earlier commit's: its raster text held one
-    process-wide font lock from a render's first glyph to its end)."""
+    """Text in parallel: 48 text-heavy scenes rendered @3x (painting, issue
+    43) and 40 @1x (shaping dominates, issue 57) with `easel render
+    --out-dir` on 1 and 2 threads, by this binary and by --baseline (an
+    earlier commit's: before issue 43 raster text held one process-wide
+    font lock from a render's first glyph to its end; before issue 57
+    every shaping took it)."""
     tree, out = os.path.join(OUT, "parallel-text"), os.path.join(OUT, "parallel-text-out")
-    shutil.rmtree(tree, ignore_errors=True)
-    os.makedirs(tree)
     text_scene = open(text_inputs()[0]).read()
-    scenes = []
-    for i in range(48):
-        path = os.path.join(tree, f"{i:03d}.scene.xml")
-        with open(path, "w") as f:
-            f.write(text_scene.replace("Release notes", f"Release notes {i}"))
-        scenes.append(path)
     binaries = [("this build", args.easel)] + ([("baseline", args.baseline)] if args.baseline else [])
-    print("\n| 48 text-heavy scenes @3x, easel render --out-dir | -j 1 | -j 2 | speed-up |")
-    print("|---|---|---|---|")
-    for name, easel in binaries:
-        times = {}
-        for jobs in ("1", "2"):
-            best = None
-            for _ in range(max(3, min(args.runs, 5))):
-                shutil.rmtree(out, ignore_errors=True)
-                start = time.perf_counter()
-                subprocess.run([easel, "render", *scenes, "--out-dir", out, "--scale", "3", "-j", jobs],
-                               check=True, stdout=subprocess.DEVNULL)
-                elapsed = time.perf_counter() - start
-                best = elapsed if best is None else min(best, elapsed)
-            times[jobs] = best
-        print(f"| {name} ({os.cpu_count()} cores) | {times['1']:.2f} s | {times['2']:.2f} s | {times['1'] / times['2']:.2f}× |", flush=True)
+    for count, scale in ((48, 3), (40, 1)):
+        shutil.rmtree(tree, ignore_errors=True)
+        os.makedirs(tree)
+        scenes = []
+        for i in range(count):
+            path = os.path.join(tree, f"{i:03d}.scene.xml")
+            with open(path, "w") as f:
+                f.write(text_scene.replace("Release notes", f"Release notes {i}").replace('scale="2"', f'scale="{scale}"'))
+            scenes.append(path)
+        print(f"\n| {count} text-heavy scenes @{scale}x, easel render --out-dir | -j 1 | -j 2 | speed-up |")
+        print("|---|---|---|---|")
+        for name, easel in binaries:
+            times = {"1": [], "2": []}
+            # Interleaved, medians: the machine's load drifts between runs.
+            for _ in range(max(5, min(args.runs, 15))):
+                for jobs in ("1", "2"):
+                    shutil.rmtree(out, ignore_errors=True)
+                    start = time.perf_counter()
+                    subprocess.run([easel, "render", *scenes, "--out-dir", out, "--scale", str(scale), "-j", jobs],
+                                   check=True, stdout=subprocess.DEVNULL)
+                    times[jobs].append(time.perf_counter() - start)
+            one, two = statistics.median(times["1"]), statistics.median(times["2"])
+            print(f"| {name} ({os.cpu_count()} cores) | {one:.2f} s | {two:.2f} s | {one / two:.2f}× |", flush=True)
+
+
+def shared_definitions(args):
+    """Issue 57: 1,000 equal 16-point squares sharing one gradient, one
+    pattern of 64 circles or one clip path, and the same squares flat.
+    Easel's SVG output (its size and definitions), Easel's PNG beside
+    resvg and rsvg-convert on a hand-written equivalent SVG (each square a
+    translated <rect>, one definition), and Easel's instructions per case
+    against the flat squares'. Then Display P3 against sRGB PDF sizes for
+    an image-sized scene."""
+    resvg, rsvg = elf("resvg"), shutil.which("rsvg-convert")
+    folder = os.path.join(OUT, "shared")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    circles = "".join(f'<circle cx="{2 + (i % 8) * 4}" cy="{2 + (i // 8) * 4}" r="1.5" fill="#{(i * 37) % 256:02x}40c0"/>' for i in range(64))
+    cases = {
+        "flat": ('fill="#3366cc"', ""),
+        "gradient": ('fill="url(#g)"', '<linearGradient id="g" angle="30"><stop color="#e63946"/><stop color="#1d3557"/></linearGradient>'),
+        "pattern": ('fill="url(#p)"', f'<pattern id="p" width="32" height="32">{circles}</pattern>'),
+        "clip": ('fill="#c33" clip-path="url(#c)"', '<clipPath id="c"><circle cx="8" cy="8" r="7"/></clipPath>'),
+    }
+    svg_defs = {
+        "flat": ("", 'fill="#3366cc"'),
+        "gradient": ('<linearGradient id="g" gradientUnits="userSpaceOnUse" x1="0" y1="16" x2="16" y2="0"><stop stop-color="#e63946"/>'
+                     '<stop offset="1" stop-color="#1d3557"/></linearGradient>', 'fill="url(#g)"'),
+        "pattern": (f'<pattern id="p" width="32" height="32" patternUnits="userSpaceOnUse">{circles}</pattern>', 'fill="url(#p)"'),
+        "clip": ('<clipPath id="c"><circle cx="8" cy="8" r="7"/></clipPath>', 'fill="#cc3333" clip-path="url(#c)"'),
+    }
+    print("\n| 1,000 equal squares | Easel SVG bytes | definitions in it | Easel PNG | resvg | rsvg-convert | Easel/resvg | Easel instructions | ÷ flat |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    flat = None
+    for name, (attributes, defs) in cases.items():
+        views = "".join(f'<view x="{(i % 40) * 20}" y="{(i // 40) * 20}" width="16" height="16" {attributes}/>' for i in range(1000))
+        scene = os.path.join(folder, f"{name}.scene.xml")
+        with open(scene, "w") as f:
+            f.write(f'<scene width="800" height="500" background="white"><defs>{defs}</defs>{views}</scene>')
+        d, use = svg_defs[name]
+        svg = os.path.join(folder, f"{name}.svg")
+        with open(svg, "w") as f:
+            f.write(f'<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500"><rect width="800" height="500" fill="white"/><defs>{d}</defs>'
+                    + "".join(f'<g transform="translate({(i % 40) * 20} {(i // 40) * 20})"><rect width="16" height="16" {use}/></g>' for i in range(1000))
+                    + "</svg>")
+        out_svg = os.path.join(folder, f"{name}.out.svg")
+        subprocess.run([args.easel, "render", scene, "-o", out_svg], check=True)
+        text = open(out_svg).read()
+        definitions = sum(text.count(tag) for tag in ("<linearGradient", "<pattern", "<clipPath"))
+        png = os.path.join(folder, f"{name}.png")
+        easel = measure([args.easel, "render", scene, "-o", png], args.runs)[0]
+        peers = [measure([resvg, svg, os.path.join(folder, "resvg.png")], args.runs)[0],
+                 measure([rsvg, svg, "-o", os.path.join(folder, "rsvg.png")], args.runs)[0]]
+        count = instructions([args.easel, "render", scene, "-o", png])
+        flat = count if name == "flat" else flat
+        print(f"| {name} | {os.path.getsize(out_svg):,} | {definitions} | {easel * 1000:.0f} ms | {peers[0] * 1000:.0f} ms | {peers[1] * 1000:.0f} ms "
+              f"| {easel / peers[0]:.2f} | {count / 1e6:.0f} M | {count / flat:.2f}× |", flush=True)
+    # Display P3 PDF: one 512×512 image whose pixels deflate poorly.
+    random.seed(7)
+    subprocess.run([sys.executable, "-c", "import random, sys; from PIL import Image; random.seed(7); "
+                    "Image.frombytes('RGB', (512, 512), bytes(random.randrange(256) for _ in range(512 * 512 * 3))).save(sys.argv[1])",
+                    os.path.join(folder, "photo.png")], check=True)
+    scene = os.path.join(folder, "photo.scene.xml")
+    with open(scene, "w") as f:
+        f.write('<scene width="512" height="512" color-space="display-p3"><image width="512" height="512" href="photo.png"/></scene>')
+    sizes = {}
+    for space in ("display-p3", "srgb"):
+        pdf = os.path.join(folder, f"photo-{space}.pdf")
+        subprocess.run([args.easel, "render", scene, "-o", pdf, "--color-space", space], check=True)
+        sizes[space] = os.path.getsize(pdf)
+    print(f"\n| one 512×512 image, PDF | sRGB | Display P3 | P3 ÷ sRGB |\n|---|---|---|---|\n"
+          f"| bytes | {sizes['srgb']:,} | {sizes['display-p3']:,} | {sizes['display-p3'] / sizes['srgb']:.3f} |", flush=True)
 
 
 def bazel_worker(args):
@@ -357,13 +429,13 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
     parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts and layout parts' first column")
-    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile", "parallel", "bazel"],
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile", "parallel", "bazel", "shared"],
                         help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts,
              "layout": layout_inputs, "dither": dither, "hostile": hostile_inputs, "parallel": parallel_text,
-             "bazel": bazel_worker}
+             "bazel": bazel_worker, "shared": shared_definitions}
     for name, part in parts.items():
         if args.only in (None, name):
             part(args)

@@ -1,4 +1,5 @@
 #include <pango/pangocairo.h>
+#include <pango/pangoft2.h>
 #include <pango/pangofc-fontmap.h>
 #include <pango/pangofc-font.h>
 #include <fontconfig/fontconfig.h>

@@ -50,7 +50,8 @@ final class OutputFolder: Sendable {
     /// so a build waiting on another would not stop.
     func lock(waiting: () -> Void) -> Bool {
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-        guard errno == EWOULDBLOCK else { return true }   // a file system without locks: as before
+        // A file system without locks: the build goes on unlocked.
+        guard errno == EWOULDBLOCK else { return true }
         waiting()
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else { return true }

@@ -43,18 +43,17 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What makes two diagnostics one report: the same code at the same
-    /// place. (Without a place, the same text as well: two different
-    /// command-line problems may share a code.)
+    /// place about the same thing. The text stays in the key because one
+    /// code at one place can name different subjects (E0605 at a text lists
+    /// the characters each locale's string lacks).
     public struct Identity: Hashable, Sendable {
         let code: String
         let file: String?
         let location: SourceLocation?
-        let text: String?
+        let text: String
     }
 
-    public var identity: Identity {
-        Identity(code: code, file: file, location: location, text: location == nil ? message.text : nil)
-    }
+    public var identity: Identity { Identity(code: code, file: file, location: location, text: message.text) }
 
     public var description: String {
         let prefix = location.map { "\(file ?? ""):\($0.line):\($0.column): " } ?? ""

@@ -8,8 +8,7 @@ public struct ParseOptions: Sendable {
     /// Each file read is hashed (SHA-256) as it is read, for the records a
     /// build compares (`ParseResult.filesRead`); off, the records' hashes
     /// are empty and nothing is hashed — `render` and `check` need only the
-    /// paths (10,000 rectangles: the scene's hash was 41 M instructions of
-    /// 1,370 M, and the only reason a text-free render loaded GLib).
+    /// paths, and a render without text loads no GLib.
     public var hashesFilesRead = true
     /// Folders outside the scene's own from which `href`/`src` may read.
     public var allowedDirectories: [URL] = []

@@ -1,12 +1,14 @@
 import Glibc
 import EaselLayout
 
-/// One lock for every use of a font through Cairo: shaping with Pango,
+/// One lock for every use of a font through Cairo's FreeType backend:
 /// drawing glyphs with Cairo's glyph API (PDF text; colour and bitmap
 /// glyphs in any output), replaying a tile that holds such glyphs,
-/// subsetting fonts when a PDF is finished. Raster and SVG output draw
-/// every other glyph from Easel's own outlines (`GlyphOutlines`,
-/// `GlyphMasks`) and never take it.
+/// subsetting fonts when a PDF is finished, and shaping with PangoCairo
+/// (a text over a whole font set, or one that sets an unknown glyph:
+/// `ShapingContext`). Shaping over a text's own few families uses PangoFT2
+/// and never takes it; raster and SVG output draw every other glyph from
+/// Easel's own outlines (`GlyphOutlines`, `GlyphMasks`) and never take it.
 ///
 /// Cairo 1.16's FreeType backend keeps at most ten font files open
 /// (`MAX_OPEN_FACES`); opening another closes one whose lock count is zero,
@@ -16,9 +18,8 @@ import EaselLayout
 /// 14 fonts on 8 threads). Cairo cannot be told which operations lock a
 /// face — a tile's recording replays its glyphs inside any fill — so a
 /// render takes the lock when it first draws a glyph through Cairo and
-/// keeps it to the end.
-/// Renders without text, and everything after painting (PNG encoding),
-/// run in parallel as before.
+/// keeps it to the end. Renders without text, and everything after
+/// painting (PNG encoding), run in parallel.
 enum CairoFontAccess {
     nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
         let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

@@ -11,8 +11,9 @@ import EaselModel
 ///
 /// Immutable once made and shared by every compile with the same fonts
 /// (`FontSets`). Pango's font maps are not thread-safe, so each thread that
-/// shapes takes a shaping context of its own from the set's pool: no lock
-/// is held while shaping, and none at all while painting.
+/// shapes takes a shaping context of its own from the set's pool; shaping
+/// over a text's own families holds no lock (`ShapingContext` says when
+/// PangoCairo's lock is taken), and raster and SVG painting hold none.
 public final class FontSet: @unchecked Sendable {
     /// The private configuration: read by many threads, never changed.
     let config: OpaquePointer
@@ -124,14 +125,14 @@ public final class FontSet: @unchecked Sendable {
     /// (see `narrowing(_:for:)`), else one over the whole set.
     func withShapingContext<T>(for text: String, families lists: [[String]]?, _ body: (ShapingContext) -> T) -> T {
         if document != nil, let lists, let names = narrowing(lists, for: text), let fonts = narrowedFonts(names) {
-            let context = fonts.idle.withLock { $0.popLast() } ?? ShapingContext(config: fonts.config)
+            let context = fonts.idle.withLock { $0.popLast() } ?? ShapingContext(config: fonts.config, freeTypeFirst: true)
             defer {
                 context.clearCachesIfFull()
                 fonts.idle.withLock { $0.append(context) }
             }
             return body(context)
         }
-        let context = idle.withLock { $0.popLast() } ?? ShapingContext(config: config)
+        let context = idle.withLock { $0.popLast() } ?? ShapingContext(config: config, freeTypeFirst: false)
         defer {
             context.clearCachesIfFull()
             idle.withLock { $0.append(context) }
@@ -291,18 +292,68 @@ final class NarrowedFonts: @unchecked Sendable {
     }
 }
 
-/// A Pango font map and context over one font set's configuration, used by
+/// Pango font maps and contexts over one font set's configuration, used by
 /// one thread at a time. Set up as Easel always shapes: 72 dpi, unrounded
-/// glyph positions, grey anti-aliasing, no hinting, unhinted metrics, and
-/// no language of the machine's locale.
+/// glyph positions, no hinting, unhinted metrics, and no language of the
+/// machine's locale.
+///
+/// Two engines. Text over a narrowed set is shaped with PangoFT2: its fonts are FreeType faces
+/// of this context's own FreeType library and HarfBuzz fonts, so nothing is
+/// shared with another thread but the immutable fontconfig configuration,
+/// and no lock is held. A text in which Pango set an unknown glyph (a
+/// character no font has, or a space given to a font without one) is
+/// shaped again with PangoCairo under `CairoFontAccess`: the two measure
+/// an unknown glyph differently (PangoCairo as the hex box Easel draws),
+/// and every text measures as it always has. So is a text with an empty
+/// glyph, which is what an unknown space becomes at a line's end (and a
+/// tab, or a character that draws nothing): the check is cheap, the
+/// second shaping rare. (PangoCairo's glyph extents come
+/// from Cairo's FreeType fonts, which Cairo opens and closes itself — the
+/// reason for the lock.)
 final class ShapingContext: @unchecked Sendable {
-    let fontMap: UnsafeMutablePointer<PangoFontMap>
-    let context: OpaquePointer
-    /// The font descriptions shaped with since the font map's caches were
+    private final class Engine {
+        let fontMap: UnsafeMutablePointer<PangoFontMap>
+        let context: OpaquePointer
+
+        init(fontMap: UnsafeMutablePointer<PangoFontMap>, config: OpaquePointer, setUp: (OpaquePointer) -> Void) {
+            self.fontMap = fontMap
+            pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
+            context = pango_font_map_create_context(fontMap)
+            setUp(context)
+            // Unrounded glyph positions: sizes scale exactly with the font size,
+            // and glyphs land where they belong at every output scale.
+            pango_context_set_round_glyph_positions(context, 0)
+            // "und" includes every script, so Pango never derives a language
+            // from PANGO_LANGUAGE or LANGUAGE (pango-language.c) for text without one.
+            pango_context_set_language(context, pango_language_from_string("und"))
+        }
+
+        deinit {
+            g_object_unref(UnsafeMutableRawPointer(context))
+            // Pango 1.50's font map keeps the reference set_config took when it
+            // is finalised: handing the configuration back releases it.
+            pango_fc_font_map_set_config(OpaquePointer(fontMap), nil)
+            g_object_unref(UnsafeMutableRawPointer(fontMap))
+        }
+    }
+
+    private let config: OpaquePointer
+    private let freeType: Engine
+    /// Made the first time a text needs it.
+    private var cairo: Engine?
+    /// The engine in use: FreeType's, or Cairo's while a text is shaped again.
+    private var shapingWithCairo = false
+    /// Whether a layout made since `shaping` began set an unknown or empty glyph.
+    private var setUnknownGlyph = false
+
+    /// The Pango context of the engine in use.
+    var context: OpaquePointer { shapingWithCairo ? cairo!.context : freeType.context }
+
+    /// The font descriptions shaped with since the font maps' caches were
     /// last cleared (by `pango_font_description_hash`). Pango keeps a font
     /// for each (its fontset cache holds 256): a worker or preview shaping
     /// a new `font-variation` or size with each request would hold ever
-    /// more of them, with their Cairo and HarfBuzz fonts. Past
+    /// more of them, with their FreeType and HarfBuzz fonts. Past
     /// `maxDescriptions` the caches are cleared, between two uses.
     private var descriptions = Set<UInt32>()
     static let maxDescriptions = 64
@@ -314,30 +365,72 @@ final class ShapingContext: @unchecked Sendable {
     /// Called when no text is being shaped with the context.
     func clearCachesIfFull() {
         guard descriptions.count > Self.maxDescriptions else { return }
-        pango_fc_font_map_cache_clear(OpaquePointer(fontMap))
+        pango_fc_font_map_cache_clear(OpaquePointer(freeType.fontMap))
+        if let cairo { pango_fc_font_map_cache_clear(OpaquePointer(cairo.fontMap)) }
         descriptions.removeAll()
     }
 
-    init(config: OpaquePointer) {
-        fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)
-        pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
-        context = pango_font_map_create_context(fontMap)
-        pango_cairo_context_set_resolution(context, 72)
-        // Unrounded glyph positions: sizes scale exactly with the font size,
-        // and glyphs land where they belong at every output scale.
-        pango_context_set_round_glyph_positions(context, 0)
-        // "und" includes every script, so Pango never derives a language
-        // from PANGO_LANGUAGE or LANGUAGE (pango-language.c) for text without one.
-        pango_context_set_language(context, pango_language_from_string("und"))
-        // The options every run is drawn with, so measuring and drawing agree.
-        pango_cairo_context_set_font_options(context, CairoFontFaces.options)
+    /// Shapes with PangoFT2 first: over a narrowed set (`NarrowedFonts`),
+    /// whose few families are the text's own. Over a whole set, PangoFT2
+    /// and PangoCairo can choose different fallback fonts (PangoFT2 gives
+    /// digits to a colour emoji font where PangoCairo keeps the text's), so
+    /// a text that needs the whole set — emoji, a script with faces of its
+    /// own — is shaped with PangoCairo, under the lock.
+    let freeTypeFirst: Bool
+
+    init(config: OpaquePointer, freeTypeFirst: Bool) {
+        self.config = config
+        self.freeTypeFirst = freeTypeFirst
+        freeType = Engine(fontMap: pango_ft2_font_map_new(), config: config) { _ in }
+        pango_ft2_font_map_set_resolution(OpaquePointer(freeType.fontMap), 72, 72)
+        // The font options PangoCairo adds to every pattern it asks
+        // fontconfig for: the same request, so the same fonts chosen.
+        pango_ft2_font_map_set_default_substitute(OpaquePointer(freeType.fontMap), { pattern, _ in
+            cairo_ft_font_options_substitute(CairoFontFaces.options, pattern)
+        }, nil, nil)
     }
 
-    deinit {
-        g_object_unref(UnsafeMutableRawPointer(context))
-        // Pango 1.50's font map keeps the reference set_config took when it
-        // is finalised: handing the configuration back releases it.
-        pango_fc_font_map_set_config(OpaquePointer(fontMap), nil)
-        g_object_unref(UnsafeMutableRawPointer(fontMap))
+    /// `body`'s result with the FreeType engine, or, when a layout it made
+    /// set an unknown or empty glyph, `body` run again with the Cairo engine under
+    /// `CairoFontAccess`. `body` makes its layouts with `context` and
+    /// passes each to `noteLayout`.
+    func shaping<T>(_ body: () -> T) -> T {
+        if freeTypeFirst {
+            setUnknownGlyph = false
+            let result = body()
+            guard setUnknownGlyph else { return result }
+        }
+        return CairoFontAccess.withLock {
+            if cairo == nil {
+                cairo = Engine(fontMap: pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT), config: config) { context in
+                    pango_cairo_context_set_resolution(context, 72)
+                    // The options every run is drawn with, so measuring and drawing agree.
+                    pango_cairo_context_set_font_options(context, CairoFontFaces.options)
+                }
+            }
+            shapingWithCairo = true
+            defer { shapingWithCairo = false }
+            return body()
+        }
+    }
+
+    /// PANGO_GLYPH_EMPTY: what an unknown space becomes at the end of a
+    /// wrapped line (and a tab, or a character that draws nothing).
+    static let emptyGlyph: UInt32 = 0x0FFF_FFFF
+
+    /// Notes whether `layout` (its text and attributes set) has an unknown
+    /// or empty glyph.
+    func noteLayout(_ layout: OpaquePointer) {
+        guard !shapingWithCairo, !setUnknownGlyph, let iter = pango_layout_get_iter(layout) else { return }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            guard let run = pango_layout_iter_get_run_readonly(iter), let glyphs = run.pointee.glyphs else { continue }
+            for i in 0..<Int(glyphs.pointee.num_glyphs) {
+                let glyph = glyphs.pointee.glyphs[i].glyph
+                guard glyph & GlyphRunReader.unknownFlag != 0 || glyph == ShapingContext.emptyGlyph else { continue }
+                setUnknownGlyph = true
+                return
+            }
+        } while pango_layout_iter_next_run(iter) != 0
     }
 }

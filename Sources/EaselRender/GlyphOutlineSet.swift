@@ -7,7 +7,7 @@ import EaselModel
 /// threads, look their glyphs up here without taking a lock.
 ///
 /// A run it does not know (a render tree painted without its compile's
-/// set) is read from the process's table, under its lock, as before.
+/// set) is read from the process's table, under its lock.
 public final class GlyphOutlineSet: Sendable {
     /// By face, then glyph; a face that gives no outlines (bitmaps, or
     /// FreeType cannot open it) maps to nil.

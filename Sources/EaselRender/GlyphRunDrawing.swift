@@ -33,6 +33,7 @@ enum GlyphRunDrawing {
         } else {
             cairo_show_glyphs(cr, &glyphs, Int32(glyphs.count))
         }
+        PaintingProbe.cairoGlyphsDrawn()
         return true
     }
 

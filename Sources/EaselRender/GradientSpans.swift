@@ -4,13 +4,13 @@ import CPixman
 /// A linear gradient written into 8-bit premultiplied ARGB pixels with the
 /// ordered dither, computing exactly what pixman's float path stores
 /// (`pixman_image_composite32` of a linear gradient onto a dithered
-/// `a8r8g8b8` image), in a fifth of its instructions (the card @2x: 77 M
-/// → 14 M).
+/// `a8r8g8b8` image), in one pass over the row (docs/benchmarks.md has
+/// the figures).
 ///
 /// pixman evaluates each pixel through a chain of generic stages — a
 /// per-scanline iterator, a float combiner, a dithering pass over a float
 /// buffer, a contraction to 8 bits — each a loop over the row with its
-/// own buffer (the card's background cost 77 M of its 191 M instructions).
+/// own buffer.
 /// Here every pixel goes through the same arithmetic in one pass, in the
 /// same types and order, so the bytes are pixman's: the gradient parameter
 /// as a 16.16 fixed-point number from pixman's double-precision formula

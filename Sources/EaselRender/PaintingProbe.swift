@@ -6,7 +6,9 @@ import EaselModel
 /// lock of Easel's held, so a test can hold two renders there at once —
 /// which a process-wide font lock would make impossible; `tilePainted`
 /// runs each time a pattern tile is painted (not when one is reused), so a
-/// test counts the work a shared pattern costs.
+/// test counts the work a shared pattern costs; `cairoGlyphsDrawn` and
+/// `layoutMade` let a test hold a PDF render inside its text (font hold
+/// taken) while another thread shapes text.
 ///
 /// Package access only; release builds compile the call to nothing.
 package enum PaintingProbe {
@@ -18,6 +20,26 @@ package enum PaintingProbe {
 
     static func outlineGlyphsFilled() {
         let body = hook.withLock { $0 }
+        body?()
+    }
+
+    private static let cairoGlyphsHook = Locked<(@Sendable () -> Void)?>(nil)
+    private static let layoutHook = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// Sets (or with nil, removes) what runs after each run drawn through
+    /// Cairo's glyph API (PDF text), with the render's font hold held.
+    package static func onCairoGlyphs(_ body: (@Sendable () -> Void)?) { cairoGlyphsHook.withLock { $0 = body } }
+    /// Sets (or with nil, removes) what runs after each Pango layout a text
+    /// shaping makes (in the middle of shaping).
+    package static func onLayout(_ body: (@Sendable () -> Void)?) { layoutHook.withLock { $0 = body } }
+
+    static func cairoGlyphsDrawn() {
+        let body = cairoGlyphsHook.withLock { $0 }
+        body?()
+    }
+
+    static func layoutMade() {
+        let body = layoutHook.withLock { $0 }
         body?()
     }
 
@@ -33,5 +55,7 @@ package enum PaintingProbe {
     #else
     @inline(__always) static func outlineGlyphsFilled() {}
     @inline(__always) static func tilePainted() {}
+    @inline(__always) static func cairoGlyphsDrawn() {}
+    @inline(__always) static func layoutMade() {}
     #endif
 }

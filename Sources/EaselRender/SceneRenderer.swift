@@ -21,10 +21,14 @@ public enum SceneRenderer {
     /// `png`: how PNG output is encoded. `images`: the tree's images,
     /// decoded by the compile (painting decodes nothing); `glyphs`: its
     /// texts' outlines, taken by the compile (painting reads no font).
-    public static func render(_ scene: RenderTree, format: OutputFormat, scale: Double, time: Double = 0,
-                              maxPaintCost: Double = .infinity, animateSVG: Bool = false,
-                              png: PNGSettings = PNGSettings(), images: DecodedImages,
-                              glyphs: GlyphOutlineSet = GlyphOutlineSet()) throws -> [UInt8] {
+    /// Package access: a tree is rendered through the `CompiledScene` that
+    /// holds it with what its runs draw from — its images, its glyph
+    /// outlines and its font set (whose anonymous font files PDF text and
+    /// colour glyphs open) — so no caller renders a tree whose fonts are gone.
+    package static func render(_ scene: RenderTree, format: OutputFormat, scale: Double, time: Double = 0,
+                               maxPaintCost: Double = .infinity, animateSVG: Bool = false,
+                               png: PNGSettings = PNGSettings(), images: DecodedImages,
+                               glyphs: GlyphOutlineSet = GlyphOutlineSet()) throws -> [UInt8] {
         TestLeak.leakIfAsked()
         switch format {
         case .png:
@@ -93,10 +97,10 @@ public enum SceneRenderer {
         }.count
     }
 
-    /// A raster render without PNG encoding.
-    public static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0,
-                                   maxPaintCost: Double = .infinity, images: DecodedImages,
-                                   glyphs: GlyphOutlineSet = GlyphOutlineSet()) throws -> RasterImage {
+    /// A raster render without PNG encoding (package access, as `render`).
+    package static func renderImage(_ scene: RenderTree, scale: Double, time: Double = 0,
+                                    maxPaintCost: Double = .infinity, images: DecodedImages,
+                                    glyphs: GlyphOutlineSet = GlyphOutlineSet()) throws -> RasterImage {
         try renderImage(scene, scale: scale, time: time, maxPaintCost: maxPaintCost, images: images, glyphs: glyphs, backend: RasterBackend.outlines)
     }
 

@@ -17,7 +17,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func measureCountingLayouts(_ request: TextRequest) -> (size: Size, layouts: Int) {
-        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request)) { context in context.shaping {
             let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -26,7 +26,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func shape(_ request: TextRequest) -> ShapedText {
-        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request)) { context in context.shaping {
             let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -41,7 +41,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
-        fonts.withShapingContext(for: request.text, families: narrowedFamilies(request)) { context in CairoFontAccess.withLock {
+        fonts.withShapingContext(for: request.text, families: narrowedFamilies(request)) { context in context.shaping {
             let layout = self.layout(request.text, spans: request.spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             return TextFitMeasure(size: size(of: layout, request), lineCount: Int(pango_layout_get_line_count(layout)),
@@ -149,6 +149,8 @@ public struct TextShaper: TextMeasuring {
             pango_layout_set_attributes(layout, attributes)
             pango_attr_list_unref(attributes)
         }
+        context.noteLayout(layout)
+        PaintingProbe.layoutMade()
         return layout
     }
 

@@ -36,7 +36,7 @@ struct PreviewCommand: AsyncParsableCommand {
         if options.reportMissingScenes() { throw ExitCode(1) }
         // Ctrl-C is caught from here on: a signal that arrives while the
         // server starts, or just after the URL is printed, still stops it
-        // cleanly (it used to kill the process or be lost).
+        // cleanly.
         let interrupt = Interrupt()
         // Each render takes its scale from the page's settings (--scale first).
         var compile = try options.text.applied(to: options.parameters.applied(to: options.fonts.applied(to: options.safety.options())))

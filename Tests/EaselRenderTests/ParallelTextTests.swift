@@ -65,6 +65,44 @@ final class ParallelTextTests: XCTestCase {
         XCTAssertEqual(GlyphMasks.made, masksAfterFirst, "each glyph's mask made once per transform, then shared")
     }
 
+    /// Text over the few machine families it needs is shaped without a
+    /// process-wide lock (PangoFT2, `ShapingContext`): two compiles are inside Pango at
+    /// once, and a PDF render inside its text (the font hold taken, as
+    /// Cairo's PDF fonts need) does not stop another thread's shaping. The
+    /// shaped texts are those of a compile alone.
+    func testTwoThreadsShapeTextAtOnceAndPDFTextDoesNotBlockShaping() throws {
+        // The machine's fonts, narrowed to DejaVu Sans for each text
+        // (scripts/install-deps installs it; Easel's default family).
+        let options = Easel.Options()
+        let scene = """
+            <scene width="200" height="60" background="#ffffff">
+              <text x="8" y="8" font-family="DejaVu Sans" font-size="24" fill="#123456">Shaped at once</text>
+              <text x="8" y="34" font-family="DejaVu Sans" font-size="14" font-weight="700">by two threads, no lock</text>
+            </scene>
+            """
+        let alone = try compileScene(scene, options: options).render(format: .png, scale: 1)
+        let shaping = Rendezvous()
+        PaintingProbe.onLayout { shaping.arrive() }
+        let both = ParallelJobs.map([0, 1], jobs: 2) { _ in try? compileScene(scene, options: options).render(format: .png, scale: 1) }
+        PaintingProbe.onLayout(nil)
+        XCTAssertTrue(shaping.met, "two compiles were never inside text shaping at the same time")
+        XCTAssertEqual(both[0], alone)
+        XCTAssertEqual(both[1], alone)
+
+        let pdfScene = try compileScene(scene, options: options)
+        let pdfAlone = try pdfScene.render(format: .pdf)
+        let meeting = Rendezvous()
+        PaintingProbe.onCairoGlyphs { meeting.arrive() }
+        PaintingProbe.onLayout { meeting.arrive() }
+        defer { PaintingProbe.onCairoGlyphs(nil); PaintingProbe.onLayout(nil) }
+        let outputs = ParallelJobs.map([true, false], jobs: 2) { pdf in
+            pdf ? try? pdfScene.render(format: .pdf) : try? compileScene(scene, options: options).render(format: .png, scale: 1)
+        }
+        XCTAssertTrue(meeting.met, "a compile could not shape while a PDF render drew its text")
+        XCTAssertEqual(outputs[0], pdfAlone)
+        XCTAssertEqual(outputs[1], alone)
+    }
+
     /// Glyphs through Easel's masks land where Cairo's own glyphs do: every
     /// docs scene and example drawn both ways (Cairo's glyph API, as PDF
     /// draws text, here on an image surface) at @2x differs only by

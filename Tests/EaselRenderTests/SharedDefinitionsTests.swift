@@ -76,3 +76,35 @@ final class SharedDefinitionsTests: XCTestCase {
         assertSimilar(png, try ReferenceRenderers.poppler(pdf), tolerance: 24, maxFraction: 0.03, name: "shared-pattern-pdf")
     }
 }
+
+/// A compiled scene owns what its tree draws from: with the declared font
+/// file gone from disk and other compiles made since, its PDF still sets
+/// the text in that font (read from the font set the compile holds, never
+/// from the file's path) and its PNG is unchanged.
+final class CompiledSceneOwnershipTests: XCTestCase {
+    func testATreeRendersAfterItsFontFileIsGone() throws {
+        let dir = ExternalTool.temporaryDirectory("owned-fonts")
+        let font = dir.appendingPathComponent("Owned.ttf")
+        try FileManager.default.copyItem(at: TestFonts.inter, to: font)
+        let source = """
+            <scene width="200" height="40" background="white" system-fonts="false">
+              <defs><font src="Owned.ttf"/></defs>
+              <text x="4" y="4" font-family="Inter" font-size="20">Owned glyphs</text>
+            </scene>
+            """
+        let compiled = try compileScene(source, baseDirectory: dir)
+        let png = try compiled.render(format: .png)
+        try FileManager.default.removeItem(at: font)
+        for i in 0..<3 {
+            _ = try compileScene(#"<scene width="40" height="20"><text font-size="\#(10 + i)">other \#(i)</text></scene>"#)
+        }
+        XCTAssertEqual(try compiled.render(format: .png), png)
+        let pdf = dir.appendingPathComponent("owned.pdf")
+        try Data(try compiled.render(format: .pdf)).write(to: pdf)
+        XCTAssertEqual(try ExternalTool.run("qpdf", ["--check", pdf.path]).status, 0)
+        let fonts = try ExternalTool.run("pdffonts", [pdf.path])
+        XCTAssertTrue(fonts.stdout.contains("Inter"), fonts.stdout)
+        let text = try ExternalTool.run("pdftotext", [pdf.path, "-"])
+        XCTAssertTrue(text.stdout.contains("Owned glyphs"), text.stdout)
+    }
+}

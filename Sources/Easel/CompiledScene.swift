@@ -1,0 +1,140 @@
+import EaselLayout
+import EaselModel
+import EaselParse
+import EaselRender
+import FoundationEssentials
+/// A scene that parsed and laid out without errors. Immutable and
+/// `Sendable`: render it from several threads at once.
+public struct CompiledScene: Sendable {
+    public var scene: Scene
+    /// Every node's geometry and the shaped texts (`easel layout`, the checks).
+    public var layout: LaidOutScene
+    /// What the backends paint, made by the same layout pass.
+    public var renderTree: RenderTree
+    public var warnings: [Diagnostic]
+    public var limits: Limits
+    public var pngCompression: PNGCompression
+    /// The scene file and every file it read (the font files its text used
+    /// among them), with content hashes unless `Options.hashesFilesRead`
+    /// was off (then empty, but for fonts).
+    public var filesRead: [FileRecord] { reads.compactMap(\.record) }
+    /// The paths of `filesRead`, without hashing anything.
+    public var pathsRead: [String] { reads.map(\.path) }
+    var reads: [FileRead]
+    /// The fonts the compile saw; nil for a scene without text.
+    public var fonts: FontSet?
+    /// The scene's PNG images, decoded (and so validated) by the compile
+    /// and kept for every render of it (each scale, format and frame).
+    public let images: DecodedImages
+    /// The render tree with every point of its graph lines, for renders
+    /// above `layout.maxScale`; nil when no line was reduced or the compile
+    /// was told it paints at no larger scale.
+    let unreducedRenderTree: RenderTree?
+    let outlines: CompiledGlyphOutlines
+    /// The outlines of every glyph the texts use, taken from the process's
+    /// table once, at the first raster or SVG render (or here): renders
+    /// paint from them without a lock.
+    public var glyphs: GlyphOutlineSet { outlines.set }
+
+    /// W0805 if an SVG of the scene that animates (`render(format: .svg)`
+    /// without a time) cannot animate some of its paints, which then show
+    /// their first frame; nil if it can animate them all.
+    public var stillSVGAnimationWarning: Diagnostic? {
+        let still = SceneRenderer.animatedPaintsSVGCannotAnimate(in: renderTree)
+        return still > 0 ? Diagnostic(.warning, .stillSVGAnimation(still), at: nil) : nil
+    }
+
+    /// How long the scene animates: its `duration`, or the longest pass
+    /// among its animations; nil when nothing animates.
+    public var duration: Double? { scene.duration ?? renderTree.paints.longestPass }
+
+    /// `scale` defaults to the scene's (PNG only); `time` is seconds into
+    /// its animations — without one, SVG output animates (SMIL) and PNG and
+    /// PDF show the frame at 0. Throws `DiagnosticsError`.
+    public func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8] {
+        let s = scale ?? scene.scale
+        return try SceneRenderer.render(try tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
+                                        maxPaintCost: limits.maxPaintCost, animateSVG: time == nil,
+                                        png: PNGSettings(compression: pngCompression), images: images,
+                                        glyphs: format == .pdf ? GlyphOutlineSet() : glyphs)
+    }
+
+    public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
+        let s = scale ?? scene.scale
+        return try SceneRenderer.renderImage(try tree(for: s), scale: s, time: time, maxPaintCost: limits.maxPaintCost, images: images,
+                                             glyphs: glyphs)
+    }
+
+    /// The render tree for `scale`: the compile's, or, above the scale its
+    /// lines were reduced for, the one with every point. Both were made by
+    /// the compile.
+    private func tree(for scale: Double) throws -> RenderTree {
+        guard layout.reducedSeries, scale > layout.maxScale else { return renderTree }
+        if let unreducedRenderTree { return unreducedRenderTree }
+        throw DiagnosticsError([Diagnostic(.error, .scaleNotCompiled(scale, layout.maxScale), at: scene.location)])
+    }
+
+    /// Renders, then replaces `url` atomically: on any failure the previous
+    /// file is left as it was. The format defaults to the file's extension.
+    public func write(to url: URL, format: OutputFormat? = nil, scale: Double? = nil, time: Double? = nil) throws {
+        guard let format = format ?? OutputFormat(fileExtension: url.pathExtension) else {
+            throw DiagnosticsError([Diagnostic(.error, .noFormatForPath(url.path), at: nil)])
+        }
+        try AtomicFile.write(try render(format: format, scale: scale, time: time), to: url)
+    }
+
+    /// The times of the frames at `fps` frames a second: `floor(duration·fps) + 1`
+    /// frames at t = k/fps, the last at the end of the pass (docs/cli.md,
+    /// "easel render"). A scene that does not animate has one frame.
+    public func frameTimes(fps: Double) -> [Double] {
+        let last = Int(((duration ?? 0) * fps + 1e-9).rounded(.down))
+        return (0...max(0, last)).map { Double($0) / fps }
+    }
+
+    /// Every frame at `fps` as PNG bytes, laid out once and painted at each
+    /// time. All the frames' pixels together are held to the paint budget.
+    /// `keepAlpha`: every frame RGBA, even opaque ones.
+    public func renderFrames(fps: Double, scale: Double? = nil, keepAlpha: Bool = false) throws -> [[UInt8]] {
+        let s = scale ?? scene.scale
+        let times = frameTimes(fps: fps)
+        let (w, h) = SceneRenderer.pixelSize(of: renderTree, scale: s)
+        // Every frame is cleared and encoded whatever it paints: that much
+        // of the budget is spent before the first frame is drawn.
+        let framesCost = Double(times.count) * Double(w) * Double(h) * PaintCost.perFramePixel
+        guard framesCost <= limits.maxPaintCost else {
+            throw DiagnosticsError([Diagnostic(.error, .animationTooLarge(times.count, w, h, limits.maxPaintCost), at: scene.location)])
+        }
+        let tree = try self.tree(for: s)
+        let budget = (limits.maxPaintCost - framesCost) / Double(times.count)
+        let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha), glyphs = self.glyphs
+        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png, images: images,
+                                                          glyphs: glyphs) }
+    }
+
+    /// An animated PNG of the frames at `fps`, looping as the scene's
+    /// animations repeat (forever for `repeat="true"`).
+    public func renderAnimatedPNG(fps: Double, scale: Double? = nil) throws -> [UInt8] {
+        var frames = try renderFrames(fps: fps, scale: scale)
+        // Opaque frames are RGB, others RGBA; an animated PNG has one header.
+        if Set(frames.map(PNGChunks.colorType(of:))).count > 1 {
+            frames = try renderFrames(fps: fps, scale: scale, keepAlpha: true)
+        }
+        // A whole frame rate is exact as n/fps; others in milliseconds.
+        let (num, den): (UInt16, UInt16) = fps == fps.rounded() && fps <= 65535 ? (1, UInt16(fps)) : (UInt16(max(1, min(65535, (1000 / fps).rounded()))), 1000)
+        return try AnimatedPNG.assemble(frames.map { AnimatedPNG.Frame(png: $0, delayNumerator: num, delayDenominator: den) },
+                                        plays: renderTree.paints.plays)
+    }
+
+    /// The text engine of a layout again: the compile's fonts (a scene
+    /// without text has none, and never asks).
+    static func textEngine(_ fonts: FontSet?) -> any TextMeasuring {
+        LazyTextShaper(loader: FontSetLoader(made: fonts))
+    }
+
+    /// `easel layout`'s JSON: every node with its element, id, line and
+    /// frame in absolute scene points, before transforms. Throws a located
+    /// `DiagnosticsError` for a node whose geometry is not finite.
+    public func layoutJSON() throws(DiagnosticsError) -> String {
+        try LayoutJSON.encode(layout)
+    }
+}
