@@ -10,7 +10,7 @@ public struct CompiledScene: Sendable {
     /// Every node's geometry and the shaped texts (`easel layout`, the checks).
     public var layout: LaidOutScene
     /// What the backends paint, made by the same layout pass.
-    public var renderTree: RenderTree
+    public let renderTree: RenderTree
     public var warnings: [Diagnostic]
     public var limits: Limits
     public var pngCompression: PNGCompression
@@ -22,7 +22,7 @@ public struct CompiledScene: Sendable {
     public var pathsRead: [String] { reads.map(\.path) }
     var reads: [FileRead]
     /// The fonts the compile saw; nil for a scene without text.
-    public var fonts: FontSet?
+    public let fonts: FontSet?
     /// The scene's PNG images, decoded (and so validated) by the compile
     /// and kept for every render of it (each scale, format and frame).
     public let images: DecodedImages

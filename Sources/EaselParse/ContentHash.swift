@@ -3,8 +3,8 @@ import CGLib
 import FoundationEssentials
 
 /// SHA-256 through GLib's `GChecksum`: what file records hold, and what a
-/// build compares them with. Every compile hashes its scene, so GLib, unlike
-/// Pango, is loaded by every run (about 0.5 M instructions).
+/// build compares them with (a compile hashes only when it is asked to:
+/// `ParseOptions.hashesFilesRead`).
 public enum ContentHash {
     /// The hash of a file's bytes now; nil if it cannot be read.
     public static func sha256(ofFileAt path: String) -> String? {

@@ -257,9 +257,8 @@ final class FamilyCoverage: Sendable {
 /// folder without a current cache is scanned again for each set: `fc-cache`
 /// keeps that from happening). Pango 1.50's font map sorts every font of its
 /// configuration for each new font description (`FcFontSetSort`, in the
-/// background, whether or not the text needs a fallback): over the
-/// machine's 451 faces that was a third of a small text scene's
-/// instructions.
+/// background, whether or not the text needs a fallback), so a set of
+/// the text's own families is what keeps that sort small.
 final class NarrowedFonts: @unchecked Sendable {
     let config: OpaquePointer
     let idle = Locked<[ShapingContext]>([])
@@ -305,9 +304,8 @@ final class NarrowedFonts: @unchecked Sendable {
 /// shaped again with PangoCairo under `CairoFontAccess`: the two measure
 /// an unknown glyph differently (PangoCairo as the hex box Easel draws),
 /// and every text measures as it always has. So is a text with an empty
-/// glyph, which is what an unknown space becomes at a line's end (and a
-/// tab, or a character that draws nothing): the check is cheap, the
-/// second shaping rare. (PangoCairo's glyph extents come
+/// glyph other than whitespace its font has — an unknown space at a
+/// wrapped line's end, a tab, a character that draws nothing (`noteLayout`). (PangoCairo's glyph extents come
 /// from Cairo's FreeType fonts, which Cairo opens and closes itself — the
 /// reason for the lock.)
 final class ShapingContext: @unchecked Sendable {
@@ -338,7 +336,15 @@ final class ShapingContext: @unchecked Sendable {
     }
 
     private let config: OpaquePointer
-    private let freeType: Engine
+    /// Made the first time a text is shaped with it (never, for a whole set).
+    private lazy var freeType: Engine = {
+        let engine = Engine(fontMap: pango_ft2_font_map_new(), config: config) { _ in }
+        pango_ft2_font_map_set_resolution(OpaquePointer(engine.fontMap), 72, 72)
+        return engine
+    }()
+    /// A `shaping` call is under way (one per context at a time: the
+    /// engine switch below is the context's state).
+    private var inShaping = false
     /// Made the first time a text needs it.
     private var cairo: Engine?
     /// The engine in use: FreeType's, or Cairo's while a text is shaped again.
@@ -365,7 +371,7 @@ final class ShapingContext: @unchecked Sendable {
     /// Called when no text is being shaped with the context.
     func clearCachesIfFull() {
         guard descriptions.count > Self.maxDescriptions else { return }
-        pango_fc_font_map_cache_clear(OpaquePointer(freeType.fontMap))
+        if freeTypeFirst { pango_fc_font_map_cache_clear(OpaquePointer(freeType.fontMap)) }
         if let cairo { pango_fc_font_map_cache_clear(OpaquePointer(cairo.fontMap)) }
         descriptions.removeAll()
     }
@@ -381,13 +387,6 @@ final class ShapingContext: @unchecked Sendable {
     init(config: OpaquePointer, freeTypeFirst: Bool) {
         self.config = config
         self.freeTypeFirst = freeTypeFirst
-        freeType = Engine(fontMap: pango_ft2_font_map_new(), config: config) { _ in }
-        pango_ft2_font_map_set_resolution(OpaquePointer(freeType.fontMap), 72, 72)
-        // The font options PangoCairo adds to every pattern it asks
-        // fontconfig for: the same request, so the same fonts chosen.
-        pango_ft2_font_map_set_default_substitute(OpaquePointer(freeType.fontMap), { pattern, _ in
-            cairo_ft_font_options_substitute(CairoFontFaces.options, pattern)
-        }, nil, nil)
     }
 
     /// `body`'s result with the FreeType engine, or, when a layout it made
@@ -395,12 +394,16 @@ final class ShapingContext: @unchecked Sendable {
     /// `CairoFontAccess`. `body` makes its layouts with `context` and
     /// passes each to `noteLayout`.
     func shaping<T>(_ body: () -> T) -> T {
+        precondition(!inShaping, "a shaping context shapes one text at a time")
+        inShaping = true
+        defer { inShaping = false }
         if freeTypeFirst {
             setUnknownGlyph = false
             let result = body()
             guard setUnknownGlyph else { return result }
         }
         return CairoFontAccess.withLock {
+            PaintingProbe.shapingWithCairo()
             if cairo == nil {
                 cairo = Engine(fontMap: pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT), config: config) { context in
                     pango_cairo_context_set_resolution(context, 72)
@@ -414,23 +417,45 @@ final class ShapingContext: @unchecked Sendable {
         }
     }
 
-    /// PANGO_GLYPH_EMPTY: what an unknown space becomes at the end of a
-    /// wrapped line (and a tab, or a character that draws nothing).
-    static let emptyGlyph: UInt32 = 0x0FFF_FFFF
-
-    /// Notes whether `layout` (its text and attributes set) has an unknown
-    /// or empty glyph.
+    /// Notes whether `layout` (its text and attributes set) has a glyph
+    /// the two engines may measure differently: an unknown glyph, or an
+    /// empty one for anything but whitespace its font has (Pango empties
+    /// the space that ends every wrapped line; an unknown space becomes
+    /// empty there too, and a tab or a character that draws nothing is
+    /// empty everywhere).
     func noteLayout(_ layout: OpaquePointer) {
-        guard !shapingWithCairo, !setUnknownGlyph, let iter = pango_layout_get_iter(layout) else { return }
+        guard !shapingWithCairo, !setUnknownGlyph, let iter = pango_layout_get_iter(layout),
+              let text = pango_layout_get_text(layout) else { return }
         defer { pango_layout_iter_free(iter) }
         repeat {
-            guard let run = pango_layout_iter_get_run_readonly(iter), let glyphs = run.pointee.glyphs else { continue }
+            guard let run = pango_layout_iter_get_run_readonly(iter), let glyphs = run.pointee.glyphs,
+                  let item = run.pointee.item else { continue }
             for i in 0..<Int(glyphs.pointee.num_glyphs) {
                 let glyph = glyphs.pointee.glyphs[i].glyph
-                guard glyph & GlyphRunReader.unknownFlag != 0 || glyph == ShapingContext.emptyGlyph else { continue }
-                setUnknownGlyph = true
-                return
+                if glyph & GlyphRunReader.unknownFlag != 0 {
+                    setUnknownGlyph = true
+                    return
+                }
+                guard glyph == GlyphRunReader.emptyGlyph else { continue }
+                let byte = Int(item.pointee.offset) + Int(glyphs.pointee.log_clusters[i])
+                guard let scalar = Self.scalar(in: text, at: byte), scalar != "\t", scalar.properties.isWhitespace,
+                      let font = item.pointee.analysis.font, pango_font_has_char(font, scalar.value) != 0 else {
+                    setUnknownGlyph = true
+                    return
+                }
             }
         } while pango_layout_iter_next_run(iter) != 0
+    }
+
+    /// The character whose UTF-8 starts at `byte` of `text`.
+    private static func scalar(in text: UnsafePointer<CChar>, at byte: Int) -> Unicode.Scalar? {
+        let bytes = UnsafeRawPointer(text + byte).assumingMemoryBound(to: UInt8.self)
+        var length = 1
+        if bytes[0] >= 0xF0 { length = 4 } else if bytes[0] >= 0xE0 { length = 3 } else if bytes[0] >= 0xC0 { length = 2 }
+        for k in 1..<max(length, 1) where bytes[k] == 0 { return nil }
+        var decoder = UTF8()
+        var iterator = UnsafeBufferPointer(start: bytes, count: length).makeIterator()
+        if case .scalarValue(let s) = decoder.decode(&iterator) { return s }
+        return nil
     }
 }

@@ -21,14 +21,14 @@ enum PDFColorSpace {
 
     /// `pdf` as Cairo wrote it, in Display P3.
     static func displayP3(_ pdf: [UInt8]) throws(Failure) -> [UInt8] {
-        guard let qpdf = qpdf_init() else { throw Failure(description: "qpdf could not start") }
-        var handle: qpdf_data? = qpdf
-        defer { qpdf_cleanup(&handle) }
-        // Errors are read below, not printed on standard error.
-        qpdf_silence_errors(qpdf)
-        qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
-        return try pdf.withUnsafeBufferPointer { (buffer) throws(Failure) -> [UInt8] in
-            // qpdf reads the buffer in place until qpdf_cleanup.
+        try pdf.withUnsafeBufferPointer { (buffer) throws(Failure) -> [UInt8] in
+            guard let qpdf = qpdf_init() else { throw Failure(description: "qpdf could not start") }
+            // qpdf reads the buffer in place until qpdf_cleanup, inside this closure.
+            var handle: qpdf_data? = qpdf
+            defer { qpdf_cleanup(&handle) }
+            // Errors are read below, not printed on standard error.
+            qpdf_silence_errors(qpdf)
+            qpdf_set_suppress_warnings(qpdf, QPDF_TRUE)
             let status = buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 qpdf_read_memory(qpdf, "Cairo's PDF", $0, UInt64(buffer.count), nil)
             }

@@ -43,6 +43,17 @@ package enum PaintingProbe {
         body?()
     }
 
+    private static let cairoShapingHook = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// Sets (or with nil, removes) what runs each time a text is shaped
+    /// with PangoCairo under the font lock.
+    package static func onCairoShaping(_ body: (@Sendable () -> Void)?) { cairoShapingHook.withLock { $0 = body } }
+
+    static func shapingWithCairo() {
+        let body = cairoShapingHook.withLock { $0 }
+        body?()
+    }
+
     private static let tileHook = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Sets (or with nil, removes) what runs after each pattern tile painted.
@@ -57,5 +68,6 @@ package enum PaintingProbe {
     @inline(__always) static func tilePainted() {}
     @inline(__always) static func cairoGlyphsDrawn() {}
     @inline(__always) static func layoutMade() {}
+    @inline(__always) static func shapingWithCairo() {}
     #endif
 }

@@ -78,6 +78,7 @@ final class ParallelTextTests: XCTestCase {
             <scene width="200" height="60" background="#ffffff">
               <text x="8" y="8" font-family="DejaVu Sans" font-size="24" fill="#123456">Shaped at once</text>
               <text x="8" y="34" font-family="DejaVu Sans" font-size="14" font-weight="700">by two threads, no lock</text>
+              <text x="8" y="50" width="60" font-family="DejaVu Sans" font-size="8">a paragraph wrapped at its spaces, line by line</text>
             </scene>
             """
         let alone = try compileScene(scene, options: options).render(format: .png, scale: 1)
@@ -88,6 +89,16 @@ final class ParallelTextTests: XCTestCase {
         XCTAssertTrue(shaping.met, "two compiles were never inside text shaping at the same time")
         XCTAssertEqual(both[0], alone)
         XCTAssertEqual(both[1], alone)
+
+        // None of it, the wrapped paragraph included, was shaped again under
+        // the lock; a character no font has is.
+        let reshaped = Locked(0)
+        PaintingProbe.onCairoShaping { reshaped.withLock { $0 += 1 } }
+        _ = try compileScene(scene, options: options)
+        XCTAssertEqual(reshaped.withLock { $0 }, 0, "texts over their own families shaped with PangoCairo")
+        _ = try compileScene(#"<scene width="80" height="20"><text font-family="DejaVu Sans">A \#u{10FFFD} B</text></scene>"#, options: options)
+        XCTAssertGreaterThan(reshaped.withLock { $0 }, 0, "an unknown glyph is shaped again with PangoCairo")
+        PaintingProbe.onCairoShaping(nil)
 
         let pdfScene = try compileScene(scene, options: options)
         let pdfAlone = try pdfScene.render(format: .pdf)

@@ -78,9 +78,11 @@ final class SharedDefinitionsTests: XCTestCase {
 }
 
 /// A compiled scene owns what its tree draws from: with the declared font
-/// file gone from disk and other compiles made since, its PDF still sets
-/// the text in that font (read from the font set the compile holds, never
-/// from the file's path) and its PNG is unchanged.
+/// file gone from disk and more other font sets made since than the
+/// process keeps (so the process's table has let this compile's set go),
+/// its PDF still sets the text in that font — from the set the compile
+/// holds, whose anonymous font files its glyph runs name — and its PNG is
+/// unchanged.
 final class CompiledSceneOwnershipTests: XCTestCase {
     func testATreeRendersAfterItsFontFileIsGone() throws {
         let dir = ExternalTool.temporaryDirectory("owned-fonts")
@@ -95,8 +97,17 @@ final class CompiledSceneOwnershipTests: XCTestCase {
         let compiled = try compileScene(source, baseDirectory: dir)
         let png = try compiled.render(format: .png)
         try FileManager.default.removeItem(at: font)
-        for i in 0..<3 {
-            _ = try compileScene(#"<scene width="40" height="20"><text font-size="\#(10 + i)">other \#(i)</text></scene>"#)
+        // Nine other sets, each its own font bytes (Inter with trailing
+        // bytes FreeType ignores): one more than FontSets keeps.
+        let inter = try Data(contentsOf: TestFonts.inter)
+        for i in 0..<9 {
+            let other = ExternalTool.temporaryDirectory("owned-fonts-\(i)")
+            try (inter + Data(repeating: UInt8(i), count: i + 1)).write(to: other.appendingPathComponent("Other.ttf"))
+            let churn = try compileScene("""
+                <scene width="40" height="20" system-fonts="false"><defs><font src="Other.ttf"/></defs>
+                <text font-family="Inter" font-size="10">other \(i)</text></scene>
+                """, baseDirectory: other)
+            _ = try churn.render(format: .pdf)
         }
         XCTAssertEqual(try compiled.render(format: .png), png)
         let pdf = dir.appendingPathComponent("owned.pdf")

@@ -303,10 +303,12 @@ final class WideColorTests: XCTestCase {
             XCTAssertEqual(Double(p.b), 0, accuracy: 3, "\(p)")
         }
         // MuPDF (its own LittleCMS) agrees within its rendering intent's
-        // few levels. PDFium as pypdfium2 ships it paints no ICC space
-        // through its profile (a profile with red and green swapped paints
-        // the same), so it shows device RGB — which proves it read every
-        // object, and nothing about colour.
+        // few levels. PDFium as pypdfium2 ships it reads `rg` colours as
+        // device RGB (it does not apply a resource dictionary's
+        // `DefaultRGB`), and painted the shading, whose space is the ICC
+        // one itself, the same with a profile whose red and green are
+        // swapped: it shows the device-RGB reading, which proves it read
+        // every object, and nothing about colour.
         let pages = dir.appendingPathComponent("others")
         _ = try json(ExternalTool.run("python3", [Self.checker, "pages", pdf.path, pages.path]))
         let mupdf = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: pages.path + "-mupdf.png"))))
