@@ -12,8 +12,8 @@ import EaselModel
 /// Immutable once made and shared by every compile with the same fonts
 /// (`FontSets`). Pango's font maps are not thread-safe, so each thread that
 /// shapes takes a shaping context of its own from the set's pool; shaping
-/// over a text's own families holds no lock (`ShapingContext` says when
-/// PangoCairo's lock is taken), and raster and SVG painting hold none.
+/// holds no lock (`ShapingContext` says when PangoCairo's lock is taken),
+/// and raster and SVG painting hold none.
 public final class FontSet: @unchecked Sendable {
     /// The private configuration: read by many threads, never changed.
     let config: OpaquePointer
@@ -123,16 +123,18 @@ public final class FontSet: @unchecked Sendable {
     /// Runs `body` with a shaping context no other thread is using: one
     /// over just a few families' fonts when they are all the text can use
     /// (see `narrowing(_:for:)`), else one over the whole set.
-    func withShapingContext<T>(for text: String, families lists: [[String]]?, _ body: (ShapingContext) -> T) -> T {
+    func withShapingContext<T>(for text: String, families lists: [[String]]?, wholeSetFreeType: Bool? = nil,
+                               _ body: (ShapingContext) -> T) -> T {
         if document != nil, let lists, let names = narrowing(lists, for: text), let fonts = narrowedFonts(names) {
-            let context = fonts.idle.withLock { $0.popLast() } ?? ShapingContext(config: fonts.config, freeTypeFirst: true)
+            let context = fonts.idle.withLock { $0.popLast() } ?? ShapingContext(config: fonts.config, wholeSet: false)
             defer {
                 context.clearCachesIfFull()
                 fonts.idle.withLock { $0.append(context) }
             }
             return body(context)
         }
-        let context = idle.withLock { $0.popLast() } ?? ShapingContext(config: config, freeTypeFirst: false)
+        if let wholeSetFreeType { return body(ShapingContext(config: config, wholeSet: true, freeTypeFirst: wholeSetFreeType)) }
+        let context = idle.withLock { $0.popLast() } ?? ShapingContext(config: config, wholeSet: true)
         defer {
             context.clearCachesIfFull()
             idle.withLock { $0.append(context) }
@@ -296,18 +298,19 @@ final class NarrowedFonts: @unchecked Sendable {
 /// glyph positions, no hinting, unhinted metrics, and no language of the
 /// machine's locale.
 ///
-/// Two engines. Text over a narrowed set is shaped with PangoFT2: its fonts are FreeType faces
-/// of this context's own FreeType library and HarfBuzz fonts, so nothing is
-/// shared with another thread but the immutable fontconfig configuration,
-/// and no lock is held. A text in which Pango set an unknown glyph (a
-/// character no font has, or a space given to a font without one) is
-/// shaped again with PangoCairo under `CairoFontAccess`: the two measure
-/// an unknown glyph differently (PangoCairo as the hex box Easel draws),
-/// and every text measures as it always has. So is a text with an empty
-/// glyph other than whitespace its font has — an unknown space at a
-/// wrapped line's end, a tab, a character that draws nothing (`noteLayout`). (PangoCairo's glyph extents come
-/// from Cairo's FreeType fonts, which Cairo opens and closes itself — the
-/// reason for the lock.)
+/// Two engines. Text is shaped with PangoFT2 (over a whole set, when
+/// `freeTypeFirst` says so): its fonts are FreeType faces of this
+/// context's own FreeType library and HarfBuzz fonts, so nothing is shared
+/// with another thread but the immutable fontconfig configuration, and no
+/// lock is held. A text in which Pango set an unknown glyph (a character
+/// no font has, or a space given to a font without one) is shaped again
+/// with PangoCairo under `CairoFontAccess`: the two measure an unknown
+/// glyph differently (PangoCairo as the hex box Easel draws), and every
+/// text measures as it always has. So is a text with an empty glyph other
+/// than whitespace its font has or a default-ignorable character — an
+/// unknown space at a wrapped line's end, a tab (`noteLayout`).
+/// (PangoCairo's glyph extents come from Cairo's FreeType fonts, which
+/// Cairo opens and closes itself — the reason for the lock.)
 final class ShapingContext: @unchecked Sendable {
     private final class Engine {
         let fontMap: UnsafeMutablePointer<PangoFontMap>
@@ -336,12 +339,25 @@ final class ShapingContext: @unchecked Sendable {
     }
 
     private let config: OpaquePointer
-    /// Made the first time a text is shaped with it (never, for a whole set).
-    private lazy var freeType: Engine = {
+    /// Made the first time a text is shaped with it.
+    private var freeTypeEngine: Engine?
+    private var freeType: Engine {
+        if let freeTypeEngine { return freeTypeEngine }
         let engine = Engine(fontMap: pango_ft2_font_map_new(), config: config) { _ in }
+        // Pango 1.50's PangoFT2 substitutes a description's pattern with
+        // fontconfig's default configuration, not the map's (PangoCairo uses
+        // the map's): this callback applies the set's own rules and aliases
+        // and the font options PangoCairo adds, so both engines ask
+        // fontconfig the same question. With the program's empty default
+        // (`FontSystem.prepareProgram`) the default's substitution is a no-op.
+        pango_ft2_font_map_set_default_substitute(OpaquePointer(engine.fontMap), { pattern, config in
+            FcConfigSubstitute(OpaquePointer(config), pattern, FcMatchPattern)
+            cairo_ft_font_options_substitute(CairoFontFaces.options, pattern)
+        }, UnsafeMutableRawPointer(config), nil)
         pango_ft2_font_map_set_resolution(OpaquePointer(engine.fontMap), 72, 72)
+        freeTypeEngine = engine
         return engine
-    }()
+    }
     /// A `shaping` call is under way (one per context at a time: the
     /// engine switch below is the context's state).
     private var inShaping = false
@@ -371,22 +387,31 @@ final class ShapingContext: @unchecked Sendable {
     /// Called when no text is being shaped with the context.
     func clearCachesIfFull() {
         guard descriptions.count > Self.maxDescriptions else { return }
-        if freeTypeFirst { pango_fc_font_map_cache_clear(OpaquePointer(freeType.fontMap)) }
+        if let freeTypeEngine { pango_fc_font_map_cache_clear(OpaquePointer(freeTypeEngine.fontMap)) }
         if let cairo { pango_fc_font_map_cache_clear(OpaquePointer(cairo.fontMap)) }
         descriptions.removeAll()
     }
 
-    /// Shapes with PangoFT2 first: over a narrowed set (`NarrowedFonts`),
-    /// whose few families are the text's own. Over a whole set, PangoFT2
-    /// and PangoCairo can choose different fallback fonts (PangoFT2 gives
-    /// digits to a colour emoji font where PangoCairo keeps the text's), so
-    /// a text that needs the whole set — emoji, a script with faces of its
-    /// own — is shaped with PangoCairo, under the lock.
-    let freeTypeFirst: Bool
+    /// The context is over a whole set, not a narrowed one.
+    private let wholeSet: Bool
+    /// Fixes the engine a whole set shapes with first (the tests' comparison).
+    private let forcedFreeType: Bool?
 
-    init(config: OpaquePointer, freeTypeFirst: Bool) {
+    /// Shapes with PangoFT2 first: over a narrowed set (`NarrowedFonts`),
+    /// always; over a whole set, when fontconfig's default configuration is
+    /// the program's empty one (`FontSystem.defaultConfigurationIsEmpty`),
+    /// read for each text. PangoFT2 substitutes a description's pattern
+    /// with the default configuration before the set's own: a default with
+    /// rules of its own (a host's) would add its aliases to every pattern,
+    /// and over a whole set choose other fallback fonts than PangoCairo
+    /// (digits from a colour emoji font). There a whole set shapes with
+    /// PangoCairo, under the lock.
+    var freeTypeFirst: Bool { forcedFreeType ?? (!wholeSet || FontSystem.defaultConfigurationIsEmpty) }
+
+    init(config: OpaquePointer, wholeSet: Bool, freeTypeFirst forced: Bool? = nil) {
         self.config = config
-        self.freeTypeFirst = freeTypeFirst
+        self.wholeSet = wholeSet
+        self.forcedFreeType = forced
     }
 
     /// `body`'s result with the FreeType engine, or, when a layout it made
@@ -419,10 +444,10 @@ final class ShapingContext: @unchecked Sendable {
 
     /// Notes whether `layout` (its text and attributes set) has a glyph
     /// the two engines may measure differently: an unknown glyph, or an
-    /// empty one for anything but whitespace its font has (Pango empties
-    /// the space that ends every wrapped line; an unknown space becomes
-    /// empty there too, and a tab or a character that draws nothing is
-    /// empty everywhere).
+    /// empty one for anything but whitespace its font has or a
+    /// default-ignorable character (Pango empties the space that ends every
+    /// wrapped line, and an unknown space there too; a tab is empty
+    /// everywhere).
     func noteLayout(_ layout: OpaquePointer) {
         guard !shapingWithCairo, !setUnknownGlyph, let iter = pango_layout_get_iter(layout),
               let text = pango_layout_get_text(layout) else { return }
@@ -438,8 +463,15 @@ final class ShapingContext: @unchecked Sendable {
                 }
                 guard glyph == GlyphRunReader.emptyGlyph else { continue }
                 let byte = Int(item.pointee.offset) + Int(glyphs.pointee.log_clusters[i])
-                guard let scalar = Self.scalar(in: text, at: byte), scalar != "\t", scalar.properties.isWhitespace,
-                      let font = item.pointee.analysis.font, pango_font_has_char(font, scalar.value) != 0 else {
+                guard let scalar = Self.scalar(in: text, at: byte), scalar != "\t" else {
+                    setUnknownGlyph = true
+                    return
+                }
+                // A default-ignorable character (a variation selector, a joiner)
+                // draws nothing in every font.
+                if scalar.properties.isDefaultIgnorableCodePoint { continue }
+                guard scalar.properties.isWhitespace, let font = item.pointee.analysis.font,
+                      pango_font_has_char(font, scalar.value) != 0 else {
                     setUnknownGlyph = true
                     return
                 }

@@ -24,7 +24,7 @@ public enum FontSystem {
             guard !done else { return }
             done = true
             if let empty = FcConfigCreate() {
-                FcConfigSetCurrent(empty)
+                if FcConfigSetCurrent(empty) != 0 { emptyDefault.withLock { $0 = true } }
                 FcConfigDestroy(empty)   // the current configuration holds its own reference
             }
             var limit = rlimit()
@@ -35,6 +35,15 @@ public enum FontSystem {
         }
     }
     private static let prepared = Locked(false)
+
+    /// Whether fontconfig's default configuration is `prepareProgram`'s
+    /// empty one: then a whole font set (declared fonts, emoji, scripts
+    /// with faces of their own) shapes with PangoFT2 and no lock, which
+    /// substitutes with the default configuration before the set's own
+    /// (`ShapingContext`). In a host's process, whose default may hold
+    /// rules of its own, such a set shapes with PangoCairo.
+    static var defaultConfigurationIsEmpty: Bool { emptyDefault.withLock { $0 } }
+    private static let emptyDefault = Locked(false)
 
     /// The folders the machine's fontconfig configuration names
     /// (`FONTCONFIG_FILE` or `/etc/fonts/fonts.conf`), read once a process.

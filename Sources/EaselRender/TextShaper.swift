@@ -8,6 +8,10 @@ public struct TextShaper: TextMeasuring {
     public let fonts: FontSet
     /// Off: every text shapes over the whole set (the tests' reference).
     var narrowsFontSet = true
+    /// Set: a whole set shapes with this engine whatever the program's
+    /// fontconfig default (true: PangoFT2 first; false: PangoCairo), in a
+    /// shaping context of its own (the tests' comparison of the two).
+    var wholeSetFreeType: Bool?
     public init(fonts: FontSet) { self.fonts = fonts }
 
     static let scale = 1024.0   // PANGO_SCALE
@@ -17,7 +21,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func measureCountingLayouts(_ request: TextRequest) -> (size: Size, layouts: Int) {
-        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request)) { context in context.shaping {
+        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request), wholeSetFreeType: wholeSetFreeType) { context in context.shaping {
             let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -26,7 +30,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func shape(_ request: TextRequest) -> ShapedText {
-        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request)) { context in context.shaping {
+        fonts.withShapingContext(for: drawnCharacters(request), families: narrowedFamilies(request), wholeSetFreeType: wholeSetFreeType) { context in context.shaping {
             let (display, spans, layouts) = displayText(request, context)
             let layout = self.layout(display, spans: spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -41,7 +45,7 @@ public struct TextShaper: TextMeasuring {
     }
 
     public func fitMeasure(_ request: TextRequest) -> TextFitMeasure {
-        fonts.withShapingContext(for: request.text, families: narrowedFamilies(request)) { context in context.shaping {
+        fonts.withShapingContext(for: request.text, families: narrowedFamilies(request), wholeSetFreeType: wholeSetFreeType) { context in context.shaping {
             let layout = self.layout(request.text, spans: request.spans, request, context)
             defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
             return TextFitMeasure(size: size(of: layout, request), lineCount: Int(pango_layout_get_line_count(layout)),

@@ -114,6 +114,36 @@ final class ParallelTextTests: XCTestCase {
         XCTAssertEqual(outputs[1], alone)
     }
 
+    /// In a program (`FontSystem.prepareProgram`, as `easel` and its worker
+    /// run), whole sets shape without the lock too: declared fonts alone
+    /// (hermetic builds), and the machine's set for emoji and a script
+    /// with faces of its own. Two compiles over declared fonts are inside
+    /// shaping at once; none of it is shaped with PangoCairo.
+    func testWholeSetsShapeWithoutTheLockInAProgram() throws {
+        FontSystem.prepareProgram()
+        let declared = """
+            <scene width="200" height="40" background="#ffffff">
+              <text x="8" y="8" font-family="Inter" font-size="20" fill="#123456">Declared, at once</text>
+            </scene>
+            """
+        let alone = try compileScene(declared, options: TestFonts.declaredOnly()).render(format: .png, scale: 1)
+        let reshaped = Locked(0)
+        PaintingProbe.onCairoShaping { reshaped.withLock { $0 += 1 } }
+        defer { PaintingProbe.onCairoShaping(nil) }
+        let shaping = Rendezvous()
+        PaintingProbe.onLayout { shaping.arrive() }
+        let both = ParallelJobs.map([0, 1], jobs: 2) { _ in
+            try? compileScene(declared, options: TestFonts.declaredOnly()).render(format: .png, scale: 1)
+        }
+        PaintingProbe.onLayout(nil)
+        XCTAssertTrue(shaping.met, "two compiles over declared fonts were never inside text shaping at the same time")
+        XCTAssertEqual(both[0], alone)
+        XCTAssertEqual(both[1], alone)
+        XCTAssertEqual(reshaped.withLock { $0 }, 0, "declared fonts shaped with PangoCairo")
+        _ = try compileScene(#"<scene width="200" height="40"><text>Emoji 😀👍🏽 and 日本語, ١٢٣ مرحبا</text></scene>"#)
+        XCTAssertEqual(reshaped.withLock { $0 }, 0, "a whole set shaped with PangoCairo")
+    }
+
     /// Glyphs through Easel's masks land where Cairo's own glyphs do: every
     /// docs scene and example drawn both ways (Cairo's glyph API, as PDF
     /// draws text, here on an image surface) at @2x differs only by
