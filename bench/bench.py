@@ -246,7 +246,10 @@ def parallel_text(args):
     tree, out = os.path.join(OUT, "parallel-text"), os.path.join(OUT, "parallel-text-out")
     text_scene = open(text_inputs()[0]).read()
     binaries = [("this build", args.easel)] + ([("baseline", args.baseline)] if args.baseline else [])
-    for count, scale in ((48, 3), (40, 1)):
+    # Declared fonts only (a hermetic build): a whole set, shaped under the
+    # process-wide lock before PangoFT2 was given the set's own substitution.
+    hermetic = ["--system-fonts", "no", "--font-dir", "/usr/share/fonts/truetype/dejavu"]
+    for count, scale, fonts in ((48, 3, []), (40, 1, []), (40, 1, hermetic)):
         shutil.rmtree(tree, ignore_errors=True)
         os.makedirs(tree)
         scenes = []
@@ -255,7 +258,8 @@ def parallel_text(args):
             with open(path, "w") as f:
                 f.write(text_scene.replace("Release notes", f"Release notes {i}").replace('scale="2"', f'scale="{scale}"'))
             scenes.append(path)
-        print(f"\n| {count} text-heavy scenes @{scale}x, easel render --out-dir | -j 1 | -j 2 | speed-up |")
+        kind = ", declared fonts only" if fonts else ""
+        print(f"\n| {count} text-heavy scenes @{scale}x{kind}, easel render --out-dir | -j 1 | -j 2 | speed-up |")
         print("|---|---|---|---|")
         for name, easel in binaries:
             times = {"1": [], "2": []}
@@ -264,11 +268,99 @@ def parallel_text(args):
                 for jobs in ("1", "2"):
                     shutil.rmtree(out, ignore_errors=True)
                     start = time.perf_counter()
-                    subprocess.run([easel, "render", *scenes, "--out-dir", out, "--scale", str(scale), "-j", jobs],
+                    subprocess.run([easel, "render", *scenes, "--out-dir", out, "--scale", str(scale), "-j", jobs, *fonts],
                                    check=True, stdout=subprocess.DEVNULL)
                     times[jobs].append(time.perf_counter() - start)
             one, two = statistics.median(times["1"]), statistics.median(times["2"])
             print(f"| {name} ({os.cpu_count()} cores) | {one:.2f} s | {two:.2f} s | {one / two:.2f}× |", flush=True)
+    worker_multiplex(args, binaries[:1], scenes, hermetic)
+
+
+def worker_request(arguments, request_id):
+    """A WorkRequest (Bazel 4.2: 1 arguments, 3 request_id), length-delimited."""
+    def varint(v):
+        out = bytearray()
+        while True:
+            out.append((v & 0x7F) | (0x80 if v > 0x7F else 0))
+            v >>= 7
+            if not v:
+                return bytes(out)
+    body = b"".join(b"\x0a" + varint(len(a.encode())) + a.encode() for a in arguments) + b"\x18" + varint(request_id)
+    return varint(len(body)) + body
+
+
+def read_worker_response(stream):
+    """The next WorkResponse's request_id and exit code."""
+    def varint():
+        v, shift = 0, 0
+        while True:
+            b = stream.read(1)[0]
+            v |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return v
+            shift += 7
+    body = stream.read(varint())
+    i, fields = 0, {}
+    while i < len(body):
+        key = body[i]; i += 1
+        if key & 7 == 0:
+            v, shift = 0, 0
+            while True:
+                b = body[i]; i += 1
+                v |= (b & 0x7F) << shift
+                shift += 7
+                if not b & 0x80:
+                    break
+            fields[key >> 3] = v
+        else:
+            n, shift = 0, 0
+            while True:
+                b = body[i]; i += 1
+                n |= (b & 0x7F) << shift
+                shift += 7
+                if not b & 0x80:
+                    break
+            i += n
+    return fields.get(3, 0), fields.get(1, 0)
+
+
+def worker_multiplex(args, binaries, scenes, hermetic):
+    """Two multiplexed WorkRequests against the same two one after another,
+    in one persistent worker (each renders 20 of the @1x text scenes with
+    -j 1), machine fonts and declared fonts only."""
+    print("\n| persistent worker, 2 requests × 20 text scenes @1x (-j 1 each) | one after another | multiplexed | speed-up |")
+    print("|---|---|---|---|")
+    out = os.path.join(OUT, "worker-out")
+    for fonts, kind in (([], "machine fonts"), (hermetic, "declared fonts only")):
+        for name, easel in binaries:
+            worker = subprocess.Popen([easel, "worker", "--persistent_worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            halves = [scenes[:20], scenes[20:40]]
+            next_id = [1]
+
+            def send(k):
+                command = ["render", *halves[k], "--out-dir", os.path.join(out, str(k)), "--scale", "1", "-j", "1", *fonts]
+                worker.stdin.write(worker_request(command, next_id[0]))
+                next_id[0] += 1
+                worker.stdin.flush()
+
+            def answered():
+                request_id, code = read_worker_response(worker.stdout)
+                if code != 0:
+                    raise SystemExit(f"worker request {request_id} failed ({code})")
+
+            send(0); answered(); send(1); answered()   # warm: fonts and libraries loaded
+            times = {"serial": [], "multiplexed": []}
+            for _ in range(max(5, min(args.runs, 15))):
+                start = time.perf_counter()
+                send(0); answered(); send(1); answered()
+                times["serial"].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                send(0); send(1); answered(); answered()
+                times["multiplexed"].append(time.perf_counter() - start)
+            worker.stdin.close()
+            worker.wait()
+            serial, multiplexed = statistics.median(times["serial"]), statistics.median(times["multiplexed"])
+            print(f"| {name}, {kind} | {serial:.2f} s | {multiplexed:.2f} s | {serial / multiplexed:.2f}× |", flush=True)
 
 
 def shared_definitions(args):

@@ -307,8 +307,8 @@ final class NarrowedFonts: @unchecked Sendable {
 /// with PangoCairo under `CairoFontAccess`: the two measure an unknown
 /// glyph differently (PangoCairo as the hex box Easel draws), and every
 /// text measures as it always has. So is a text with an empty glyph other
-/// than whitespace its font has or a default-ignorable character — an
-/// unknown space at a wrapped line's end, a tab (`noteLayout`).
+/// than whitespace its font has, a tab or a default-ignorable character —
+/// an unknown space at a wrapped line's end (`noteLayout`).
 /// (PangoCairo's glyph extents come from Cairo's FreeType fonts, which
 /// Cairo opens and closes itself — the reason for the lock.)
 final class ShapingContext: @unchecked Sendable {
@@ -444,10 +444,9 @@ final class ShapingContext: @unchecked Sendable {
 
     /// Notes whether `layout` (its text and attributes set) has a glyph
     /// the two engines may measure differently: an unknown glyph, or an
-    /// empty one for anything but whitespace its font has or a
+    /// empty one for anything but whitespace its font has, a tab or a
     /// default-ignorable character (Pango empties the space that ends every
-    /// wrapped line, and an unknown space there too; a tab is empty
-    /// everywhere).
+    /// wrapped line, and an unknown space there too).
     func noteLayout(_ layout: OpaquePointer) {
         guard !shapingWithCairo, !setUnknownGlyph, let iter = pango_layout_get_iter(layout),
               let text = pango_layout_get_text(layout) else { return }
@@ -463,13 +462,14 @@ final class ShapingContext: @unchecked Sendable {
                 }
                 guard glyph == GlyphRunReader.emptyGlyph else { continue }
                 let byte = Int(item.pointee.offset) + Int(glyphs.pointee.log_clusters[i])
-                guard let scalar = Self.scalar(in: text, at: byte), scalar != "\t" else {
+                guard let scalar = Self.scalar(in: text, at: byte) else {
                     setUnknownGlyph = true
                     return
                 }
-                // A default-ignorable character (a variation selector, a joiner)
-                // draws nothing in every font.
-                if scalar.properties.isDefaultIgnorableCodePoint { continue }
+                // A tab (its width is the tab stop's, from a shaped space) and a
+                // default-ignorable character (a variation selector, a joiner)
+                // measure the same with both engines.
+                if scalar.properties.isDefaultIgnorableCodePoint || scalar == "\t" { continue }
                 guard scalar.properties.isWhitespace, let font = item.pointee.analysis.font,
                       pango_font_has_char(font, scalar.value) != 0 else {
                     setUnknownGlyph = true

@@ -73,10 +73,10 @@ final class WholeSetShapingTests: XCTestCase {
                 let freeType = Self.runs(shaper.shape(request))
                 XCTAssertEqual(freeType, Self.runs(reference), "\(name): \(text.debugDescription), \(spec)")
                 // Shaped again with PangoCairo just when a glyph is one the
-                // engines measure differently: unknown (no font has it), or a tab.
+                // engines measure differently: unknown (no font has it).
                 let unknown = reference.runs.contains { !$0.missing.isEmpty }
                 let reshaped = cairoShapings.withLock { $0 } > before
-                if unknown || text.contains("\t") {
+                if unknown {
                     XCTAssertTrue(reshaped, "\(name): \(text.debugDescription)")
                 } else if request.maxLines == nil {   // (an ellipsis may have cut an unknown glyph off)
                     XCTAssertFalse(reshaped, "\(name): \(text.debugDescription)")
@@ -86,6 +86,6 @@ final class WholeSetShapingTests: XCTestCase {
             }
         }
         XCTAssertEqual(texts, 270)
-        XCTAssertGreaterThan(lockFree, 100, "with the machine's fonts, every text of 180 with no unknown glyph or tab (emoji, every script) shaped without the lock")
+        XCTAssertGreaterThan(lockFree, 120, "with the machine's fonts, every text of 180 with no unknown glyph (emoji, tabs, every script) shaped without the lock")
     }
 }
