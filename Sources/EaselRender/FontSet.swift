@@ -30,6 +30,8 @@ public final class FontSet: @unchecked Sendable {
     /// Anonymous-file path → the declared file's path as read.
     private let declaredPaths: [String: String]
     private let idle = Locked<[ShapingContext]>([])
+    /// Contexts whose whole-set engine a test fixed (`TextShaper.wholeSetFreeType`).
+    private let forcedIdle = Locked<[Bool: [ShapingContext]]>([:])
     private let familyLists = Locked<[FamilyListKey: [String]]>([:])
     private struct FamilyListKey: Hashable {
         var requested: [FontFamilyName]
@@ -79,6 +81,7 @@ public final class FontSet: @unchecked Sendable {
         // then the configuration (each font map holds a reference of its
         // own), then the files nothing else uses.
         idle.withLock { $0.removeAll() }
+        forcedIdle.withLock { $0.removeAll() }
         narrowed.withLock { $0.removeAll() }
         coverages.withLock { $0.removeAll() }
         FcConfigDestroy(config)
@@ -133,7 +136,14 @@ public final class FontSet: @unchecked Sendable {
             }
             return body(context)
         }
-        if let wholeSetFreeType { return body(ShapingContext(config: config, wholeSet: true, freeTypeFirst: wholeSetFreeType)) }
+        if let forced = wholeSetFreeType {
+            // Pooled like the others: a font map is not finalised while
+            // Pango's fontconfig thread may still sort for it.
+            let context = forcedIdle.withLock { $0[forced]?.popLast() }
+                ?? ShapingContext(config: config, wholeSet: true, freeTypeFirst: forced)
+            defer { forcedIdle.withLock { $0[forced, default: []].append(context) } }
+            return body(context)
+        }
         let context = idle.withLock { $0.popLast() } ?? ShapingContext(config: config, wholeSet: true)
         defer {
             context.clearCachesIfFull()
