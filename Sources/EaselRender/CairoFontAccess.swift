@@ -16,10 +16,12 @@ import EaselLayout
 /// be closed just as another thread starts to load a glyph from it (a
 /// crash in `_cairo_ft_scaled_glyph_load_glyph`, `face->glyph` null, with
 /// 14 fonts on 8 threads). Cairo cannot be told which operations lock a
-/// face — a tile's recording replays its glyphs inside any fill — so a
-/// render takes the lock when it first draws a glyph through Cairo and
-/// keeps it to the end. Renders without text, and everything after
-/// painting (PNG encoding), run in parallel.
+/// face — a PDF tile's recording replays its glyphs inside any fill, and
+/// finishing the document subsets the fonts — so a PDF render takes the
+/// lock when it first draws a glyph through Cairo and keeps it to the end.
+/// A raster or SVG render draws such glyphs at once, onto images, and
+/// takes the lock for each run only (`Hold.using`). Renders without text,
+/// and everything after painting (PNG encoding), run in parallel.
 enum CairoFontAccess {
     nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
         let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -38,10 +40,13 @@ enum CairoFontAccess {
         return try body()
     }
 
-    /// A render's hold on the lock: taken at its first text, given back
-    /// when the render ends.
+    /// A render's hold on the lock: for a PDF (`untilEnd`), taken at its
+    /// first text and given back when the render ends; for a raster or SVG
+    /// render, taken for each run.
     final class Hold {
         private var holding = false
+        let untilEnd: Bool
+        init(untilEnd: Bool) { self.untilEnd = untilEnd }
         /// Each variable font's instances the render drew, by file and
         /// face index, in the order first drawn: an instance's place is its
         /// slot (`CairoFontFaces`).
@@ -59,7 +64,14 @@ enum CairoFontAccess {
             return slot
         }
 
-        func take() {
+        /// `body`, which draws with Cairo's fonts, under the lock.
+        func using<T>(_ body: () -> T) -> T {
+            guard untilEnd else { return CairoFontAccess.withLock(body) }
+            take()
+            return body()
+        }
+
+        private func take() {
             guard !holding else { return }
             pthread_mutex_lock(CairoFontAccess.mutex)
             holding = true

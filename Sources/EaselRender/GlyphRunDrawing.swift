@@ -9,11 +9,16 @@ enum GlyphRunDrawing {
     /// One run with the current source. On a surface that keeps text (PDF),
     /// with its characters and clusters, so the text can be selected and
     /// searched. False if Cairo cannot use the run's font.
-    /// `fontHold`: the render's hold on Cairo's fonts (taken here), which
+    /// `fontHold`: the render's hold on Cairo's fonts (used here), which
     /// gives the run's face its slot in the document.
     static func draw(_ run: GlyphRun, on cr: OpaquePointer, fontHold: CairoFontAccess.Hold) -> Bool {
         guard let face = run.face, !run.glyphs.isEmpty else { return true }
-        fontHold.take()
+        // Everything that touches the face — the context's scaled font
+        // included, let go by `cairo_restore` — happens inside.
+        return fontHold.using { draw(run, face: face, on: cr, fontHold: fontHold) }
+    }
+
+    private static func draw(_ run: GlyphRun, face: FontFace, on cr: OpaquePointer, fontHold: CairoFontAccess.Hold) -> Bool {
         guard let cairoFace = CairoFontFaces.face(face, slot: fontHold.slot(for: face)) else { return false }
         cairo_save(cr)
         defer { cairo_restore(cr) }

@@ -40,7 +40,7 @@ public enum SceneRenderer {
             return bytes
         case .svg:
             // Colour glyphs are drawn by Cairo into pictures (`SVGWriter`).
-            let fontHold = CairoFontAccess.Hold()
+            let fontHold = CairoFontAccess.Hold(untilEnd: false)
             defer { fontHold.end() }
             let budget = PaintBudget(limit: maxPaintCost)
             let (bytes, failures) = SVGWriter.document(scene, time: animateSVG ? 0 : time, animates: animateSVG,
@@ -53,7 +53,7 @@ public enum SceneRenderer {
         case .pdf:
             var failure: Error?
             // Finishing the surface subsets the fonts the text used.
-            let fontHold = CairoFontAccess.Hold()
+            let fontHold = CairoFontAccess.Hold(untilEnd: true)
             defer { fontHold.end() }
             let (status, bytes) = ByteSink.collect { sink -> cairo_status_t in
                 guard let surface = cairo_pdf_surface_create_for_stream(ByteSink.write, sink, scene.size.width, scene.size.height)
@@ -134,7 +134,7 @@ public enum SceneRenderer {
         let (w, h) = pixelSize(of: scene, scale: scale)
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { throw failure(.outputSideTooLong(w, h), scene.location) }
         guard let canvas = RasterCanvas(width: w, height: h) else { throw failure(.cannotAllocateImage(w, h), scene.location) }
-        let fontHold = CairoFontAccess.Hold()
+        let fontHold = CairoFontAccess.Hold(untilEnd: false)
         defer { fontHold.end() }
         try draw(scene, on: canvas.surface, scale: scale, time: time, backend: backend, budget: budget, images: images, glyphs: glyphs,
                  fontHold: fontHold)

@@ -144,6 +144,27 @@ final class ParallelTextTests: XCTestCase {
         XCTAssertEqual(reshaped.withLock { $0 }, 0, "a whole set shaped with PangoCairo")
     }
 
+    /// A raster render takes Cairo's font lock for a colour glyph's run
+    /// only, not to its end: two renders that each drew an emoji (through
+    /// Cairo, under the lock) are inside their outline text at once.
+    func testAnEmojiTakesTheFontLockForItsRunOnly() throws {
+        let scene = """
+            <scene width="200" height="60" background="#ffffff">
+              <text x="8" y="4" font-size="20">😀</text>
+              <text x="8" y="34" font-family="DejaVu Sans" font-size="14" fill="#123456">outlines after the emoji</text>
+            </scene>
+            """
+        let compiled = try compileScene(scene)
+        let alone = try compiled.render(format: .png, scale: 1)
+        let meeting = Rendezvous()
+        PaintingProbe.onOutlineGlyphs { meeting.arrive() }
+        defer { PaintingProbe.onOutlineGlyphs(nil) }
+        let both = ParallelJobs.map([1.0, 1.0], jobs: 2) { scale in try? compiled.render(format: .png, scale: scale) }
+        XCTAssertTrue(meeting.met, "a render held the font lock after its emoji")
+        XCTAssertEqual(both[0], alone)
+        XCTAssertEqual(both[1], alone)
+    }
+
     /// Glyphs through Easel's masks land where Cairo's own glyphs do: every
     /// docs scene and example drawn both ways (Cairo's glyph API, as PDF
     /// draws text, here on an image surface) at @2x differs only by
