@@ -326,8 +326,9 @@ def read_worker_response(stream):
 
 def worker_multiplex(args, binaries, scenes, hermetic):
     """Two multiplexed WorkRequests against the same two one after another,
-    in one persistent worker (each renders 20 of the @1x text scenes with
-    -j 1), machine fonts and declared fonts only."""
+    in one persistent worker (each renders 20 of `scenes`, the @1x text
+    scenes, with -j 1), machine fonts and declared fonts only. This build
+    only: an earlier commit's easel-worker is not beside --baseline."""
     print("\n| persistent worker, 2 requests × 20 text scenes @1x (-j 1 each) | one after another | multiplexed | speed-up |")
     print("|---|---|---|---|")
     out = os.path.join(OUT, "worker-out")
@@ -348,17 +349,19 @@ def worker_multiplex(args, binaries, scenes, hermetic):
                 if code != 0:
                     raise SystemExit(f"worker request {request_id} failed ({code})")
 
-            send(0); answered(); send(1); answered()   # warm: fonts and libraries loaded
             times = {"serial": [], "multiplexed": []}
-            for _ in range(max(5, min(args.runs, 15))):
-                start = time.perf_counter()
-                send(0); answered(); send(1); answered()
-                times["serial"].append(time.perf_counter() - start)
-                start = time.perf_counter()
-                send(0); send(1); answered(); answered()
-                times["multiplexed"].append(time.perf_counter() - start)
-            worker.stdin.close()
-            worker.wait()
+            try:
+                send(0); answered(); send(1); answered()   # warm: fonts and libraries loaded
+                for _ in range(max(5, min(args.runs, 15))):
+                    start = time.perf_counter()
+                    send(0); answered(); send(1); answered()
+                    times["serial"].append(time.perf_counter() - start)
+                    start = time.perf_counter()
+                    send(0); send(1); answered(); answered()
+                    times["multiplexed"].append(time.perf_counter() - start)
+            finally:
+                worker.stdin.close()
+                worker.wait()
             serial, multiplexed = statistics.median(times["serial"]), statistics.median(times["multiplexed"])
             print(f"| {name}, {kind} | {serial:.2f} s | {multiplexed:.2f} s | {serial / multiplexed:.2f}× |", flush=True)
 

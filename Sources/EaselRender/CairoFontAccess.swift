@@ -5,10 +5,11 @@ import EaselLayout
 /// drawing glyphs with Cairo's glyph API (PDF text; colour and bitmap
 /// glyphs in any output), replaying a tile that holds such glyphs,
 /// subsetting fonts when a PDF is finished, and shaping with PangoCairo
-/// (a text over a whole font set, or one that sets an unknown glyph:
-/// `ShapingContext`). Shaping over a text's own few families uses PangoFT2
-/// and never takes it; raster and SVG output draw every other glyph from
-/// Easel's own outlines (`GlyphOutlines`, `GlyphMasks`) and never take it.
+/// (a text that sets an unknown glyph, or a whole font set in a host whose
+/// fontconfig default has rules of its own: `ShapingContext`). Every other
+/// text shapes with PangoFT2 and never takes it; raster and SVG output
+/// draw every glyph but colour and bitmap ones from Easel's own outlines
+/// (`GlyphOutlines`, `GlyphMasks`) and take it for those runs only.
 ///
 /// Cairo 1.16's FreeType backend keeps at most ten font files open
 /// (`MAX_OPEN_FACES`); opening another closes one whose lock count is zero,

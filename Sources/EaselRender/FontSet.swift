@@ -13,7 +13,8 @@ import EaselModel
 /// (`FontSets`). Pango's font maps are not thread-safe, so each thread that
 /// shapes takes a shaping context of its own from the set's pool; shaping
 /// holds no lock (`ShapingContext` says when PangoCairo's lock is taken),
-/// and raster and SVG painting hold none.
+/// and raster and SVG painting take it only for a colour glyph's run
+/// (`CairoFontAccess`).
 public final class FontSet: @unchecked Sendable {
     /// The private configuration: read by many threads, never changed.
     let config: OpaquePointer
@@ -141,7 +142,10 @@ public final class FontSet: @unchecked Sendable {
             // Pango's fontconfig thread may still sort for it.
             let context = forcedIdle.withLock { $0[forced]?.popLast() }
                 ?? ShapingContext(config: config, wholeSet: true, freeTypeFirst: forced)
-            defer { forcedIdle.withLock { $0[forced, default: []].append(context) } }
+            defer {
+                context.clearCachesIfFull()
+                forcedIdle.withLock { $0[forced, default: []].append(context) }
+            }
             return body(context)
         }
         let context = idle.withLock { $0.popLast() } ?? ShapingContext(config: config, wholeSet: true)
@@ -316,9 +320,10 @@ final class NarrowedFonts: @unchecked Sendable {
 /// no font has, or a space given to a font without one) is shaped again
 /// with PangoCairo under `CairoFontAccess`: the two measure an unknown
 /// glyph differently (PangoCairo as the hex box Easel draws), and every
-/// text measures as it always has. So is a text with an empty glyph other
-/// than whitespace its font has, a tab or a default-ignorable character —
-/// an unknown space at a wrapped line's end (`noteLayout`).
+/// text measures as it always has. So is a text with an empty glyph for
+/// anything but whitespace its font has, a tab or a default-ignorable
+/// character (those measure alike in both engines) — an unknown space at a
+/// wrapped line's end (`noteLayout`).
 /// (PangoCairo's glyph extents come from Cairo's FreeType fonts, which
 /// Cairo opens and closes itself — the reason for the lock.)
 final class ShapingContext: @unchecked Sendable {
@@ -360,10 +365,11 @@ final class ShapingContext: @unchecked Sendable {
         // and the font options PangoCairo adds, so both engines ask
         // fontconfig the same question. With the program's empty default
         // (`FontSystem.prepareProgram`) the default's substitution is a no-op.
+        // The callback holds a reference of its own to the configuration.
         pango_ft2_font_map_set_default_substitute(OpaquePointer(engine.fontMap), { pattern, config in
             FcConfigSubstitute(OpaquePointer(config), pattern, FcMatchPattern)
             cairo_ft_font_options_substitute(CairoFontFaces.options, pattern)
-        }, UnsafeMutableRawPointer(config), nil)
+        }, UnsafeMutableRawPointer(FcConfigReference(config)), { FcConfigDestroy(OpaquePointer($0)) })
         pango_ft2_font_map_set_resolution(OpaquePointer(engine.fontMap), 72, 72)
         freeTypeEngine = engine
         return engine

@@ -1,5 +1,6 @@
 import CPangoCairo
 import Glibc
+import Synchronization
 import EaselModel
 
 /// Fontconfig's and FreeType's process-wide state, which belongs to no
@@ -24,7 +25,7 @@ public enum FontSystem {
             guard !done else { return }
             done = true
             if let empty = FcConfigCreate() {
-                if FcConfigSetCurrent(empty) != 0 { emptyDefault.withLock { $0 = true } }
+                if FcConfigSetCurrent(empty) != 0 { emptyDefault.store(true, ordering: .releasing) }
                 FcConfigDestroy(empty)   // the current configuration holds its own reference
             }
             var limit = rlimit()
@@ -42,8 +43,11 @@ public enum FontSystem {
     /// substitutes with the default configuration before the set's own
     /// (`ShapingContext`). In a host's process, whose default may hold
     /// rules of its own, such a set shapes with PangoCairo.
-    static var defaultConfigurationIsEmpty: Bool { emptyDefault.withLock { $0 } }
-    private static let emptyDefault = Locked(false)
+    /// Read for each text shaped: an atomic, not a lock. (The engines give
+    /// the same runs, so a text measured before `prepareProgram` and shaped
+    /// after it is laid out alike.)
+    static var defaultConfigurationIsEmpty: Bool { emptyDefault.load(ordering: .acquiring) }
+    private static let emptyDefault = Atomic<Bool>(false)
 
     /// The folders the machine's fontconfig configuration names
     /// (`FONTCONFIG_FILE` or `/etc/fonts/fonts.conf`), read once a process.

@@ -21,9 +21,10 @@ final class Painter {
 
     let images: DecodedImages
     let glyphs: GlyphOutlineSet
-    /// Taken at the first glyph drawn through Cairo: from then until the
-    /// render ends, Cairo may use a font anywhere (`CairoFontAccess`).
-    /// Glyphs filled as outlines never take it.
+    /// Cairo's font lock for glyphs drawn through Cairo: in a PDF, from
+    /// the first such glyph to the render's end (a recording may replay
+    /// them in any later fill); on an image, for each such run
+    /// (`CairoFontAccess`). Glyphs filled as outlines never take it.
     let fontHold: CairoFontAccess.Hold
     /// Tiles painted so far in this render (shared with the painters of tiles).
     let tiles: PatternTiles

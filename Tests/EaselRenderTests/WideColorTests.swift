@@ -305,10 +305,11 @@ final class WideColorTests: XCTestCase {
         // MuPDF (its own LittleCMS) agrees within its rendering intent's
         // few levels. PDFium as pypdfium2 ships it reads `rg` colours as
         // device RGB (it does not apply a resource dictionary's
-        // `DefaultRGB`), and painted the shading, whose space is the ICC
-        // one itself, the same with a profile whose red and green are
-        // swapped: it shows the device-RGB reading, which proves it read
-        // every object, and nothing about colour.
+        // `DefaultRGB`, though it converts a colour set with `cs`/`sc` in
+        // an ICC space as Poppler does), and painted the shading, whose
+        // space is the ICC one itself, the same with a profile whose red and
+        // green are swapped: it shows the device-RGB reading, which proves
+        // it read every object, and nothing about colour.
         let pages = dir.appendingPathComponent("others")
         _ = try json(ExternalTool.run("python3", [Self.checker, "pages", pdf.path, pages.path]))
         let mupdf = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: pages.path + "-mupdf.png"))))
