@@ -289,38 +289,33 @@ def worker_request(arguments, request_id):
     return varint(len(body)) + body
 
 
+def read_varint(next_byte):
+    """A protobuf varint, its bytes from `next_byte()`."""
+    v, shift = 0, 0
+    while True:
+        b = next_byte()
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return v
+
+
 def read_worker_response(stream):
     """The next WorkResponse's request_id and exit code."""
-    def varint():
-        v, shift = 0, 0
-        while True:
-            b = stream.read(1)[0]
-            v |= (b & 0x7F) << shift
-            if not b & 0x80:
-                return v
-            shift += 7
-    body = stream.read(varint())
-    i, fields = 0, {}
-    while i < len(body):
-        key = body[i]; i += 1
+    body = stream.read(read_varint(lambda: stream.read(1)[0]))
+    position = [0]
+
+    def next_byte():
+        position[0] += 1
+        return body[position[0] - 1]
+    fields = {}
+    while position[0] < len(body):
+        key = next_byte()
+        value = read_varint(next_byte)
         if key & 7 == 0:
-            v, shift = 0, 0
-            while True:
-                b = body[i]; i += 1
-                v |= (b & 0x7F) << shift
-                shift += 7
-                if not b & 0x80:
-                    break
-            fields[key >> 3] = v
-        else:
-            n, shift = 0, 0
-            while True:
-                b = body[i]; i += 1
-                n |= (b & 0x7F) << shift
-                shift += 7
-                if not b & 0x80:
-                    break
-            i += n
+            fields[key >> 3] = value
+        else:   # length-delimited: skip it
+            position[0] += value
     return fields.get(3, 0), fields.get(1, 0)
 
 
