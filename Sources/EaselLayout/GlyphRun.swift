@@ -1,12 +1,21 @@
 import EaselModel
 
+/// A font file, by the number the font layer gave it when a font set
+/// holding it was made: a run names its font file this way, never by a
+/// file-system path, which stays in the font layer (`FontFiles`).
+public struct FontFileID: Hashable, Sendable, CustomStringConvertible {
+    public let number: Int
+    public init(number: Int) { self.number = number }
+    public var description: String { "font file \(number)" }
+}
+
 /// A face of a font file as Cairo needs it to draw glyphs. Plain data: any
 /// thread can draw a shaped text from it, with no text engine and no lock.
 public struct FontFace: Hashable, Sendable {
-    /// Where the file can be opened. A declared font is read once, into an
-    /// anonymous file kept open for the process (`/proc/self/fd/N`), so a
-    /// file changed on disk later cannot change glyphs already shaped.
-    public var path: String
+    /// The file. A declared font is read once, into an anonymous file the
+    /// compile's font set keeps open, so a file changed on disk later
+    /// cannot change glyphs already shaped.
+    public var file: FontFileID
     /// The face within a collection; a variable font's named instance in
     /// the high 16 bits (fontconfig's index).
     public var index: Int
@@ -18,8 +27,8 @@ public struct FontFace: Hashable, Sendable {
     /// A bitmap font (colour emoji): Cairo draws its embedded bitmaps.
     public var usesBitmaps: Bool
 
-    public init(path: String, index: Int, variations: String, synthesizesBold: Bool, usesBitmaps: Bool) {
-        self.path = path; self.index = index; self.variations = variations
+    public init(file: FontFileID, index: Int, variations: String, synthesizesBold: Bool, usesBitmaps: Bool) {
+        self.file = file; self.index = index; self.variations = variations
         self.synthesizesBold = synthesizesBold; self.usesBitmaps = usesBitmaps
     }
 }

@@ -57,7 +57,7 @@ enum CairoFontAccess {
 
         /// The slot `face` is drawn in, in this render.
         func slot(for face: FontFace) -> Int {
-            let file = "\(face.path)#\(face.index)"
+            let file = "\(face.file.number)#\(face.index)"
             if let slot = instances[file]?.firstIndex(of: face.variations) { return slot }
             let slot = instances[file, default: []].count
             instances[file, default: []].append(face.variations)

@@ -46,8 +46,9 @@ enum CairoFontFaces {
     /// its set). Cairo may keep a face a while longer among its recently
     /// used fonts; its path is never handed to other bytes (`FontPaths`).
     static func release(path: String) {
+        guard let file = FontFiles.existing(path) else { return }
         table.withLock { t in
-            for (key, entry) in t.faces where key.face.path == path {
+            for (key, entry) in t.faces where key.face.file == file {
                 cairo_font_face_destroy(entry.face)
                 t.faces[key] = nil
             }
@@ -87,7 +88,7 @@ enum CairoFontFaces {
     private static func make(_ face: FontFace, slot: Int) -> OpaquePointer? {
         guard let pattern = FcPatternCreate() else { return nil }
         defer { FcPatternDestroy(pattern) }
-        _ = spelling(of: face.path, slot: slot).withCString {
+        _ = spelling(of: FontFiles.path(face.file), slot: slot).withCString {
             FcPatternAddString(pattern, "file", UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
         }
         FcPatternAddInteger(pattern, "index", Int32(face.index))
@@ -149,7 +150,7 @@ enum CairoFontFaces {
             settled.locked.append(scaled)
             // Unset, the PDF would embed this instance at whatever the face
             // was last set to: the render fails instead.
-            if FT_Set_Var_Design_Coordinates(ft, FT_UInt(coords.count), &coords) != 0 { settled.unset.append(face.path) }
+            if FT_Set_Var_Design_Coordinates(ft, FT_UInt(coords.count), &coords) != 0 { settled.unset.append(FontFiles.path(face.file)) }
         }
         return settled
     }

@@ -30,6 +30,8 @@ public final class FontSet: @unchecked Sendable {
     public internal(set) var systemFontsProblem: String?
     /// Anonymous-file path → the declared file's path as read.
     private let declaredPaths: [String: String]
+    /// Every font file of the set by path, numbered (`FontFiles`).
+    private let fileIDs: [String: FontFileID]
     private let idle = Locked<[ShapingContext]>([])
     /// Contexts whose whole-set engine a test fixed (`TextShaper.wholeSetFreeType`).
     private let forcedIdle = Locked<[Bool: [ShapingContext]]>([:])
@@ -61,12 +63,15 @@ public final class FontSet: @unchecked Sendable {
         self.heldFonts = heldFonts
         self.includesSystemFonts = includesSystemFonts
         self.declaredPaths = declaredPaths
-        var names = Set<String>()
+        var names = Set<String>(), files = Set<String>()
         if let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() {
             FcObjectSetAdd(objects, "family")
+            FcObjectSetAdd(objects, "file")
             if let list = FcFontList(config, pattern, objects) {
                 for i in 0..<Int(list.pointee.nfont) {
-                    if let font = list.pointee.fonts[i] { names.formUnion(FontPattern(font).strings("family")) }
+                    guard let font = list.pointee.fonts[i] else { continue }
+                    names.formUnion(FontPattern(font).strings("family"))
+                    files.formUnion(FontPattern(font).strings("file"))
                 }
                 FcFontSetDestroy(list)
             }
@@ -75,6 +80,7 @@ public final class FontSet: @unchecked Sendable {
         }
         families = names.sorted()
         namesByKey = Dictionary(grouping: families, by: FontSet.key)
+        fileIDs = FontFiles.number(files.sorted())
     }
 
     deinit {
@@ -98,6 +104,16 @@ public final class FontSet: @unchecked Sendable {
     /// The path a run's font file is reported by: a declared font's as the
     /// compile read it, a system font's own.
     func reportedPath(_ path: String) -> String { declaredPaths[path] ?? path }
+
+    /// The number of a font file of the set (read from the set's own table).
+    func fileID(_ path: String) -> FontFileID {
+        if let known = fileIDs[path] { return known }
+        FontSet.filesNumberedLate.withLock { $0 += 1 }
+        return FontFiles.number([path])[path]!
+    }
+    /// Runs whose file was not in their set's table (numbered under the
+    /// process-wide lock instead); none, for fontconfig's own paths.
+    package static let filesNumberedLate = Locked(0)
 
     /// The families Pango tries for text of `script`, in order: the text's
     /// own list with generic names expanded (`GenericFontFamily`), then the

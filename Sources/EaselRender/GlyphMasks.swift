@@ -56,8 +56,9 @@ package enum GlyphMasks {
     /// Forgets the masks of glyphs from the file at `path` (its last font
     /// set is gone: no render can draw from it again).
     static func release(path: String) {
+        guard let file = FontFiles.existing(path) else { return }
         table.withLock { t in
-            for (face, bucket) in t.faces where face.path == path {
+            for (face, bucket) in t.faces where face.file == file {
                 t.faces[face] = nil
                 t.bytes -= bucket.bytes
             }

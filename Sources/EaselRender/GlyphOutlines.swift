@@ -90,8 +90,9 @@ package enum GlyphOutlines {
 
     /// Forgets the faces of the file at `path` (its last font set is gone).
     static func release(path: String) {
+        guard let file = FontFiles.existing(path) else { return }
         table.withLock { t in
-            for (face, entry) in t.faces where face.path == path {
+            for (face, entry) in t.faces where face.file == file {
                 _ = FontSystem.withFreeType { _ in FT_Done_Face(entry.ft) }
                 t.faces[face] = nil
             }
@@ -104,7 +105,7 @@ package enum GlyphOutlines {
         var ft: FT_Face?
         let opened = FontSystem.withFreeType { library -> Bool in
             guard let library else { return false }
-            return FT_New_Face(library, face.path, FT_Long(face.index), &ft) == 0
+            return FT_New_Face(library, FontFiles.path(face.file), FT_Long(face.index), &ft) == 0
         }
         guard opened, let ft else { return nil }
         guard ft.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0,

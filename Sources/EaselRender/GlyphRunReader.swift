@@ -92,7 +92,7 @@ enum GlyphRunReader {
             let axes = VariableAxes(pangoFont)
             let index = p.integer("index") ?? 0
             let bitmaps = p.bool("embeddedbitmap") ?? false
-            face = FontFace(path: path, index: axes.isEmpty ? index : index & 0xFFFF, variations: axes.variations,
+            face = FontFace(file: fonts.fileID(path), index: axes.isEmpty ? index : index & 0xFFFF, variations: axes.variations,
                             synthesizesBold: p.bool("embolden") ?? false, usesBitmaps: bitmaps)
             // Colour bitmaps (CBDT, sbix) paint their own colours; Cairo 1.16
             // draws a COLR font's outlines plainly, as any text, in the fill.

@@ -89,6 +89,7 @@ final class WholeSetShapingTests: XCTestCase {
             }
         }
         XCTAssertEqual(texts, 270)
+        XCTAssertEqual(FontSet.filesNumberedLate.withLock { $0 }, 0, "a run's font file missing from its set's numbers")
         XCTAssertGreaterThan(lockFree, 120, "with the machine's fonts, every text of 180 with no unknown glyph (emoji, tabs, every script) shaped without the lock")
     }
 }
