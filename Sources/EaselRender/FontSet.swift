@@ -343,7 +343,9 @@ final class NarrowedFonts: @unchecked Sendable {
 /// (PangoCairo's glyph extents come from Cairo's FreeType fonts, which
 /// Cairo opens and closes itself — the reason for the lock.)
 final class ShapingContext: @unchecked Sendable {
-    private final class Engine {
+    /// Handed to `RetiredFontMaps` when let go of, and finalised by
+    /// whichever thread retires a map later: used by one thread at a time.
+    private final class Engine: @unchecked Sendable {
         let fontMap: UnsafeMutablePointer<PangoFontMap>
         let context: OpaquePointer
 
@@ -416,13 +418,23 @@ final class ShapingContext: @unchecked Sendable {
         descriptions.insert(pango_font_description_hash(description))
     }
 
-    /// Called when no text is being shaped with the context.
+    /// Called when no text is being shaped with the context: its maps are
+    /// retired (`RetiredFontMaps`: never cleared in place) and new ones made
+    /// when next needed.
     func clearCachesIfFull() {
         guard descriptions.count > Self.maxDescriptions else { return }
-        if let freeTypeEngine { pango_fc_font_map_cache_clear(OpaquePointer(freeTypeEngine.fontMap)) }
-        if let cairo { pango_fc_font_map_cache_clear(OpaquePointer(cairo.fontMap)) }
+        retireEngines()
         descriptions.removeAll()
     }
+
+    private func retireEngines() {
+        if let freeTypeEngine { RetiredFontMaps.retire(freeTypeEngine, cairo: false) }
+        if let cairo { RetiredFontMaps.retire(cairo, cairo: true) }
+        freeTypeEngine = nil
+        cairo = nil
+    }
+
+    deinit { retireEngines() }
 
     /// The context is over a whole set, not a narrowed one.
     private let wholeSet: Bool
