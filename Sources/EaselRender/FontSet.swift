@@ -384,7 +384,7 @@ final class ShapingContext: @unchecked Sendable {
         // fontconfig the same question. With the program's empty default
         // (`FontSystem.prepareProgram`) the default's substitution is a no-op.
         // The callback holds a reference of its own to the configuration.
-        pango_ft2_font_map_set_default_substitute(OpaquePointer(engine.fontMap), { pattern, config in
+        pango_fc_font_map_set_default_substitute(OpaquePointer(engine.fontMap), { pattern, config in
             FcConfigSubstitute(OpaquePointer(config), pattern, FcMatchPattern)
             cairo_ft_font_options_substitute(CairoFontFaces.options, pattern)
         }, UnsafeMutableRawPointer(FcConfigReference(config)), { FcConfigDestroy(OpaquePointer($0)) })
