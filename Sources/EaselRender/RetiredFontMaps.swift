@@ -1,3 +1,4 @@
+import Glibc
 import EaselModel
 
 /// Pango font maps a shaping context let go of, kept alive a while before
@@ -7,38 +8,42 @@ import EaselModel
 /// a map finalised while its thread still works for it is read after it is
 /// freed, and one whose caches are cleared is read beside the thread that
 /// refills them (a test that let a context go after every text died of it,
-/// SIGFPE in GLib's hash table lookup under that thread). A sort takes
-/// milliseconds; a map is finalised when `capacity` more have been retired
-/// after it — by count, not by clock, so that what a long-lived process
-/// holds does not depend on timing (its soak test measures the heap each
-/// round). Maps are never cleared in place: a context with too many
-/// descriptions retires its maps and makes new ones
-/// (`ShapingContext.clearCachesIfFull`).
+/// SIGFPE in GLib's hash table lookup under that thread). A sort
+/// takes milliseconds; a map let go of is finalised at the first
+/// retirement `grace` or more later, never sooner. Its caches are never
+/// cleared in place: a context with too many descriptions retires its maps
+/// and makes new ones (`ShapingContext.clearCachesIfFull`).
 enum RetiredFontMaps {
-    /// What keeps a map alive (its engine), and whether letting it go
-    /// touches Cairo's fonts (PangoCairo's map holds Cairo faces: under
-    /// `CairoFontAccess`).
+    /// What keeps a map alive (its engine), whether letting it go touches
+    /// Cairo's fonts (PangoCairo's map holds Cairo faces: under
+    /// `CairoFontAccess`), and when it was retired.
     private struct Entry: Sendable {
         var owner: any AnyObject & Sendable
         var cairo: Bool
+        var at: UInt64
     }
     private static let entries = Locked<[Entry]>([])
-    static let capacity = 8
-    private static let retiredCount = Locked(0)
+    static let grace: UInt64 = 2_000_000_000
 
-    /// Maps retired so far in the process (tests).
-    static var retired: Int { retiredCount.withLock { $0 } }
+    /// Maps retired and not yet finalised (tests).
+    static var count: Int { entries.withLock { $0.count } }
 
     static func retire(_ owner: any AnyObject & Sendable, cairo: Bool) {
-        retiredCount.withLock { $0 += 1 }
+        let now = monotonicNanoseconds()
         var (cairoOwned, others): ([any AnyObject & Sendable], [any AnyObject & Sendable]) = entries.withLock { list in
-            list.append(Entry(owner: owner, cairo: cairo))
-            let expired = list.prefix(max(0, list.count - capacity))
-            list.removeFirst(expired.count)
+            let expired = list.filter { now &- $0.at >= grace }
+            list.removeAll { now &- $0.at >= grace }
+            list.append(Entry(owner: owner, cairo: cairo, at: now))
             return (expired.filter(\.cairo).map(\.owner), expired.filter { !$0.cairo }.map(\.owner))
         }
         // Finalised here, outside the table's lock; PangoCairo's under Cairo's.
         if !cairoOwned.isEmpty { CairoFontAccess.withLock { cairoOwned.removeAll() } }
         others.removeAll()
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }
