@@ -343,9 +343,7 @@ final class NarrowedFonts: @unchecked Sendable {
 /// (PangoCairo's glyph extents come from Cairo's FreeType fonts, which
 /// Cairo opens and closes itself — the reason for the lock.)
 final class ShapingContext: @unchecked Sendable {
-    /// Handed to `RetiredFontMaps` when let go of, and finalised by
-    /// whichever thread retires a map later: used by one thread at a time.
-    private final class Engine: @unchecked Sendable {
+    private final class Engine {
         let fontMap: UnsafeMutablePointer<PangoFontMap>
         let context: OpaquePointer
 
@@ -418,23 +416,13 @@ final class ShapingContext: @unchecked Sendable {
         descriptions.insert(pango_font_description_hash(description))
     }
 
-    /// Called when no text is being shaped with the context: its maps are
-    /// retired (`RetiredFontMaps`: never cleared in place) and new ones made
-    /// when next needed.
+    /// Called when no text is being shaped with the context.
     func clearCachesIfFull() {
         guard descriptions.count > Self.maxDescriptions else { return }
-        retireEngines()
+        if let freeTypeEngine { pango_fc_font_map_cache_clear(OpaquePointer(freeTypeEngine.fontMap)) }
+        if let cairo { pango_fc_font_map_cache_clear(OpaquePointer(cairo.fontMap)) }
         descriptions.removeAll()
     }
-
-    private func retireEngines() {
-        if let freeTypeEngine { RetiredFontMaps.retire(freeTypeEngine, cairo: false) }
-        if let cairo { RetiredFontMaps.retire(cairo, cairo: true) }
-        freeTypeEngine = nil
-        cairo = nil
-    }
-
-    deinit { retireEngines() }
 
     /// The context is over a whole set, not a narrowed one.
     private let wholeSet: Bool
