@@ -259,8 +259,8 @@ def parallel_text(args):
                 f.write(text_scene.replace("Release notes", f"Release notes {i}").replace('scale="2"', f'scale="{scale}"'))
             scenes.append(path)
         kind = ", declared fonts only" if fonts else ""
-        print(f"\n| {count} text-heavy scenes @{scale}x{kind}, easel render --out-dir | -j 1 | -j 2 | speed-up |")
-        print("|---|---|---|---|")
+        print(f"\n| {count} text-heavy scenes @{scale}x{kind}, easel render --out-dir | -j 1 | -j 2 | speed-up | best -j 1 | best -j 2 | speed-up of bests |")
+        print("|---|---|---|---|---|---|---|")
         for name, easel in binaries:
             times = {"1": [], "2": []}
             # Interleaved, medians: the machine's load drifts between runs.
@@ -272,7 +272,11 @@ def parallel_text(args):
                                    check=True, stdout=subprocess.DEVNULL)
                     times[jobs].append(time.perf_counter() - start)
             one, two = statistics.median(times["1"]), statistics.median(times["2"])
-            print(f"| {name} ({os.cpu_count()} cores) | {one:.2f} s | {two:.2f} s | {one / two:.2f}× |", flush=True)
+            # The bests too: noise here only adds time (on this VM, memory
+            # reclaim evicts libraries and fonts between runs).
+            best_one, best_two = min(times["1"]), min(times["2"])
+            print(f"| {name} ({os.cpu_count()} cores) | {one:.2f} s | {two:.2f} s | {one / two:.2f}× "
+                  f"| {best_one:.3f} s | {best_two:.3f} s | {best_one / best_two:.2f}× |", flush=True)
     worker_multiplex(args, binaries[:1], scenes, hermetic)
 
 
@@ -324,8 +328,8 @@ def worker_multiplex(args, binaries, scenes, hermetic):
     in one persistent worker (each renders 20 of `scenes`, the @1x text
     scenes, with -j 1), machine fonts and declared fonts only. This build
     only: an earlier commit's easel-worker is not beside --baseline."""
-    print("\n| persistent worker, 2 requests × 20 text scenes @1x (-j 1 each) | one after another | multiplexed | speed-up |")
-    print("|---|---|---|---|")
+    print("\n| persistent worker, 2 requests × 20 text scenes @1x (-j 1 each) | one after another | multiplexed | speed-up | speed-up of bests |")
+    print("|---|---|---|---|---|")
     out = os.path.join(OUT, "worker-out")
     for fonts, kind in (([], "machine fonts"), (hermetic, "declared fonts only")):
         for name, easel in binaries:
@@ -358,7 +362,8 @@ def worker_multiplex(args, binaries, scenes, hermetic):
                 worker.stdin.close()
                 worker.wait()
             serial, multiplexed = statistics.median(times["serial"]), statistics.median(times["multiplexed"])
-            print(f"| {name}, {kind} | {serial:.2f} s | {multiplexed:.2f} s | {serial / multiplexed:.2f}× |", flush=True)
+            best = min(times["serial"]) / min(times["multiplexed"])
+            print(f"| {name}, {kind} | {serial:.2f} s | {multiplexed:.2f} s | {serial / multiplexed:.2f}× | {best:.2f}× |", flush=True)
 
 
 def shared_definitions(args):
