@@ -210,6 +210,41 @@ def text_inputs():
     return scene, svg
 
 
+def stacked_bars_inputs(n, series=10):
+    """`series` stacked bar series of `n` random rows each in one CSV @2x
+    (issue 58: bars narrower than a device pixel), with axes; and the same
+    bars as an SVG for the peers, one path of rectangles per series (no
+    axes), `(scene, svg)`."""
+    random.seed(4)
+    name = f"bars-{n}"
+    rows = [[random.uniform(0, 10) for _ in range(series)] for _ in range(n)]
+    with open(os.path.join(OUT, name + ".csv"), "w") as f:
+        f.write("x," + ",".join(f"s{k}" for k in range(series)) + "\n")
+        f.writelines(f"{i}," + ",".join(f"{v:.3f}" for v in row) + "\n" for i, row in enumerate(rows))
+    colours = ["#1570ef", "#d92d20", "#079455", "#f79009", "#7a5af8", "#0e9384", "#e31b54", "#667085", "#b54708", "#2e90fa"]
+    scene = os.path.join(OUT, name + ".scene.xml")
+    with open(scene, "w") as f:
+        f.write(f'<scene width="1000" height="500" scale="2" background="white">'
+                f'<lineGraph width="1000" height="500" src="{name}.csv" x-column="x" stack="zero" padding="40 20 30 50">')
+        f.writelines(f'<series column="s{k}"><bars fill="{colours[k]}"/></series>' for k in range(series))
+        f.write('<yAxis font-size="10"/><xAxis font-size="10"/></lineGraph></scene>')
+    left, top, width, height = 50, 40, 930, 430
+    slot, top_value = width / n, max(sum(r) for r in rows)
+    svg = os.path.join(OUT, name + ".svg")
+    with open(svg, "w") as f:
+        f.write('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="500"><rect width="1000" height="500" fill="white"/>')
+        base = [0.0] * n
+        for k in range(series):
+            parts = []
+            for i, row in enumerate(rows):
+                y0, y1 = top + height * (1 - base[i] / top_value), top + height * (1 - (base[i] + row[k]) / top_value)
+                parts.append(f"M{left + (i + 0.1) * slot:.3f} {y1:.2f}h{0.8 * slot:.4f}V{y0:.2f}h{-0.8 * slot:.4f}z")
+                base[i] += row[k]
+            f.write(f'<path fill="{colours[k]}" d="{"".join(parts)}"/>')
+        f.write("</svg>")
+    return scene, svg
+
+
 def empty_inputs():
     scene, svg = os.path.join(OUT, "empty.scene.xml"), os.path.join(OUT, "empty.svg")
     with open(scene, "w") as f:
@@ -232,6 +267,7 @@ def cases(pictures_only=False):
     out.append(("10,000 nodes", *node_inputs(10_000), 1))
     out.append(("1,000,000-point graph from CSV", *million_point_inputs(), 1))
     out.append(("10 series × 100,000 rows @2x, with axes", *series_inputs(100_000, name="series-2x-100000", svg=True), 2))
+    out.append(("10 stacked bar series × 100,000 rows @2x, with axes", *stacked_bars_inputs(100_000), 2))
     out.append(("empty scene", *empty_inputs(), 1))
     return out
 

@@ -77,7 +77,7 @@ extension DraftNode {
         case .shapes(let passes)?:
             content += passes.map { pass in
                 .path(RenderPath(location: location, path: pass.path, fill: pass.fill, fillRule: pass.fillRule, stroke: pass.stroke,
-                                 crossesOnlyNeighbours: pass.crossesOnlyNeighbours))
+                                 crossesOnlyNeighbours: pass.crossesOnlyNeighbours, disjointRectangles: pass.disjointRectangles))
             }
         case .image(let image)?:
             content.append(.image(RenderImage(location: location, drawing: image)))

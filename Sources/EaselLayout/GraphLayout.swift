@@ -337,9 +337,20 @@ struct SeriesPainter {
         switch bars.paintBox {
         case .plot:
             var all = BezierPath()
-            for r in rects { all.append(path(r)) }
-            return node("bars", entry, opacity: bars.opacity, frame: bounds,
-                        drawing: rects.isEmpty ? nil : resolver.shapeDrawing(all, style: style, paintBox: plot))
+            if bars.cornerRadius > 0 {
+                for r in rects { all.append(path(r)) }
+            } else {
+                all.reserveCapacity(adding: 5 * rects.count)
+                for r in rects { all.addRect(r) }
+            }
+            var drawing = rects.isEmpty ? nil : resolver.shapeDrawing(all, style: style, paintBox: plot)
+            // Square bars of one series never overlap (each in its own slot,
+            // at most the slot's width). Unreduced, they stay a plain path.
+            if bars.cornerRadius <= 0, resolver.options.reduceSeries, case .shapes(var passes)? = drawing, !passes.isEmpty {
+                passes[0].disjointRectangles = true
+                drawing = .shapes(passes)
+            }
+            return node("bars", entry, opacity: bars.opacity, frame: bounds, drawing: drawing)
         case .bar:
             var n = node("bars", entry, opacity: bars.opacity, frame: bounds, drawing: nil)
             n.children = rects.map { r in

@@ -91,6 +91,8 @@ public struct RenderPath: Sendable {
     public let stroke: StrokeDrawing?
     /// `ShapeDrawing.crossesOnlyNeighbours`.
     public let crossesOnlyNeighbours: Bool
+    /// `ShapeDrawing.disjointRectangles`.
+    public let disjointRectangles: Bool
     /// What tessellating the path costs (its edges and where they cross),
     /// for the paint budget; nil when nothing is painted or the path
     /// crosses only neighbours (charged by the rows its edges span).
@@ -100,10 +102,11 @@ public struct RenderPath: Sendable {
     public let bounds: Rect?
 
     public init(location: SourceLocation, path: BezierPath, fill: PaintID?, fillRule: FillRule, stroke: StrokeDrawing?,
-                crossesOnlyNeighbours: Bool = false) {
+                crossesOnlyNeighbours: Bool = false, disjointRectangles: Bool = false) {
         self.location = location; self.path = path; self.fill = fill; self.fillRule = fillRule; self.stroke = stroke
         self.crossesOnlyNeighbours = crossesOnlyNeighbours
-        crossings = (fill != nil || stroke != nil) && !crossesOnlyNeighbours ? PathCrossings.estimate(path) : nil
+        self.disjointRectangles = disjointRectangles
+        crossings = (fill != nil || stroke != nil) && !crossesOnlyNeighbours && !disjointRectangles ? PathCrossings.estimate(path) : nil
         if fill != nil || stroke != nil, var box = path.boundingBox {
             if let stroke {
                 let reach = stroke.width / 2 * max(stroke.miterLimit, 1.5)

@@ -41,6 +41,20 @@ public struct BezierPath: Hashable, Sendable {
         elements.append(.close); current = subpathStart
     }
 
+    /// Room for `count` elements more, for a path built from many shapes.
+    public mutating func reserveCapacity(adding count: Int) {
+        elements.reserveCapacity(elements.count + count)
+    }
+
+    /// A closed rectangle, as `rect(_:)` draws it: along x, down y, back.
+    public mutating func addRect(_ r: Rect) {
+        move(to: Point(r.minX, r.minY))
+        line(to: Point(r.maxX, r.minY))
+        line(to: Point(r.maxX, r.maxY))
+        line(to: Point(r.minX, r.maxY))
+        close()
+    }
+
     public mutating func append(_ other: BezierPath) {
         for e in other.elements {
             switch e {
@@ -134,11 +148,7 @@ extension BezierPath {
     /// A rectangle, clockwise from its top-left corner.
     public static func rect(_ r: Rect) -> BezierPath {
         var p = BezierPath()
-        p.move(to: Point(r.minX, r.minY))
-        p.line(to: Point(r.maxX, r.minY))
-        p.line(to: Point(r.maxX, r.maxY))
-        p.line(to: Point(r.minX, r.maxY))
-        p.close()
+        p.addRect(r)
         return p
     }
 

@@ -20,6 +20,10 @@ protocol CairoBackend: Sendable {
     func textPaintExtents(_ box: Rect, _ painter: Painter) -> Rect
     /// A run's glyphs in the current source; false if its font cannot be drawn.
     func drawGlyphs(_ run: GlyphRun, face: FontFace, _ painter: Painter) -> Bool
+    /// A mask (a Cairo pattern, a new reference) of what `rectangles`
+    /// (user space, disjoint) cover of each pixel, or nil to fill them as a
+    /// path.
+    func coverageMask(of rectangles: [Rect], _ painter: Painter) -> OpaquePointer?
 }
 
 /// PNG output: an image surface.
@@ -79,6 +83,23 @@ struct RasterBackend: CairoBackend {
     /// clip shows: glyph ink reaches past its text's box.
     func textPaintExtents(_ box: Rect, _ painter: Painter) -> Rect { painter.clipRect() }
 
+    /// More rectangles than the device columns they span (a bars layer over
+    /// a long series), on a grid along the axes: their exact coverage per
+    /// pixel. Fewer, or under a rotation, Cairo fills them as ever.
+    func coverageMask(of rectangles: [Rect], _ painter: Painter) -> OpaquePointer? {
+        let grid = painter.pixelGrid()
+        guard grid.b == 0, grid.c == 0, let first = rectangles.first else { return nil }
+        let bounds = rectangles.dropFirst().reduce(first) { $0.union($1) }
+        guard let (_, box) = painter.pixelsShowing(bounds), rectangles.count > box.width else { return nil }
+        var coverage = RectangleCoverage(box: box)
+        for r in rectangles {
+            let a = grid.apply(Point(r.minX, r.minY)), b = grid.apply(Point(r.maxX, r.maxY))
+            coverage.add(x0: a.x, y0: a.y, x1: b.x, y1: b.y)
+        }
+        PaintingProbe.rectanglesCovered()
+        return coverage.maskPattern(userToPixel: grid)
+    }
+
     /// Filled as paths from `GlyphOutlines` (no font lock) where the font
     /// has outlines; colour and bitmap glyphs through Cairo.
     func drawGlyphs(_ run: GlyphRun, face: FontFace, _ painter: Painter) -> Bool {
@@ -112,6 +133,9 @@ struct PDFBackend: CairoBackend {
     }
 
     func textPaintExtents(_ box: Rect, _ painter: Painter) -> Rect { box }
+
+    /// Vectors: the rectangles stay a path.
+    func coverageMask(of rectangles: [Rect], _ painter: Painter) -> OpaquePointer? { nil }
 
     /// With Cairo's glyph API, keeping the characters (selectable text),
     /// under the render's `CairoFontAccess` hold.

@@ -69,6 +69,10 @@ extension Painter {
         // What tessellating the path costs, whatever it covers.
         let complexity = shape.crossings
         func pathCost(stroke: Bool) -> Double {
+            if shape.disjointRectangles {
+                // Filled by coverage, one pass over them (the pixels are charged as area).
+                return Double(shape.path.elements.count) * PaintCost.perPathEdge
+            }
             if shape.crossesOnlyNeighbours {
                 let edges = PathCrossings.edges(of: shape.path)
                 return Double(edges.count) * PaintCost.perPathEdge + deviceRows(of: edges) * PaintCost.perNeighbourEdgeRow
@@ -84,9 +88,15 @@ extension Painter {
             let paint = resolve(fill)
             let area = coverage(of: shape, stroke: false, paint: paint)
             guard charge(area, weight: weight(of: paint)) else { return }
+            let mask = shape.disjointRectangles ? RectangleCoverage.rectangles(of: shape.path).flatMap { backend.coverageMask(of: $0, self) } : nil
+            defer { if let mask { cairo_pattern_destroy(mask) } }
             self.paint(with: paint, extents: { area }) {
-                self.append(shape.path)
-                cairo_fill(self.cr)
+                if let mask {
+                    cairo_mask(self.cr, mask)
+                } else {
+                    self.append(shape.path)
+                    cairo_fill(self.cr)
+                }
             }
         }
         if let stroke = shape.stroke {

@@ -12,7 +12,9 @@ import EaselModel
 /// - `cairoGlyphsDrawn` and `layoutMade` let a test hold a PDF render
 ///   inside its text (font hold taken) while another thread shapes text;
 /// - `shapingWithCairo` runs each time a text is shaped with PangoCairo
-///   under the font lock.
+///   under the font lock;
+/// - `rectanglesCovered` runs each time disjoint rectangles are filled by
+///   their coverage (`RectangleCoverage`) instead of as a path.
 ///
 /// Package access only; release builds compile the calls to nothing.
 package enum PaintingProbe {
@@ -33,23 +35,27 @@ package enum PaintingProbe {
     private static let cairoGlyphs = Hook()
     private static let layouts = Hook()
     private static let cairoShaping = Hook()
+    private static let coverage = Hook()
 
     static func outlineGlyphsFilled() { outlineGlyphs.fire() }
     static func tilePainted() { tiles.fire() }
     static func cairoGlyphsDrawn() { cairoGlyphs.fire() }
     static func layoutMade() { layouts.fire() }
     static func shapingWithCairo() { cairoShaping.fire() }
+    static func rectanglesCovered() { coverage.fire() }
 
     package static func onOutlineGlyphs(_ body: (@Sendable () -> Void)?) { outlineGlyphs.set(body) }
     package static func onTilePainted(_ body: (@Sendable () -> Void)?) { tiles.set(body) }
     package static func onCairoGlyphs(_ body: (@Sendable () -> Void)?) { cairoGlyphs.set(body) }
     package static func onLayout(_ body: (@Sendable () -> Void)?) { layouts.set(body) }
     package static func onCairoShaping(_ body: (@Sendable () -> Void)?) { cairoShaping.set(body) }
+    package static func onRectanglesCovered(_ body: (@Sendable () -> Void)?) { coverage.set(body) }
     #else
     @inline(__always) static func outlineGlyphsFilled() {}
     @inline(__always) static func tilePainted() {}
     @inline(__always) static func cairoGlyphsDrawn() {}
     @inline(__always) static func layoutMade() {}
     @inline(__always) static func shapingWithCairo() {}
+    @inline(__always) static func rectanglesCovered() {}
     #endif
 }
