@@ -193,7 +193,16 @@ public enum AssetBuild {
             do {
                 guard options.usesManifest else { throw ManifestNotWanted() }
                 let bytes = Array(try manifest.encoded())
-                if (try? FileBytes.read(manifestURL.path).get()) != bytes { write(bytes, to: manifestName, outputFolder, &report) }
+                if (try? FileBytes.read(manifestURL.path).get()) != bytes {
+                    // The outputs it lists reach the disk before it does; if
+                    // they cannot, it is not written (the old one is trusted less).
+                    do {
+                        try outputFolder.flushToDisk()
+                        write(bytes, to: manifestName, outputFolder, &report)
+                    } catch let failure as DiagnosticsError {
+                        report.errors += failure.diagnostics
+                    }
+                }
             } catch is ManifestNotWanted {
             } catch {
                 report.errors.append(Diagnostic(.error, .cannotWrite(manifestURL.path, "cannot encode it: \(error)"), at: nil))

@@ -14,11 +14,16 @@ extension Diagnostic.Message {
 ///
 /// The bytes go to an unnamed file in the target's folder (Linux
 /// `O_TMPFILE`), which the kernel removes by itself if the process dies
-/// however it dies, SIGKILL included. Once complete and flushed, it gets a
-/// hidden name and is renamed over the target, which POSIX makes atomic: a
-/// reader sees the old file or the new one, never a torn one. Where the
-/// file system has no `O_TMPFILE`, a named hidden temporary file
-/// (`.NAME.easel-XXXXXX`) is used instead and removed on any failure.
+/// however it dies, SIGKILL included. Once complete, it gets a hidden name
+/// and is renamed over the target, which POSIX makes atomic: a reader sees
+/// the old file or the new one, never a torn one. Where the file system has
+/// no `O_TMPFILE`, a named hidden temporary file (`.NAME.easel-XXXXXX`) is
+/// used instead and removed on any failure.
+///
+/// A write is not flushed to disk on its own, as a compiler's outputs are
+/// not: the promise is to a failed or killed run, not to a power cut. A
+/// build, whose manifest vouches for its outputs, flushes them all at once
+/// before it writes the manifest (`OutputFolder.flushToDisk`).
 public enum AtomicFile {
     /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`), which Glibc's Swift
     /// overlay does not import.
@@ -132,7 +137,7 @@ public enum AtomicFile {
         try replace(name, with: temporary, in: folder, shownAs: path)
     }
 
-    /// Writes every byte and flushes it to disk; the caller closes `fd`.
+    /// Writes every byte; the caller closes `fd`.
     private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws {
         var written = 0
         #if DEBUG
@@ -159,7 +164,7 @@ public enum AtomicFile {
                 }
                 #endif
             }
-            return fsync(fd) == 0 ? nil : String(cString: strerror(errno))
+            return nil
         }
         if let failure {
             throw DiagnosticsError([Diagnostic(.error, .cannotWrite(path, failure), at: nil)])

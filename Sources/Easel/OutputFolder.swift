@@ -1,3 +1,4 @@
+import CFileSystemSync
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -147,6 +148,15 @@ final class OutputFolder: Sendable {
     /// folders; a folder on the way that is a symbolic link is an error.
     /// (The output itself may be a link: the rename replaces the link, not
     /// what it points to.)
+    /// Everything written to the folder's file system so far, on disk
+    /// (`syncfs`): one flush for a build's outputs, before its manifest
+    /// says they are there, rather than one per file.
+    func flushToDisk() throws {
+        guard easel_sync_file_system(descriptor) == 0 else {
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(root.path, "cannot flush it to disk: \(String(cString: strerror(errno)))"), at: nil)])
+        }
+    }
+
     func write(_ bytes: [UInt8], to relative: String) throws {
         let shown = root.appendingPathComponent(relative).path
         guard let parts = Self.components(relative) else {

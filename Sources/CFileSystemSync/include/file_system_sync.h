@@ -1,0 +1,9 @@
+#ifndef EASEL_FILE_SYSTEM_SYNC_H
+#define EASEL_FILE_SYSTEM_SYNC_H
+
+/// Flushes everything written to the file system that holds `fd` (glibc's
+/// syncfs, a GNU extension Swift's Glibc module does not import): one flush
+/// for all of a build's outputs. 0, or -1 with errno set.
+int easel_sync_file_system(int fd);
+
+#endif
