@@ -59,11 +59,12 @@ public struct ShapeDrawing: Sendable {
     /// points layer's dots): what filling it costs is the rows its edges
     /// span, not a count of crossings over the whole path.
     public var crossesOnlyNeighbours = false
-    /// Rectangles along the axes that do not overlap (a bars layer's bars,
-    /// side by side in their slots): a raster backend may fill them by the
-    /// exact area they cover of each pixel (`RectangleCoverage`), and
-    /// filling costs their edges and the rows they span.
-    public var disjointRectangles = false
+    /// When set, the shape is these rectangles along the axes, which do not
+    /// overlap (a bars layer's bars, side by side in their slots), and
+    /// `path` is empty: 32 bytes a rectangle where a path takes 280. A
+    /// raster backend may fill them by the exact area they cover of each
+    /// pixel (`RectangleCoverage`); the others draw `RenderPath.outline`.
+    public var disjointRectangles: [Rect]?
 }
 
 public struct StrokeDrawing: Sendable {

@@ -336,18 +336,17 @@ struct SeriesPainter {
         let bounds = rects.dropFirst().reduce(rects.first ?? .zero) { $0.union($1) }
         switch bars.paintBox {
         case .plot:
+            // Square bars of one series never overlap (each in its own slot,
+            // at most the slot's width): kept as rectangles. Unreduced, they
+            // are a plain path.
+            let square = bars.cornerRadius <= 0 && resolver.options.reduceSeries
             var all = BezierPath()
-            if bars.cornerRadius > 0 {
+            if !square {
                 for r in rects { all.append(path(r)) }
-            } else {
-                all.reserveCapacity(adding: 5 * rects.count)
-                for r in rects { all.addRect(r) }
             }
             var drawing = rects.isEmpty ? nil : resolver.shapeDrawing(all, style: style, paintBox: plot)
-            // Square bars of one series never overlap (each in its own slot,
-            // at most the slot's width). Unreduced, they stay a plain path.
-            if bars.cornerRadius <= 0, resolver.options.reduceSeries, case .shapes(var passes)? = drawing, !passes.isEmpty {
-                passes[0].disjointRectangles = true
+            if square, case .shapes(var passes)? = drawing, !passes.isEmpty {
+                passes[0].disjointRectangles = rects
                 drawing = .shapes(passes)
             }
             return node("bars", entry, opacity: bars.opacity, frame: bounds, drawing: drawing)

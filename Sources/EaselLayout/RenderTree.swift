@@ -91,8 +91,9 @@ public struct RenderPath: Sendable {
     public let stroke: StrokeDrawing?
     /// `ShapeDrawing.crossesOnlyNeighbours`.
     public let crossesOnlyNeighbours: Bool
-    /// `ShapeDrawing.disjointRectangles`.
-    public let disjointRectangles: Bool
+    /// `ShapeDrawing.disjointRectangles`: when set, the shape (and `path`
+    /// is empty).
+    public let disjointRectangles: [Rect]?
     /// What tessellating the path costs (its edges and where they cross),
     /// for the paint budget; nil when nothing is painted or the path
     /// crosses only neighbours (charged by the rows its edges span).
@@ -102,12 +103,12 @@ public struct RenderPath: Sendable {
     public let bounds: Rect?
 
     public init(location: SourceLocation, path: BezierPath, fill: PaintID?, fillRule: FillRule, stroke: StrokeDrawing?,
-                crossesOnlyNeighbours: Bool = false, disjointRectangles: Bool = false) {
+                crossesOnlyNeighbours: Bool = false, disjointRectangles: [Rect]? = nil) {
         self.location = location; self.path = path; self.fill = fill; self.fillRule = fillRule; self.stroke = stroke
         self.crossesOnlyNeighbours = crossesOnlyNeighbours
         self.disjointRectangles = disjointRectangles
-        crossings = (fill != nil || stroke != nil) && !crossesOnlyNeighbours && !disjointRectangles ? PathCrossings.estimate(path) : nil
-        if fill != nil || stroke != nil, var box = path.boundingBox {
+        crossings = (fill != nil || stroke != nil) && !crossesOnlyNeighbours && disjointRectangles == nil ? PathCrossings.estimate(path) : nil
+        if fill != nil || stroke != nil, var box = Self.outlineBounds(path, disjointRectangles) {
             if let stroke {
                 let reach = stroke.width / 2 * max(stroke.miterLimit, 1.5)
                 box = Rect(x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
@@ -116,6 +117,29 @@ public struct RenderPath: Sendable {
         } else {
             bounds = nil
         }
+    }
+}
+
+extension RenderPath {
+    /// The shape as a path: `path`, or the rectangles drawn as one (made
+    /// on each call, for the backends that draw vectors).
+    public var outline: BezierPath {
+        guard let rectangles = disjointRectangles else { return path }
+        var all = BezierPath()
+        all.reserveCapacity(adding: 5 * rectangles.count)
+        for r in rectangles { all.addRect(r) }
+        return all
+    }
+
+    /// Elements of the outline, without making it.
+    public var outlineElementCount: Int { disjointRectangles.map { 5 * $0.count } ?? path.elements.count }
+
+    /// The outline's bounding box, without making it.
+    public var outlineBounds: Rect? { Self.outlineBounds(path, disjointRectangles) }
+
+    static func outlineBounds(_ path: BezierPath, _ rectangles: [Rect]?) -> Rect? {
+        guard let rectangles else { return path.boundingBox }
+        return rectangles.dropFirst().reduce(rectangles.first) { $0?.union($1) }
     }
 }
 

@@ -69,9 +69,9 @@ extension Painter {
         // What tessellating the path costs, whatever it covers.
         let complexity = shape.crossings
         func pathCost(stroke: Bool) -> Double {
-            if shape.disjointRectangles {
+            if shape.disjointRectangles != nil {
                 // Filled by coverage, one pass over them (the pixels are charged as area).
-                return Double(shape.path.elements.count) * PaintCost.perPathEdge
+                return Double(shape.outlineElementCount) * PaintCost.perPathEdge
             }
             if shape.crossesOnlyNeighbours {
                 let edges = PathCrossings.edges(of: shape.path)
@@ -88,13 +88,14 @@ extension Painter {
             let paint = resolve(fill)
             let area = coverage(of: shape, stroke: false, paint: paint)
             guard charge(area, weight: weight(of: paint)) else { return }
-            let mask = shape.disjointRectangles ? RectangleCoverage.rectangles(of: shape.path).flatMap { backend.coverageMask(of: $0, self) } : nil
+            let mask = shape.disjointRectangles.flatMap { backend.coverageMask(of: $0, self) }
             defer { if let mask { cairo_pattern_destroy(mask) } }
+            let outline = mask == nil ? shape.outline : BezierPath()
             self.paint(with: paint, extents: { area }) {
                 if let mask {
                     cairo_mask(self.cr, mask)
                 } else {
-                    self.append(shape.path)
+                    self.append(outline)
                     cairo_fill(self.cr)
                 }
             }
@@ -111,8 +112,9 @@ extension Painter {
             let paint = resolve(stroke.paint)
             let area = coverage(of: shape, stroke: true, paint: paint)
             guard charge(area, weight: weight(of: paint)) else { return }
+            let outline = shape.outline
             self.paint(with: paint, extents: { area }) {
-                self.append(shape.path)
+                self.append(outline)
                 cairo_stroke(self.cr)
             }
         }
@@ -127,10 +129,11 @@ extension Painter {
     /// What filling or stroking `shape` covers, in user space: for a solid
     /// colour (which needs no extent but the budget's) the path's bounds,
     /// which take no tessellation; for paints placed over the area, Cairo's
-    /// exact extents.
+    /// exact extents — for a fill of rectangles, their bounds, which are.
     func coverage(of shape: RenderPath, stroke: Bool, paint: ResolvedPaint) -> Rect {
         if case .solid = paint.kind, let box = shape.bounds { return box }
-        return extents(of: shape.path, stroke: stroke)
+        if !stroke, shape.disjointRectangles != nil, let box = shape.outlineBounds { return box }
+        return extents(of: shape.outline, stroke: stroke)
     }
 
     /// Where `path` would paint, in user space.

@@ -69,25 +69,6 @@ package struct RectangleCoverage {
         }
         return out
     }
-
-    /// The rectangles of `path` if it is made of nothing else — each
-    /// subpath a move and three lines around a rectangle, closed — else nil.
-    static func rectangles(of path: BezierPath) -> [Rect]? {
-        let elements = path.elements
-        guard elements.count % 5 == 0 else { return nil }
-        var out: [Rect] = []
-        out.reserveCapacity(elements.count / 5)
-        var i = 0
-        while i < elements.count {
-            // As `BezierPath.addRect` draws one: along x, down y, back along x.
-            guard case .move(let a) = elements[i], case .line(let b) = elements[i + 1], case .line(let c) = elements[i + 2],
-                  case .line(let d) = elements[i + 3], case .close = elements[i + 4],
-                  a.y == b.y, b.x == c.x, c.y == d.y, d.x == a.x else { return nil }
-            out.append(Rect(x: min(a.x, b.x), y: min(a.y, d.y), width: abs(b.x - a.x), height: abs(d.y - a.y)))
-            i += 5
-        }
-        return out
-    }
 }
 
 extension RectangleCoverage {

@@ -165,12 +165,12 @@ final class SVGWriter {
     }
 
     private func write(_ shape: RenderPath) {
-        let edges = Double(shape.path.elements.count)
+        let edges = Double(shape.outlineElementCount)
         guard spend(edges * PaintCost.perPathEdge) else { return }
-        let d = pathData(shape.path)
+        let d = pathData(shape.outline)
         if let fill = shape.fill {
             let rule = shape.fillRule == .evenodd ? " fill-rule=\"evenodd\"" : ""
-            emit(fill, area: { shape.path.boundingBox ?? .zero }) { paint in
+            emit(fill, area: { shape.outlineBounds ?? .zero }) { paint in
                 "<path d=\"\(d)\"\(attributes(paint, "fill"))\(rule) stroke=\"none\"/>\n"
             }
         }
