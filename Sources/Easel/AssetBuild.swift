@@ -193,15 +193,16 @@ public enum AssetBuild {
             do {
                 guard options.usesManifest else { throw ManifestNotWanted() }
                 let bytes = Array(try manifest.encoded())
-                if (try? FileBytes.read(manifestURL.path).get()) != bytes {
-                    // The outputs it lists reach the disk before it does; if
-                    // they cannot, it is not written (the old one is trusted less).
-                    do {
-                        try outputFolder.flushToDisk()
-                        write(bytes, to: manifestName, outputFolder, &report)
-                    } catch let failure as DiagnosticsError {
-                        report.errors += failure.diagnostics
-                    }
+                // What the manifest lists is on disk before it is trusted
+                // again, even when its bytes are unchanged (an output
+                // removed by hand and rendered again); if the flush fails,
+                // the manifest is not written.
+                let wroteOutputs = !report.rendered.isEmpty || !report.removed.isEmpty || options.xcassets
+                do {
+                    if wroteOutputs { try outputFolder.flushToDisk() }
+                    if (try? FileBytes.read(manifestURL.path).get()) != bytes { write(bytes, to: manifestName, outputFolder, &report) }
+                } catch let failure as DiagnosticsError {
+                    report.errors += failure.diagnostics
                 }
             } catch is ManifestNotWanted {
             } catch {

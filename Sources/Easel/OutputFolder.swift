@@ -144,19 +144,21 @@ final class OutputFolder: Sendable {
         return unlinkat(folder, parts.last!, 0) == 0 || errno == ENOENT ? .removed : .failed(String(cString: strerror(errno)))
     }
 
-    /// Writes `bytes` to `relative` atomically (`AtomicFile`), making its
-    /// folders; a folder on the way that is a symbolic link is an error.
-    /// (The output itself may be a link: the rename replaces the link, not
-    /// what it points to.)
     /// Everything written to the folder's file system so far, on disk
-    /// (`syncfs`): one flush for a build's outputs, before its manifest
-    /// says they are there, rather than one per file.
+    /// (`syncfs`, which flushes other programs' writes to that file system
+    /// too, and reports errors only from Linux 5.8): one flush for a
+    /// build's outputs, before its manifest says they are there, rather
+    /// than one per file.
     func flushToDisk() throws {
         guard easel_sync_file_system(descriptor) == 0 else {
             throw DiagnosticsError([Diagnostic(.error, .cannotWrite(root.path, "cannot flush it to disk: \(String(cString: strerror(errno)))"), at: nil)])
         }
     }
 
+    /// Writes `bytes` to `relative` atomically (`AtomicFile`), making its
+    /// folders; a folder on the way that is a symbolic link is an error.
+    /// (The output itself may be a link: the rename replaces the link, not
+    /// what it points to.)
     func write(_ bytes: [UInt8], to relative: String) throws {
         let shown = root.appendingPathComponent(relative).path
         guard let parts = Self.components(relative) else {

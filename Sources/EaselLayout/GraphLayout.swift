@@ -333,13 +333,13 @@ struct SeriesPainter {
         }
         var style = bars.style
         if style.stroke == .none { style.strokeWidth = 0 }
-        let bounds = rects.dropFirst().reduce(rects.first ?? .zero) { $0.union($1) }
+        let bounds = RenderPath.outlineBounds(BezierPath(), rects) ?? .zero
         switch bars.paintBox {
         case .plot:
             // Square bars of one series never overlap (each in its own slot,
-            // at most the slot's width): kept as rectangles. Unreduced, they
-            // are a plain path.
-            let square = bars.cornerRadius <= 0 && resolver.options.reduceSeries
+            // at most the slot's width): kept as rectangles, which a raster
+            // backend may fill by coverage at any scale.
+            let square = bars.cornerRadius <= 0
             var all = BezierPath()
             if !square {
                 for r in rects { all.append(path(r)) }

@@ -137,6 +137,7 @@ extension RenderPath {
     /// The outline's bounding box, without making it.
     public var outlineBounds: Rect? { Self.outlineBounds(path, disjointRectangles) }
 
+    /// The bounding box of `rectangles` if given, else of `path`.
     static func outlineBounds(_ path: BezierPath, _ rectangles: [Rect]?) -> Rect? {
         guard let rectangles else { return path.boundingBox }
         return rectangles.dropFirst().reduce(rectangles.first) { $0?.union($1) }

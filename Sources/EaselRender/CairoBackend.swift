@@ -21,9 +21,9 @@ protocol CairoBackend: Sendable {
     /// A run's glyphs in the current source; false if its font cannot be drawn.
     func drawGlyphs(_ run: GlyphRun, face: FontFace, _ painter: Painter) -> Bool
     /// A mask (a Cairo pattern, a new reference) of what `rectangles`
-    /// (user space, disjoint) cover of each pixel, or nil to fill them as a
-    /// path.
-    func coverageMask(of rectangles: [Rect], _ painter: Painter) -> OpaquePointer?
+    /// (user space, disjoint, within `bounds`) cover of each pixel, or nil
+    /// to fill them as a path.
+    func coverageMask(of rectangles: [Rect], bounds: Rect, _ painter: Painter) -> OpaquePointer?
 }
 
 /// PNG output: an image surface.
@@ -83,21 +83,28 @@ struct RasterBackend: CairoBackend {
     /// clip shows: glyph ink reaches past its text's box.
     func textPaintExtents(_ box: Rect, _ painter: Painter) -> Rect { painter.clipRect() }
 
-    /// More rectangles than the device columns they span (a bars layer over
-    /// a long series), on a grid along the axes: their exact coverage per
-    /// pixel. Fewer, or under a rotation, Cairo fills them as ever.
-    func coverageMask(of rectangles: [Rect], _ painter: Painter) -> OpaquePointer? {
+    /// Rectangles on a device grid along the axes (turned by a quarter
+    /// turn or not, flipped or not), more of them than the device pixels
+    /// they span across their long sides (a bars layer over a long series):
+    /// their exact coverage per pixel. Fewer, or under any other rotation
+    /// or a skew, they are a path.
+    func coverageMask(of rectangles: [Rect], bounds: Rect, _ painter: Painter) -> OpaquePointer? {
+        #if DEBUG
+        if PaintingProbe.rectangleCoverageOff { return nil }
+        #endif
         let grid = painter.pixelGrid()
-        guard grid.b == 0, grid.c == 0, let first = rectangles.first else { return nil }
-        let bounds = rectangles.dropFirst().reduce(first) { $0.union($1) }
-        guard let (_, box) = painter.pixelsShowing(bounds), rectangles.count > box.width else { return nil }
+        let tiny = 1e-9 * max(abs(grid.a), abs(grid.b), abs(grid.c), abs(grid.d))
+        let upright = abs(grid.b) <= tiny && abs(grid.c) <= tiny, turned = abs(grid.a) <= tiny && abs(grid.d) <= tiny
+        guard upright || turned, let (_, box) = painter.pixelsShowing(bounds),
+              rectangles.count > (upright ? box.width : box.height) else { return nil }
         var coverage = RectangleCoverage(box: box)
         for r in rectangles {
             let a = grid.apply(Point(r.minX, r.minY)), b = grid.apply(Point(r.maxX, r.maxY))
             coverage.add(x0: a.x, y0: a.y, x1: b.x, y1: b.y)
         }
+        guard let mask = coverage.maskPattern(userToPixel: grid) else { return nil }
         PaintingProbe.rectanglesCovered()
-        return coverage.maskPattern(userToPixel: grid)
+        return mask
     }
 
     /// Filled as paths from `GlyphOutlines` (no font lock) where the font
@@ -135,7 +142,7 @@ struct PDFBackend: CairoBackend {
     func textPaintExtents(_ box: Rect, _ painter: Painter) -> Rect { box }
 
     /// Vectors: the rectangles stay a path.
-    func coverageMask(of rectangles: [Rect], _ painter: Painter) -> OpaquePointer? { nil }
+    func coverageMask(of rectangles: [Rect], bounds: Rect, _ painter: Painter) -> OpaquePointer? { nil }
 
     /// With Cairo's glyph API, keeping the characters (selectable text),
     /// under the render's `CairoFontAccess` hold.

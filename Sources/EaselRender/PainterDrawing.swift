@@ -68,10 +68,19 @@ extension Painter {
     func draw(_ shape: RenderPath) {
         // What tessellating the path costs, whatever it covers.
         let complexity = shape.crossings
+        // Rectangles are made a path only if they are drawn as one, once.
+        var made: BezierPath?
+        func outline() -> BezierPath {
+            if let made { return made }
+            made = shape.outline
+            return made!
+        }
         func pathCost(stroke: Bool) -> Double {
-            if shape.disjointRectangles != nil {
-                // Filled by coverage, one pass over them (the pixels are charged as area).
-                return Double(shape.outlineElementCount) * PaintCost.perPathEdge
+            if let rectangles = shape.disjointRectangles {
+                // Their edges; as a path (a stroke, or a fill not made by
+                // coverage) also the rows their sides sweep, charged then.
+                let edges = Double(4 * rectangles.count) * PaintCost.perPathEdge
+                return stroke ? edges + rowCost(of: rectangles) : edges
             }
             if shape.crossesOnlyNeighbours {
                 let edges = PathCrossings.edges(of: shape.path)
@@ -86,16 +95,19 @@ extension Painter {
             // Before the extents, which already tessellate the path.
             guard spend(pathCost(stroke: false)) else { return }
             let paint = resolve(fill)
-            let area = coverage(of: shape, stroke: false, paint: paint)
+            let area = coverage(of: shape, outline: outline, stroke: false, paint: paint)
             guard charge(area, weight: weight(of: paint)) else { return }
-            let mask = shape.disjointRectangles.flatMap { backend.coverageMask(of: $0, self) }
+            var mask: OpaquePointer?
+            if let rectangles = shape.disjointRectangles, let bounds = shape.outlineBounds {
+                mask = backend.coverageMask(of: rectangles, bounds: bounds, self)
+                if mask == nil { guard spend(rowCost(of: rectangles)) else { return } }
+            }
             defer { if let mask { cairo_pattern_destroy(mask) } }
-            let outline = mask == nil ? shape.outline : BezierPath()
             self.paint(with: paint, extents: { area }) {
                 if let mask {
                     cairo_mask(self.cr, mask)
                 } else {
-                    self.append(outline)
+                    self.append(outline())
                     cairo_fill(self.cr)
                 }
             }
@@ -110,15 +122,25 @@ extension Painter {
             }
             guard spend(pathCost(stroke: true)) else { return }
             let paint = resolve(stroke.paint)
-            let area = coverage(of: shape, stroke: true, paint: paint)
+            let area = coverage(of: shape, outline: outline, stroke: true, paint: paint)
             guard charge(area, weight: weight(of: paint)) else { return }
-            let outline = shape.outline
             self.paint(with: paint, extents: { area }) {
-                self.append(outline)
+                self.append(outline())
                 cairo_stroke(self.cr)
             }
         }
         cairo_new_path(cr)
+    }
+
+    /// What rectangles drawn as a path cost beyond their edges: the device
+    /// rows their four sides span (each at least one), as for a path whose
+    /// pieces cross only their neighbours.
+    func rowCost(of rectangles: [Rect]) -> Double {
+        // A side along x spans |b|·width rows, one along y |d|·height.
+        let grid = pixelGrid()
+        var rows = 0.0
+        for r in rectangles { rows += 2 * (max(1, abs(grid.b * r.width)) + max(1, abs(grid.d * r.height))) }
+        return rows * PaintCost.perNeighbourEdgeRow
     }
 
     /// The paint at the painted time.
@@ -130,10 +152,10 @@ extension Painter {
     /// colour (which needs no extent but the budget's) the path's bounds,
     /// which take no tessellation; for paints placed over the area, Cairo's
     /// exact extents — for a fill of rectangles, their bounds, which are.
-    func coverage(of shape: RenderPath, stroke: Bool, paint: ResolvedPaint) -> Rect {
+    func coverage(of shape: RenderPath, outline: () -> BezierPath, stroke: Bool, paint: ResolvedPaint) -> Rect {
         if case .solid = paint.kind, let box = shape.bounds { return box }
         if !stroke, shape.disjointRectangles != nil, let box = shape.outlineBounds { return box }
-        return extents(of: shape.outline, stroke: stroke)
+        return extents(of: outline(), stroke: stroke)
     }
 
     /// Where `path` would paint, in user space.

@@ -1,4 +1,5 @@
 import EaselModel
+import Synchronization
 
 /// A debug build's window into painting and shaping, for tests of
 /// concurrency that wait on events rather than on a clock, and tests that
@@ -14,7 +15,8 @@ import EaselModel
 /// - `shapingWithCairo` runs each time a text is shaped with PangoCairo
 ///   under the font lock;
 /// - `rectanglesCovered` runs each time disjoint rectangles are filled by
-///   their coverage (`RectangleCoverage`) instead of as a path.
+///   their coverage (`RectangleCoverage`) instead of as a path, and
+///   `rectangleCoverageOff` makes them paths (a test's oracle).
 ///
 /// Package access only; release builds compile the calls to nothing.
 package enum PaintingProbe {
@@ -50,6 +52,9 @@ package enum PaintingProbe {
     package static func onLayout(_ body: (@Sendable () -> Void)?) { layouts.set(body) }
     package static func onCairoShaping(_ body: (@Sendable () -> Void)?) { cairoShaping.set(body) }
     package static func onRectanglesCovered(_ body: (@Sendable () -> Void)?) { coverage.set(body) }
+    private static let coverageOff = Atomic<Bool>(false)
+    static var rectangleCoverageOff: Bool { coverageOff.load(ordering: .relaxed) }
+    package static func turnRectangleCoverageOff(_ off: Bool) { coverageOff.store(off, ordering: .relaxed) }
     #else
     @inline(__always) static func outlineGlyphsFilled() {}
     @inline(__always) static func tilePainted() {}

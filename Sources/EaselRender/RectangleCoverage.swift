@@ -2,29 +2,28 @@ import CCairo
 import EaselModel
 
 /// How much of each device pixel a set of disjoint axis-aligned rectangles
-/// covers, exactly: the area of the pixel inside them. For a bars layer
-/// with more bars than device columns this replaces Cairo's fill, whose
-/// sweep over that many overlapping rows costs the square of the bar count
-/// (10 × 100,000 bars: minutes); here it is one pass over the bars and one
-/// over the pixels.
+/// covers, exactly: the area of the pixel inside them, in one pass over the
+/// rectangles and one over the pixels. Cairo's fill of the same rectangles
+/// as one path sweeps every rectangle sharing a row against the others, in
+/// time that grows with the square of their number (a bars layer over a
+/// long series).
 ///
 /// Disjoint is the caller's promise (bars side by side in their slots):
 /// coverage adds up, so overlapping rectangles would count twice (clamped
 /// at a full pixel).
 package struct RectangleCoverage {
     let box: PixelBox
-    /// Per pixel of `box`, row by row: the covered fraction of its area.
-    private(set) var area: [Float]
-    /// Per row boundary and column: the width, as a fraction of a column,
-    /// of rectangles that cover every row from this boundary down to the
-    /// one where it is taken off again — whole rows are summed down the
-    /// column at the end, so a tall bar costs its columns, not its rows.
-    private var wholeRows: [Float]
+    /// Per row boundary and column of `box`: how much a column's coverage
+    /// changes from the row above to this one — each rectangle adds its
+    /// width in the column where its rows begin and takes it off where
+    /// they end, its partial top and bottom rows as a part of that, so a
+    /// tall rectangle costs its columns, not its rows; summed down each
+    /// column once at the end. 4 bytes a pixel.
+    private var steps: [Float]
 
     init(box: PixelBox) {
         self.box = box
-        area = Array(repeating: 0, count: box.width * box.height)
-        wholeRows = Array(repeating: 0, count: box.width * (box.height + 1))
+        steps = Array(repeating: 0, count: box.width * (box.height + 1))
     }
 
     /// Adds a rectangle given in device pixels (any order of corners).
@@ -36,42 +35,37 @@ package struct RectangleCoverage {
         let w = box.width
         let firstColumn = Int(x0.rounded(.down)), lastColumn = Int(x1.rounded(.up)) - 1
         let topRow = Int(y0.rounded(.down)), bottomRow = Int(y1.rounded(.up)) - 1
-        // Rows the rectangle covers from top to bottom, and its partial ends.
-        let fullFrom = Int(y0.rounded(.up)), fullTo = Int(y1.rounded(.down))   // whole rows fullFrom..<fullTo
+        // The share of the top and bottom rows covered (one row: both ends in it).
+        let top = Float(min(y1, Double(topRow + 1)) - y0)
+        let bottom = topRow == bottomRow ? 0 : Float(y1 - Double(bottomRow))
         for column in firstColumn...lastColumn {
             let width = Float(min(x1, Double(column + 1)) - max(x0, Double(column)))
             guard width > 0 else { continue }
-            let c = column - box.x0
-            if topRow == bottomRow {
-                area[(topRow - box.y0) * w + c] += width * Float(y1 - y0)
-                continue
+            let c = column - box.x0, r0 = topRow - box.y0, r1 = bottomRow - box.y0
+            // Row r0: `top`; rows r0+1 ..< r1: 1; row r1: `bottom`; then 0.
+            steps[r0 * w + c] += width * top
+            if r1 > r0 {
+                steps[(r0 + 1) * w + c] += width * (1 - top)
+                steps[r1 * w + c] += width * (bottom - 1)
             }
-            if Double(fullFrom) > y0 { area[(topRow - box.y0) * w + c] += width * Float(Double(fullFrom) - y0) }
-            if y1 > Double(fullTo) { area[(bottomRow - box.y0) * w + c] += width * Float(y1 - Double(fullTo)) }
-            if fullTo > fullFrom {
-                wholeRows[(fullFrom - box.y0) * w + c] += width
-                wholeRows[(fullTo - box.y0) * w + c] -= width
-            }
+            steps[(r1 + 1) * w + c] -= width * (r1 > r0 ? bottom : top)
         }
     }
 
-    /// The coverage as 8-bit alpha, `stride` bytes a row (Cairo's A8).
-    func alpha(stride: Int) -> [UInt8] {
+    /// The coverage as 8-bit alpha into `out`, `stride` bytes a row
+    /// (Cairo's A8).
+    func alpha(into out: UnsafeMutablePointer<UInt8>, stride: Int) {
         let w = box.width, h = box.height
-        var out = [UInt8](repeating: 0, count: stride * h)
         var running = [Float](repeating: 0, count: w)
         for row in 0..<h {
             for c in 0..<w {
-                running[c] += wholeRows[row * w + c]
-                let covered = min(max(running[c] + area[row * w + c], 0), 1)
+                running[c] += steps[row * w + c]
+                let covered = min(max(running[c], 0), 1)
                 out[row * stride + c] = UInt8(covered * 255 + 0.5)
             }
         }
-        return out
     }
-}
 
-extension RectangleCoverage {
     /// The coverage as a Cairo mask in user space (an A8 image, pixel for
     /// pixel with the target; nothing outside `box`); nil if Cairo could
     /// not allocate it.
@@ -79,22 +73,22 @@ extension RectangleCoverage {
         guard let image = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(box.width), Int32(box.height)) else { return nil }
         defer { cairo_surface_destroy(image) }
         guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(image) else { return nil }
-        let stride = Int(cairo_image_surface_get_stride(image))
-        let bytes = alpha(stride: stride)
-        bytes.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: bytes.count) }
+        alpha(into: data, stride: Int(cairo_image_surface_get_stride(image)))
         cairo_surface_mark_dirty(image)
         guard let pattern = PixelBox.pattern(for: image, at: box, userToPixel: userToPixel, exactPixels: true) else { return nil }
         cairo_pattern_set_extend(pattern, CAIRO_EXTEND_NONE)
         return pattern
     }
-}
 
-extension RectangleCoverage {
-    /// The 8-bit coverage of `rectangles` (x0, y0, x1, y1 in pixels) on a
-    /// `width`×`height` grid at the origin, a row a `width` bytes: for tests.
-    package static func alphaForTesting(width: Int, height: Int, rectangles: [(Double, Double, Double, Double)]) -> [UInt8] {
-        var coverage = RectangleCoverage(box: PixelBox(x0: 0, y0: 0, x1: width, y1: height))
+    /// The 8-bit coverage of `rectangles` (x0, y0, x1, y1 in pixels) over
+    /// the pixels x0..<x1, y0..<y1 of `box`, a row a `box.width` bytes:
+    /// for tests.
+    package static func alphaForTesting(box: (x0: Int, y0: Int, x1: Int, y1: Int),
+                                        rectangles: [(Double, Double, Double, Double)]) -> [UInt8] {
+        var coverage = RectangleCoverage(box: PixelBox(x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1))
         for r in rectangles { coverage.add(x0: r.0, y0: r.1, x1: r.2, y1: r.3) }
-        return coverage.alpha(stride: width)
+        var out = [UInt8](repeating: 0, count: coverage.box.width * coverage.box.height)
+        out.withUnsafeMutableBufferPointer { coverage.alpha(into: $0.baseAddress!, stride: coverage.box.width) }
+        return out
     }
 }

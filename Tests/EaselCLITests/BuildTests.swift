@@ -186,6 +186,42 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("notes.txt"), encoding: .utf8), "mine")
     }
 
+    /// Outputs are not flushed one by one; a build flushes its output
+    /// folder once, after its outputs are in place and before the manifest
+    /// that lists them — also when the manifest's bytes do not change (an
+    /// output removed by hand and rendered again) — and not at all when it
+    /// wrote nothing. strace watches the process from outside.
+    func testABuildFlushesOnceBeforeItsManifestAndRenderNever() throws {
+        try makeTree()
+        let log = dir.appendingPathComponent("strace.log")
+        func traced(_ args: [String]) throws -> [String] {
+            // LeakSanitizer cannot run under ptrace (CI's AddressSanitizer stage).
+            let r = try ExternalTool.run("/usr/bin/env", ["ASAN_OPTIONS=detect_leaks=0", "strace", "-f", "-e", "trace=fsync,fdatasync,syncfs,renameat,renameat2",
+                                                          "-o", log.path, ExternalTool.easelExecutable] + args)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return String(decoding: try Data(contentsOf: log), as: UTF8.self).split(separator: "\n").map(String.init)
+                .filter { $0.contains("sync") || $0.contains("rename") }
+        }
+        func order(_ lines: [String]) -> [String] {
+            lines.compactMap { line in
+                if line.contains("fsync(") || line.contains("fdatasync(") { return "fsync" }
+                if line.contains("syncfs(") { return "syncfs" }
+                if line.contains(AssetBuild.manifestName + "\"") { return "manifest" }
+                if line.contains("rename") { return "output" }
+                return nil
+            }
+        }
+        let first = order(try traced(["build", src.path, "-o", out.path]))
+        XCTAssertEqual(first.filter { $0 == "output" }.count, 3, "\(first)")
+        XCTAssertEqual(first.filter { $0 != "output" }, ["syncfs", "manifest"], "one flush, then the manifest: \(first)")
+        XCTAssertEqual(first.last, "manifest")
+        XCTAssertEqual(order(try traced(["build", src.path, "-o", out.path])), [], "nothing written, nothing flushed")
+        try FileManager.default.removeItem(at: out.appendingPathComponent("card.png"))
+        XCTAssertEqual(order(try traced(["build", src.path, "-o", out.path])), ["output", "syncfs"], "the same manifest, flushed outputs")
+        let scene = src.appendingPathComponent("card.scene.xml").path
+        XCTAssertEqual(order(try traced(["render", scene, "-o", dir.appendingPathComponent("card.png").path])), ["output"])
+    }
+
     func testCorruptManifestMeansAFullRebuildWithAWarning() throws {
         try makeTree()
         XCTAssertEqual(try build().status, 0)
