@@ -9,6 +9,9 @@ import EaselModel
 protocol CairoBackend: Sendable {
     /// Gradients may be dithered here (when the scene asks for it).
     var dithers: Bool { get }
+    /// Fills and strokes become pixels here, so a path's edges cost the
+    /// device rows they sweep; a vector backend only writes them.
+    var sweepsRows: Bool { get }
     /// Called before a translucent group's layer is pushed, with what the
     /// group can paint (its own space): a backend may limit the layer to it.
     func prepareLayer(holding bounds: Rect?, _ painter: Painter)
@@ -36,6 +39,7 @@ struct RasterBackend: CairoBackend {
     static let fontGlyphs = RasterBackend(fontGlyphs: true)
 
     var dithers: Bool { true }
+    var sweepsRows: Bool { true }
 
     /// The layer holds the group's bounds in device pixels: a smaller
     /// surface, the same pixels.
@@ -120,6 +124,7 @@ struct PDFBackend: CairoBackend {
     static let pdf = PDFBackend()
 
     var dithers: Bool { false }
+    var sweepsRows: Bool { false }
 
     /// No limit: on a vector surface the clip would be written to the file.
     func prepareLayer(holding bounds: Rect?, _ painter: Painter) {}

@@ -77,10 +77,10 @@ extension Painter {
         }
         func pathCost(stroke: Bool) -> Double {
             if let rectangles = shape.disjointRectangles {
-                // Their edges; as a path (a stroke, or a fill not made by
-                // coverage) also the rows their sides sweep, charged then.
+                // Their edges; rasterised as a path (a stroke, or a fill not
+                // made by coverage) also the rows their sides sweep, charged then.
                 let edges = Double(4 * rectangles.count) * PaintCost.perPathEdge
-                return stroke ? edges + rowCost(of: rectangles) : edges
+                return stroke && backend.sweepsRows ? edges + rowCost(of: rectangles) : edges
             }
             if shape.crossesOnlyNeighbours {
                 let edges = PathCrossings.edges(of: shape.path)
@@ -100,7 +100,7 @@ extension Painter {
             var mask: OpaquePointer?
             if let rectangles = shape.disjointRectangles, let bounds = shape.outlineBounds {
                 mask = backend.coverageMask(of: rectangles, bounds: bounds, self)
-                if mask == nil { guard spend(rowCost(of: rectangles)) else { return } }
+                if mask == nil, backend.sweepsRows { guard spend(rowCost(of: rectangles)) else { return } }
             }
             defer { if let mask { cairo_pattern_destroy(mask) } }
             self.paint(with: paint, extents: { area }) {

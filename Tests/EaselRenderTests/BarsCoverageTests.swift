@@ -185,6 +185,25 @@ final class BarsCoverageTests: XCTestCase {
         }
     }
 
+    /// Many bars fit the default paint budget in every format: PDF and SVG
+    /// write them as a path, which costs their edges, not the rows a
+    /// rasteriser would sweep (charged only where one does).
+    func testManyBarsFitTheDefaultBudgetInEveryFormat() throws {
+        let count = 20_000
+        let source = """
+        <scene width="800" height="300" background="white">
+          <lineGraph width="800" height="300" stack="zero">
+            <series values="\(Self.values(.smooth, count: count, seed: 31))"><bars fill="#1f5fbf"/></series>
+            <series values="\(Self.values(.jagged, count: count, seed: 32))"><bars fill="#e76f51"/></series>
+          </lineGraph>
+        </scene>
+        """
+        let scene = try compileScene(source)
+        for format in [OutputFormat.png, .pdf, .svg] {
+            XCTAssertNoThrow(try scene.render(format: format), "\(format)")
+        }
+    }
+
     /// Unit level: a rectangle's coverage is its area in each pixel, on a
     /// box that does not start at the origin, with rectangles reaching past
     /// it (clipped) and one within a single row.
