@@ -101,6 +101,9 @@ public struct RenderPath: Sendable {
     /// Where the fill and stroke can reach, worked out once: a miter
     /// reaches miter-limit half-widths from the path, a square cap √2.
     public let bounds: Rect?
+    /// The outline's bounding box (the rectangles' union, or the path's),
+    /// worked out once.
+    public let outlineBounds: Rect?
 
     public init(location: SourceLocation, path: BezierPath, fill: PaintID?, fillRule: FillRule, stroke: StrokeDrawing?,
                 crossesOnlyNeighbours: Bool = false, disjointRectangles: [Rect]? = nil) {
@@ -108,7 +111,8 @@ public struct RenderPath: Sendable {
         self.crossesOnlyNeighbours = crossesOnlyNeighbours
         self.disjointRectangles = disjointRectangles
         crossings = (fill != nil || stroke != nil) && !crossesOnlyNeighbours && disjointRectangles == nil ? PathCrossings.estimate(path) : nil
-        if fill != nil || stroke != nil, var box = Self.outlineBounds(path, disjointRectangles) {
+        outlineBounds = Self.outlineBounds(path, disjointRectangles)
+        if fill != nil || stroke != nil, var box = outlineBounds {
             if let stroke {
                 let reach = stroke.width / 2 * max(stroke.miterLimit, 1.5)
                 box = Rect(x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
@@ -133,9 +137,6 @@ extension RenderPath {
 
     /// Elements of the outline, without making it.
     public var outlineElementCount: Int { disjointRectangles.map { 5 * $0.count } ?? path.elements.count }
-
-    /// The outline's bounding box, without making it.
-    public var outlineBounds: Rect? { Self.outlineBounds(path, disjointRectangles) }
 
     /// The bounding box of `rectangles` if given, else of `path`.
     static func outlineBounds(_ path: BezierPath, _ rectangles: [Rect]?) -> Rect? {
