@@ -101,13 +101,15 @@ def million_point_inputs(n=1_000_000, name="million"):
     return scene, svg
 
 
-def series_inputs(n, series=10, name=None, svg=False):
+def series_inputs(n, series=10, name=None, svg=False, sawtooth=False):
     """`series` random walks of `n` rows each in one CSV, placed by a numeric
     x column (unsorted: Easel sorts it), drawn as ten lines with a y axis, an
     x axis and a legend: the multi-series graph at scale. With `svg`, also
     the same walks as ten SVG polylines over the same plot box, every row a
     point (what resvg and rsvg-convert draw: the full data, no axes), and
-    (scene, svg) is returned."""
+    (scene, svg) is returned. With `sawtooth`, each series rises across
+    the whole plot over 20 to 65 rows and drops back (issue 58's worst case
+    for a line: most device columns hold a full-height stroke)."""
     random.seed(2)
     name = name or f"series-{n}"
     walks = [0.0] * series
@@ -116,8 +118,12 @@ def series_inputs(n, series=10, name=None, svg=False):
     with open(os.path.join(OUT, name + ".csv"), "w") as f:
         f.write("x," + ",".join(f"s{k}" for k in range(series)) + "\n")
         rows = []
+        periods = [20 + 5 * k for k in range(series)]
         for i in range(n):
-            walks = [w + random.uniform(-1, 1) for w in walks]
+            if sawtooth:
+                walks = [100 * ((i + k) % p) / (p - 1) + random.uniform(-2, 2) for k, p in enumerate(periods)]
+            else:
+                walks = [w + random.uniform(-1, 1) for w in walks]
             rows.append(f"{i}," + ",".join(f"{w:.3f}" for w in walks) + "\n")
         f.writelines(rows[i] for i in order)
     scene = os.path.join(OUT, name + ".scene.xml")
@@ -267,6 +273,7 @@ def cases(pictures_only=False):
     out.append(("10,000 nodes", *node_inputs(10_000), 1))
     out.append(("1,000,000-point graph from CSV", *million_point_inputs(), 1))
     out.append(("10 series × 100,000 rows @2x, with axes", *series_inputs(100_000, name="series-2x-100000", svg=True), 2))
+    out.append(("10 sawtooth series × 100,000 rows @2x, with axes", *series_inputs(100_000, name="sawtooth-2x-100000", svg=True, sawtooth=True), 2))
     out.append(("10 stacked bar series × 100,000 rows @2x, with axes", *stacked_bars_inputs(100_000), 2))
     out.append(("empty scene", *empty_inputs(), 1))
     return out

@@ -27,6 +27,10 @@ protocol CairoBackend: Sendable {
     /// (user space, disjoint, within `bounds`) cover of each pixel, or nil
     /// to fill them as a path.
     func coverageMask(of rectangles: [Rect], bounds: Rect, _ painter: Painter) -> OpaquePointer?
+    /// A mask (a Cairo pattern, a new reference) of what stroking `path`
+    /// (user space, reaching no further than `bounds`) covers of each
+    /// pixel, or nil to stroke it.
+    func strokeCoverageMask(of path: BezierPath, stroke: StrokeDrawing, bounds: Rect, _ painter: Painter) -> OpaquePointer?
 }
 
 /// PNG output: an image surface.
@@ -111,6 +115,16 @@ struct RasterBackend: CairoBackend {
         return mask
     }
 
+    /// A line with more points than the device columns it spans, through
+    /// some columns at least twice (a long series): per column
+    /// (`DenseLineCoverage`). Other lines are stroked.
+    func strokeCoverageMask(of path: BezierPath, stroke: StrokeDrawing, bounds: Rect, _ painter: Painter) -> OpaquePointer? {
+        #if DEBUG
+        if PaintingProbe.denseLineCoverageOff { return nil }
+        #endif
+        return DenseLineCoverage.mask(path: path, stroke: stroke, bounds: bounds, painter: painter)
+    }
+
     /// Filled as paths from `GlyphOutlines` (no font lock) where the font
     /// has outlines; colour and bitmap glyphs through Cairo.
     func drawGlyphs(_ run: GlyphRun, face: FontFace, _ painter: Painter) -> Bool {
@@ -148,6 +162,9 @@ struct PDFBackend: CairoBackend {
 
     /// Vectors: the rectangles stay a path.
     func coverageMask(of rectangles: [Rect], bounds: Rect, _ painter: Painter) -> OpaquePointer? { nil }
+
+    /// Vectors: the line stays a stroked path.
+    func strokeCoverageMask(of path: BezierPath, stroke: StrokeDrawing, bounds: Rect, _ painter: Painter) -> OpaquePointer? { nil }
 
     /// With Cairo's glyph API, keeping the characters (selectable text),
     /// under the render's `CairoFontAccess` hold.

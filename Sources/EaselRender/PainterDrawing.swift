@@ -124,9 +124,18 @@ extension Painter {
             let paint = resolve(stroke.paint)
             let area = coverage(of: shape, outline: outline, stroke: true, paint: paint)
             guard charge(area, weight: weight(of: paint)) else { return }
+            var mask: OpaquePointer?
+            if shape.disjointRectangles == nil, let bounds = shape.bounds {
+                mask = backend.strokeCoverageMask(of: shape.path, stroke: stroke, bounds: bounds, self)
+            }
+            defer { if let mask { cairo_pattern_destroy(mask) } }
             self.paint(with: paint, extents: { area }) {
-                self.append(outline())
-                cairo_stroke(self.cr)
+                if let mask {
+                    cairo_mask(self.cr, mask)
+                } else {
+                    self.append(outline())
+                    cairo_stroke(self.cr)
+                }
             }
         }
         cairo_new_path(cr)

@@ -66,15 +66,25 @@ package struct RectangleCoverage {
         }
     }
 
+    /// The coverage as an A8 image, pixel for pixel with `box` (a new
+    /// reference); nil if Cairo could not allocate it.
+    func maskImage() -> OpaquePointer? {
+        guard let image = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(box.width), Int32(box.height)) else { return nil }
+        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(image) else {
+            cairo_surface_destroy(image)
+            return nil
+        }
+        alpha(into: data, stride: Int(cairo_image_surface_get_stride(image)))
+        cairo_surface_mark_dirty(image)
+        return image
+    }
+
     /// The coverage as a Cairo mask in user space (an A8 image, pixel for
     /// pixel with the target; nothing outside `box`); nil if Cairo could
     /// not allocate it.
     func maskPattern(userToPixel: AffineTransform) -> OpaquePointer? {
-        guard let image = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(box.width), Int32(box.height)) else { return nil }
+        guard let image = maskImage() else { return nil }
         defer { cairo_surface_destroy(image) }
-        guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(image) else { return nil }
-        alpha(into: data, stride: Int(cairo_image_surface_get_stride(image)))
-        cairo_surface_mark_dirty(image)
         guard let pattern = PixelBox.pattern(for: image, at: box, userToPixel: userToPixel, exactPixels: true) else { return nil }
         cairo_pattern_set_extend(pattern, CAIRO_EXTEND_NONE)
         return pattern

@@ -1,0 +1,219 @@
+import Easel
+import EaselModel
+import EaselRender
+import EaselTestSupport
+import Foundation
+import Synchronization
+import XCTest
+
+/// A line over more points than the device columns it spans is drawn per
+/// column (`DenseLineCoverage`) where a column holds two or more of its
+/// points. The oracle is independent of that code and of the series'
+/// reduction: the full series (not reduced) stroked by Cairo at 8× the
+/// scale, each 8×8 block averaged.
+final class DenseLineCoverageTests: XCTestCase {
+    enum Kind: CaseIterable { case jagged, sawtooth, smooth, stepped, gapped }
+
+    /// `count` values of a kind, from a fixed LCG (the same every run).
+    static func values(_ data: Kind, count: Int, seed start: UInt64) -> String {
+        var seed = start
+        func random() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        var walk = 0.0
+        return (0..<count).map { i -> String in
+            let t = Double(i) / Double(count)
+            switch data {
+            case .jagged:
+                walk += random() - 0.5
+                return String(format: "%.3f", walk)
+            case .sawtooth: return String(format: "%.3f", Double(i % 5) * 2.5 + random())
+            case .smooth: return String(format: "%.3f", 5 + 4 * sin(t * 13))
+            case .stepped: return String(format: "%.0f", 2 + (t * 7).rounded(.down))
+            case .gapped:
+                walk += random() - 0.5
+                return i % 700 < 40 ? "x" : String(format: "%.3f", walk)
+            }
+        }.joined(separator: " ")
+    }
+
+    static func options(scale: Double, reduce: Bool) -> Easel.Options {
+        var limits = Limits()
+        limits.maxPaintCost = 1e13
+        var options = Easel.Options(limits: limits, scales: [scale])
+        options.reduceSeries = reduce
+        return options
+    }
+
+    static func withCoverageOff<T>(_ body: () throws -> T) rethrows -> T {
+        PaintingProbe.turnDenseLineCoverageOff(true)
+        defer { PaintingProbe.turnDenseLineCoverageOff(false) }
+        return try body()
+    }
+
+    /// The render (the series reduced, as always) and the oracle, after
+    /// checking that `expectCovered` lines were drawn per column (and none
+    /// by the oracle).
+    func renders(_ source: String, scale: Double, expectCovered: Int, baseDirectory: URL,
+                 file: StaticString = #filePath, line: UInt = #line) throws -> (ours: RasterImage, oracle: RasterImage) {
+        let covered = Mutex(0)
+        PaintingProbe.onDenseLineCovered { covered.withLock { $0 += 1 } }
+        defer { PaintingProbe.onDenseLineCovered(nil) }
+        let image = try compileScene(source, baseDirectory: baseDirectory, options: Self.options(scale: scale, reduce: true)).renderImage(scale: scale)
+        XCTAssertEqual(covered.withLock { $0 }, expectCovered, "lines drawn per column", file: file, line: line)
+        let oracle = try Self.withCoverageOff {
+            try compileScene(source, baseDirectory: baseDirectory, options: Self.options(scale: 8 * scale, reduce: false)).renderImage(scale: 8 * scale).blockMeans(8)
+        }
+        XCTAssertEqual(covered.withLock { $0 }, expectCovered, "the oracle strokes paths", file: file, line: line)
+        return (image, oracle)
+    }
+
+    func saved(_ name: String, _ images: [String: RasterImage], _ source: String) throws -> String {
+        var files = ["scene.xml": Array(source.utf8)]
+        for (file, image) in images { files[file] = try image.pngData() }
+        return saveArtifacts("dense-line-\(name)", files).path
+    }
+
+    /// Jagged, sawtooth, smooth, stepped and gapped data; strokes 0.5, 1
+    /// and 2.5 wide with miter, bevel and round joins and each cap; in a
+    /// solid colour, a gradient and a translucent colour; at 1× and 2×
+    /// over a plot whose edges fall between pixels: at most 0.1% of pixels
+    /// more than 8/255 from the oracle.
+    func testDenseLinesMatchTheFullSeriesAt8x() throws {
+        let count = TestSizes.pick(4_000, small: 1_500)
+        let strokes = [##"stroke="#1f5fbf" stroke-width="1" line-join="miter" line-cap="butt""##,
+                       ##"stroke="url(#g)" stroke-width="2.5" line-join="bevel""##,
+                       ##"stroke="#d62828" stroke-opacity="0.6" stroke-width="0.5" line-cap="square""##]
+        let dir = ExternalTool.temporaryDirectory("dense-line")
+        for (i, data) in Kind.allCases.enumerated() {
+            let csv = "v\n" + Self.values(data, count: count, seed: UInt64(5 + i)).split(separator: " ")
+                .map { $0 == "x" ? "" : String($0) }.joined(separator: "\n") + "\n"
+            try Data(csv.utf8).write(to: dir.appendingPathComponent("\(data).csv"))
+            for scale in i % 2 == 0 && !TestSizes.small ? [1.0, 2.0] : [1.0] {
+                let source = """
+                <scene width="240" height="120" background="white">
+                  <defs><linearGradient id="g" angle="60"><stop color="#e63946"/><stop color="#1d3557"/></linearGradient></defs>
+                  <lineGraph width="240" height="120" src="\(data).csv" column="v" missing="gap" padding="7.3 5 6 9.6">
+                    <line \(strokes[(i + Int(scale)) % 3])/>
+                  </lineGraph>
+                </scene>
+                """
+                let (ours, oracle) = try renders(source, scale: scale, expectCovered: 1, baseDirectory: dir)
+                let name = "\(data)@\(Int(scale))x"
+                guard let d = compare(ours, oracle, tolerance: 8) else { return XCTFail("\(name): sizes differ") }
+                if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1" { print("DENSE \(name) \(d)") }
+                if d.fractionOver > 0.001 {
+                    XCTFail("\(name): \(d) (images in \(try saved(name, ["ours.png": ours, "oracle.png": oracle], source)))")
+                }
+            }
+        }
+    }
+
+    /// A line dense in one part and sparse in another (points bunched by
+    /// an x column), a flipped graph, one partly off the canvas, one under
+    /// a clip path: each against the oracle. On the clip's edge a pixel
+    /// shows the line's coverage times the clip's (a mask through a clip),
+    /// not the area of their intersection: compared away from that edge,
+    /// and nothing painted outside it.
+    func testMixedFlippedOffCanvasAndClippedLines() throws {
+        let count = TestSizes.pick(3_000, small: 1_200)
+        var seed: UInt64 = 17
+        var walk = 0.0
+        // Three quarters of the points in the first fifth of the x range.
+        let rows = (0..<count).map { i -> String in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            walk += Double(seed >> 11) / Double(1 << 53) - 0.5
+            let x = i < count * 3 / 4 ? Double(i) / Double(count * 3 / 4) * 20 : 20 + Double(i - count * 3 / 4) / Double(count / 4) * 80
+            return String(format: "%.4f,%.3f", x, walk)
+        }
+        let dir = ExternalTool.temporaryDirectory("dense-line")
+        try Data(("x,v\n" + rows.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("mixed.csv"))
+        let values = Self.values(.jagged, count: count, seed: 9)
+        let graph = { (attributes: String, data: String, line: String) in
+            #"<lineGraph width="200" height="100" padding="3" \#(attributes) \#(data)><line \#(line)/></lineGraph>"#
+        }
+        let cases: [(String, String)] = [
+            ("mixed", graph("", ##"src="mixed.csv" x-column="x" column="v""##, ##"stroke="#264653" stroke-width="1.5""##)),
+            ("flipped", graph(##"transform="scale(-1 -1)" transform-origin="center""##, #"values="\#(values)""#, ##"stroke="#264653""##)),
+            ("clipped", graph(##"clip-path="url(#c)""##, #"values="\#(values)""#, ##"stroke="#e76f51" line-join="miter""##)),
+            ("off-canvas", graph(##"x="-60" y="30""##, #"values="\#(values)""#, ##"stroke="#2a9d8f" stroke-width="3""##)),
+        ]
+        for (name, body) in cases {
+            let source = """
+            <scene width="200" height="200" background="white">
+              <defs><clipPath id="c"><circle cx="100" cy="50" r="45"/></clipPath></defs>
+              \(body)
+            </scene>
+            """
+            var (ours, oracle) = try renders(source, scale: 1, expectCovered: 1, baseDirectory: dir)
+            if name == "clipped" {
+                for y in 0..<ours.height {
+                    for x in 0..<ours.width {
+                        let d = ((Double(x) + 0.5 - 100) * (Double(x) + 0.5 - 100) + (Double(y) + 0.5 - 50) * (Double(y) + 0.5 - 50)).squareRoot()
+                        if d > 46.5 { XCTAssertEqual(ours.pixel(x, y).description, "rgba(255, 255, 255, 255)", "outside the clip at (\(x), \(y))") }
+                        if abs(d - 45) < 1.5 {
+                            let i = (y * ours.width + x) * 4
+                            ours.rgba.replaceSubrange(i..<i + 4, with: oracle.rgba[i..<i + 4])
+                        }
+                    }
+                }
+            }
+            guard let d = compare(ours, oracle, tolerance: 8) else { return XCTFail("\(name): sizes differ") }
+            if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1" { print("DENSE \(name) \(d)") }
+            if d.fractionOver > 0.001 {
+                XCTFail("\(name): \(d) (images in \(try saved(name, ["ours.png": ours, "oracle.png": oracle], source)))")
+            }
+        }
+    }
+
+    /// Lines with no more points than columns, dashed, curved, turned by
+    /// other than a half turn, and every line in PDF and SVG are stroked as
+    /// before: their bytes are those of a render with per-column drawing
+    /// turned off.
+    func testSparseDashedCurvedAndRotatedLinesAndVectorFormatsAreStroked() throws {
+        let many = Self.values(.jagged, count: 2_000, seed: 5)
+        let graph = { (attributes: String, values: String, line: String) in
+            #"<scene width="300" height="300"><lineGraph width="300" height="100" \#(attributes) values="\#(values)"><line \#(line)/></lineGraph></scene>"#
+        }
+        let sources = [graph("", Self.values(.jagged, count: 200, seed: 5), ""),
+                       graph("", many, ##"dash="4 2""##),
+                       graph("", many, ##"curve="monotone""##),
+                       graph(##"transform="rotate(30)""##, many, "")]
+        let covered = Mutex(0)
+        PaintingProbe.onDenseLineCovered { covered.withLock { $0 += 1 } }
+        defer { PaintingProbe.onDenseLineCovered(nil) }
+        for source in sources {
+            let bytes = try compileScene(source).render(format: .png)
+            XCTAssertEqual(bytes, try Self.withCoverageOff { try compileScene(source).render(format: .png) })
+        }
+        XCTAssertEqual(covered.withLock { $0 }, 0)
+        let dense = graph("", many, "")
+        for format in [OutputFormat.pdf, .svg] {
+            let bytes = try compileScene(dense).render(format: format)
+            XCTAssertEqual(bytes, try Self.withCoverageOff { try compileScene(dense).render(format: format) }, "\(format)")
+        }
+        XCTAssertEqual(covered.withLock { $0 }, 0)
+        _ = try compileScene(dense).render(format: .png)
+        XCTAssertEqual(covered.withLock { $0 }, 1, "the dense line in PNG")
+    }
+
+    /// Over a long walk the series is reduced (four points per eighth of
+    /// a device column) before it is drawn: drawn per column, that
+    /// reduction is no further from the oracle than Cairo's stroke of it.
+    func testAReducedWalkIsNoFurtherFromTheOracleThanCairosStrokeOfIt() throws {
+        let values = LineGraphTests.randomWalk(TestSizes.pick(200_000, small: 60_000), seed: 7)
+        let source = """
+        <scene width="500" height="250" background="white">
+          <lineGraph values="\(values)" padding="10"><line stroke="black" stroke-width="1"/></lineGraph>
+        </scene>
+        """
+        let (ours, oracle) = try renders(source, scale: 1, expectCovered: 1, baseDirectory: ExternalTool.temporaryDirectory("dense-line"))
+        let cairo = try Self.withCoverageOff { try compileScene(source, options: Self.options(scale: 1, reduce: true)).renderImage(scale: 1) }
+        guard let d = compare(ours, oracle, tolerance: 8), let theirs = compare(cairo, oracle, tolerance: 8) else { return XCTFail("sizes differ") }
+        if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1" { print("DENSE walk ours \(d), Cairo \(theirs)") }
+        if d.fractionOver > max(theirs.fractionOver * 1.05, 0.001) {
+            XCTFail("per column \(d), Cairo \(theirs) (images in \(try saved("walk", ["ours.png": ours, "oracle.png": oracle, "cairo.png": cairo], source)))")
+        }
+    }
+}
