@@ -10,54 +10,79 @@ import EaselModel
 /// the columns it reaches.
 ///
 /// Where a device column holds two or more of the line's points (a dense
-/// column), the stroke there is taken as one vertical span per sixteenth
-/// of a pixel: from the highest to the lowest point, at that sliver's
+/// column), the stroke there is taken as one vertical span per
+/// thirty-second of a pixel (a sliver): from the highest to the lowest point, at that sliver's
 /// centre, of the pieces Cairo's stroker would make — each segment's
-/// rectangle, each join (bevel triangle, miter quad or round disc) — and
+/// rectangle, each join (bevel triangle, miter quad, or a round disc,
+/// where Cairo's fan for a very small turn may be a bevel: a hair less) — and
 /// the span's exact area in each pixel is the coverage (`RectangleCoverage`).
-/// Elsewhere (the line sparser than the pixels, and around the ends of a
-/// run, where caps are) Cairo strokes the segments that reach those
+/// Elsewhere (the line sparser than the pixels, around the ends of a run,
+/// where caps are, and where two runs share a column) Cairo strokes the segments that reach those
 /// columns, clipped to them: the same pixels as before. Both go into one
 /// 8-bit mask, through which the stroke's paint is drawn.
 ///
 /// Taking a column's stroke as one span fills any hole between pieces
-/// in a sliver; for a line whose x never turns back (a series) the pieces
-/// reaching a sliver overlap or touch, so there is none to fill.
+/// in a sliver; within one run whose x never turns back (a series) the
+/// pieces reaching a sliver overlap or touch, so there is none to fill.
 enum DenseLineCoverage {
-    /// Slivers per device column: a span's sides are sampled at their
-    /// centres, so an edge across a pixel is placed within 1/32 of it.
+    /// Slivers per device column: a span is sampled at a sliver's centre,
+    /// so an edge across a pixel is placed within 1/64 of it (16 were
+    /// further from Cairo's stroke than the reduction is; docs/benchmarks.md).
     static let slivers = 32
 
     /// The mask (a Cairo pattern in user space, a new reference), or nil to
     /// stroke the path as usual: dashed, curved or closed, not monotone in
     /// x on the device, under a rotation, skew or unequal scale, no more
-    /// points than columns, or no dense column.
+    /// points than columns, no dense column, most segments reaching sparse
+    /// columns anyway, or a mask over `largestMask` pixels.
     static func mask(path: BezierPath, stroke: StrokeDrawing, bounds: Rect, painter: Painter) -> OpaquePointer? {
         guard stroke.dash.allSatisfy({ $0 == 0 }), stroke.width > 0, stroke.width.isFinite else { return nil }
         let grid = painter.pixelGrid()
         let tiny = 1e-9 * max(abs(grid.a), abs(grid.d))
-        guard abs(grid.b) <= tiny, abs(grid.c) <= tiny, abs(abs(grid.a) - abs(grid.d)) <= tiny, grid.a != 0 else { return nil }
-        guard let runs = monotoneRuns(path, grid), let (_, box) = painter.pixelsShowing(bounds),
-              runs.reduce(0, { $0 + $1.count }) > box.width else { return nil }
+        guard abs(grid.b) <= tiny, abs(grid.c) <= tiny, abs(abs(grid.a) - abs(grid.d)) <= tiny, grid.a != 0,
+              let (_, box) = painter.pixelsShowing(bounds), path.elements.count > box.width,
+              box.width * box.height <= largestMask else { return nil }
         let h = stroke.width * abs(grid.a) / 2
         var reach = h
         if stroke.join == .miter { reach = max(reach, h * stroke.miterLimit) }
         if stroke.cap == .square { reach = max(reach, h * 2.squareRoot()) }
+        // A sliver's centre may lie just past a piece that still covers part of it.
         reach += 1 / Double(slivers)
-        let w = box.width
-        // Points per column; columns around a run's ends (caps) stay Cairo's.
+        let w = box.width, x0 = Double(box.x0)
+        // Wider than the mask: no column is apart from a run's ends.
+        guard reach.isFinite, reach < Double(w), let runs = monotoneRuns(path, grid),
+              runs.reduce(0, { $0 + $1.count }) > w else { return nil }
+        // Points per column; columns around a run's ends (its caps) and
+        // where two runs meet (one span would fill the gap between them)
+        // stay Cairo's.
         var points = [Int](repeating: 0, count: w)
+        var runsAcross = [Int](repeating: 0, count: w + 1)
         var cairoOnly = [Bool](repeating: false, count: w)
         func columns(_ lo: Double, _ hi: Double) -> ClosedRange<Int>? {
-            let a = max(0, Int((lo - Double(box.x0)).rounded(.down))), b = min(w - 1, Int((hi - Double(box.x0)).rounded(.down)))
-            return a <= b ? a...b : nil
+            clamped(first: (lo - x0).rounded(.down), last: (hi - x0).rounded(.down), count: w)
         }
         for run in runs {
+            guard let first = run.first, let last = run.last else { continue }
             for p in run { if let c = columns(p.x, p.x) { points[c.lowerBound] += 1 } }
-            for end in [run.first!, run.last!] { if let c = columns(end.x - reach - 1, end.x + reach + 1) { for k in c { cairoOnly[k] = true } } }
+            for end in [first, last] { if let c = columns(end.x - reach - 1, end.x + reach + 1) { for k in c { cairoOnly[k] = true } } }
+            if let c = columns(first.x - reach - 1, last.x + reach + 1) { runsAcross[c.lowerBound] += 1; runsAcross[c.upperBound + 1] -= 1 }
         }
-        let dense = (0..<w).map { points[$0] >= 2 && !cairoOnly[$0] }
-        guard dense.contains(true) else { return nil }
+        var across = 0
+        let dense = (0..<w).map { c -> Bool in
+            across += runsAcross[c]
+            return points[c] >= 2 && !cairoOnly[c] && across < 2
+        }
+        let denseColumns = dense.reduce(0) { $0 + ($1 ? 1 : 0) }
+        guard denseColumns > 0 else { return nil }
+        // Segments that reach a sparse column are stroked by Cairo: if that
+        // is most of them, the spans would only add work.
+        let sparse = SparseColumns(dense: dense, x0: x0)
+        var segments = 0, stroked = 0
+        for run in runs where run.count > 1 {
+            for k in 1..<run.count where sparse.reached(run[k - 1].x - reach, run[k].x + reach) { stroked += 1 }
+            segments += run.count - 1
+        }
+        guard 2 * stroked <= segments else { return nil }
 
         var spans = Spans(box: box, dense: dense)
         for run in runs { spans.add(run, halfWidth: h, join: stroke.join, miterLimit: stroke.miterLimit) }
@@ -65,14 +90,47 @@ enum DenseLineCoverage {
         spans.cover(&coverage)
         guard let image = coverage.maskImage() else { return nil }
         defer { cairo_surface_destroy(image) }
-        if dense.contains(false) {
-            strokeSparseColumns(runs, dense: dense, box: box, reach: reach, stroke: stroke, halfWidth: h, on: image,
+        if stroked > 0 {
+            strokeSparseColumns(runs, sparse, box: box, reach: reach, halfWidth: h, stroke: stroke, on: image,
                                 cap: painter.lineCap(stroke.cap), join: painter.lineJoin(stroke.join))
         }
         guard let pattern = PixelBox.pattern(for: image, at: box, userToPixel: grid, exactPixels: true) else { return nil }
         cairo_pattern_set_extend(pattern, CAIRO_EXTEND_NONE)
-        PaintingProbe.denseLineCovered()
+        PaintingProbe.denseLineCovered(columns: denseColumns)
         return pattern
+    }
+
+    /// The most pixels a mask may have (5 bytes each while it is made,
+    /// 160 MB): a larger line is stroked.
+    static let largestMask = 1 << 25
+
+    /// first...last within 0..<count, or nil if they miss it or are not
+    /// numbers; clamped as doubles, so that no conversion can trap.
+    static func clamped(first: Double, last: Double, count: Int) -> ClosedRange<Int>? {
+        guard first <= last, last >= 0, first < Double(count) else { return nil }
+        return Int(max(first, 0))...Int(min(last, Double(count - 1)))
+    }
+
+    /// The columns not drawn as spans, to ask whether a range of x reaches one.
+    struct SparseColumns {
+        let dense: [Bool]
+        let x0: Double
+        /// Sparse columns before each column.
+        let before: [Int]
+
+        init(dense: [Bool], x0: Double) {
+            self.dense = dense
+            self.x0 = x0
+            var before = [0]
+            before.reserveCapacity(dense.count + 1)
+            for d in dense { before.append(before[before.count - 1] + (d ? 0 : 1)) }
+            self.before = before
+        }
+
+        func reached(_ lo: Double, _ hi: Double) -> Bool {
+            guard let c = DenseLineCoverage.clamped(first: (lo - x0).rounded(.down), last: (hi - x0).rounded(.down), count: dense.count) else { return false }
+            return before[c.upperBound + 1] > before[c.lowerBound]
+        }
     }
 
     /// The path's subpaths in device pixels, each with x never decreasing
@@ -92,8 +150,9 @@ enum DenseLineCoverage {
         for e in path.elements {
             switch e {
             case .move(let p):
-                guard finish() else { return nil }
-                run = [grid.apply(p)]
+                let q = grid.apply(p)
+                guard finish(), q.x.isFinite, q.y.isFinite else { return nil }
+                run = [q]
             case .line(let p):
                 let q = grid.apply(p)
                 guard q.x.isFinite, q.y.isFinite else { return nil }
@@ -107,39 +166,33 @@ enum DenseLineCoverage {
     }
 
     /// Cairo's stroke of the segments that reach the columns not drawn as
-    /// spans, clipped to those columns, into the mask image.
-    static func strokeSparseColumns(_ runs: [[Point]], dense: [Bool], box: PixelBox, reach: Double,
-                                    stroke: StrokeDrawing, halfWidth h: Double, on image: OpaquePointer,
-                                    cap: cairo_line_cap_t, join: cairo_line_join_t) {
+    /// spans, clipped to those columns, into the mask image. A piece of the
+    /// line begins and ends at a segment that reaches no such column, so
+    /// its own caps fall outside the clip.
+    static func strokeSparseColumns(_ runs: [[Point]], _ sparse: SparseColumns, box: PixelBox, reach: Double, halfWidth h: Double,
+                                    stroke: StrokeDrawing, on image: OpaquePointer, cap: cairo_line_cap_t, join: cairo_line_join_t) {
         guard let cr = cairo_create(image) else { return }
         defer { cairo_destroy(cr) }
-        // Sparse columns before each column, to ask whether a range holds one.
-        var before = [0]
-        for d in dense { before.append(before.last! + (d ? 0 : 1)) }
-        let w = dense.count, x0 = Double(box.x0)
-        func reachesSparse(_ lo: Double, _ hi: Double) -> Bool {
-            let a = max(0, Int((lo - x0).rounded(.down))), b = min(w - 1, Int((hi - x0).rounded(.down)))
-            return a <= b && before[b + 1] > before[a]
-        }
+        let w = sparse.dense.count
         var c = 0
         while c < w {
-            guard !dense[c] else { c += 1; continue }
+            guard !sparse.dense[c] else { c += 1; continue }
             var e = c
-            while e < w && !dense[e] { e += 1 }
+            while e < w && !sparse.dense[e] { e += 1 }
             cairo_rectangle(cr, Double(c), 0, Double(e - c), Double(box.height))
             c = e
         }
         cairo_clip(cr)
-        cairo_translate(cr, -x0, -Double(box.y0))
+        cairo_translate(cr, -sparse.x0, -Double(box.y0))
         for run in runs {
             if run.count < 2 {
-                if let p = run.first, reachesSparse(p.x - reach, p.x + reach) { cairo_move_to(cr, p.x, p.y) }
+                if let p = run.first, sparse.reached(p.x - reach, p.x + reach) { cairo_move_to(cr, p.x, p.y) }
                 continue
             }
             var open = false
             for k in 1..<run.count {
                 let a = run[k - 1], b = run[k]
-                if reachesSparse(a.x - reach, b.x + reach) {
+                if sparse.reached(a.x - reach, b.x + reach) {
                     if !open { cairo_move_to(cr, a.x, a.y); open = true }
                     cairo_line_to(cr, b.x, b.y)
                 } else {
@@ -177,7 +230,9 @@ enum DenseLineCoverage {
             for k in run.indices.dropFirst() {
                 let a = run[k - 1], b = run[k]
                 let dx = b.x - a.x, dy = b.y - a.y, length = (dx * dx + dy * dy).squareRoot()
-                guard length > 0 else { continue }
+                // Cairo drops a segment shorter than its fixed point's 1/256
+                // of a pixel; its direction would be noise here.
+                guard length >= 1.0 / 256 else { continue }
                 let d = Point(dx / length, dy / length), n = Point(-d.y * h, d.x * h)
                 polygon(Point(a.x + n.x, a.y + n.y), Point(b.x + n.x, b.y + n.y), Point(b.x - n.x, b.y - n.y), Point(a.x - n.x, a.y - n.y))
                 if let (_, d1) = previous { self.join(at: a, d1, d, halfWidth: h, style: join, miterLimit: miterLimit) }
@@ -209,9 +264,8 @@ enum DenseLineCoverage {
         func sliversCentred(_ lo: Double, _ hi: Double) -> ClosedRange<Int>? {
             let s = Double(DenseLineCoverage.slivers), x0 = Double(box.x0)
             // Centre of sliver j: x0 + (j + 0.5) / s.
-            let first = max(0, Int(((lo - x0) * s - 0.5).rounded(.up)))
-            let last = min(box.width * DenseLineCoverage.slivers - 1, Int(((hi - x0) * s - 0.5).rounded(.down)))
-            return first <= last ? first...last : nil
+            return DenseLineCoverage.clamped(first: ((lo - x0) * s - 0.5).rounded(.up), last: ((hi - x0) * s - 0.5).rounded(.down),
+                                             count: box.width * DenseLineCoverage.slivers)
         }
 
         func centre(_ j: Int) -> Double { Double(box.x0) + (Double(j) + 0.5) / Double(DenseLineCoverage.slivers) }

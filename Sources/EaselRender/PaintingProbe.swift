@@ -18,8 +18,8 @@ import Synchronization
 ///   their coverage (`RectangleCoverage`) instead of as a path, and
 ///   `rectangleCoverageOff` makes them paths (a test's oracle);
 /// - `denseLineCovered` runs each time a stroked line is drawn per column
-///   (`DenseLineCoverage`), and `denseLineCoverageOff` strokes it with
-///   Cairo instead (a test's oracle).
+///   (`DenseLineCoverage`), given how many columns were spans, and
+///   `denseLineCoverageOff` strokes it with Cairo instead (a test's oracle).
 ///
 /// Package access only; release builds compile the calls to nothing.
 package enum PaintingProbe {
@@ -41,7 +41,7 @@ package enum PaintingProbe {
     private static let layouts = Hook()
     private static let cairoShaping = Hook()
     private static let coverage = Hook()
-    private static let denseLine = Hook()
+    private static let denseLine = Locked<(@Sendable (Int) -> Void)?>(nil)
 
     static func outlineGlyphsFilled() { outlineGlyphs.fire() }
     static func tilePainted() { tiles.fire() }
@@ -49,7 +49,10 @@ package enum PaintingProbe {
     static func layoutMade() { layouts.fire() }
     static func shapingWithCairo() { cairoShaping.fire() }
     static func rectanglesCovered() { coverage.fire() }
-    static func denseLineCovered() { denseLine.fire() }
+    static func denseLineCovered(columns: Int) {
+        let body = denseLine.withLock { $0 }
+        body?(columns)
+    }
 
     package static func onOutlineGlyphs(_ body: (@Sendable () -> Void)?) { outlineGlyphs.set(body) }
     package static func onTilePainted(_ body: (@Sendable () -> Void)?) { tiles.set(body) }
@@ -60,7 +63,7 @@ package enum PaintingProbe {
     private static let coverageOff = Atomic<Bool>(false)
     static var rectangleCoverageOff: Bool { coverageOff.load(ordering: .relaxed) }
     package static func turnRectangleCoverageOff(_ off: Bool) { coverageOff.store(off, ordering: .relaxed) }
-    package static func onDenseLineCovered(_ body: (@Sendable () -> Void)?) { denseLine.set(body) }
+    package static func onDenseLineCovered(_ body: (@Sendable (Int) -> Void)?) { denseLine.withLock { $0 = body } }
     private static let denseLineOff = Atomic<Bool>(false)
     static var denseLineCoverageOff: Bool { denseLineOff.load(ordering: .relaxed) }
     package static func turnDenseLineCoverageOff(_ off: Bool) { denseLineOff.store(off, ordering: .relaxed) }
@@ -71,6 +74,6 @@ package enum PaintingProbe {
     @inline(__always) static func layoutMade() {}
     @inline(__always) static func shapingWithCairo() {}
     @inline(__always) static func rectanglesCovered() {}
-    @inline(__always) static func denseLineCovered() {}
+    @inline(__always) static func denseLineCovered(columns: Int) {}
     #endif
 }
