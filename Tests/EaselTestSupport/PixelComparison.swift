@@ -72,6 +72,38 @@ public func saveArtifacts(_ name: String, _ files: [String: [UInt8]]) -> URL {
     return dir
 }
 
+/// A failing picture test's scene and images (PNG), saved for a reader:
+/// the folder's path.
+public func saveImageArtifacts(_ name: String, scene: String, _ images: [String: RasterImage]) throws -> String {
+    var files = ["scene.xml": Array(scene.utf8)]
+    for (file, image) in images { files[file] = try image.pngData() }
+    return saveArtifacts(name, files).path
+}
+
+extension RasterImage {
+    /// For a picture drawn through a mask under a circular clip path:
+    /// the pixels beyond the circle's edge that are not white, and, within
+    /// 1.5 pixels of the edge, the reference's pixels put in place of
+    /// this image's (there a pixel shows the mask's coverage times the
+    /// clip's, as Cairo composites any group, not the area of their
+    /// intersection that a supersampled reference shows).
+    public mutating func takeClipEdge(centre: (x: Double, y: Double), radius: Double, from reference: RasterImage) -> [(Int, Int)] {
+        var paintedOutside: [(Int, Int)] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let dx = Double(x) + 0.5 - centre.x, dy = Double(y) + 0.5 - centre.y
+                let d = (dx * dx + dy * dy).squareRoot()
+                if d > radius + 1.5, pixel(x, y).description != "rgba(255, 255, 255, 255)" { paintedOutside.append((x, y)) }
+                if abs(d - radius) < 1.5 {
+                    let i = (y * width + x) * 4
+                    rgba.replaceSubrange(i..<i + 4, with: reference.rgba[i..<i + 4])
+                }
+            }
+        }
+        return paintedOutside
+    }
+}
+
 extension RasterImage {
     /// The mean of each `factor`×`factor` block (premultiplied, then
     /// straight again): what two renders of one picture share once their
