@@ -44,7 +44,8 @@ enum DenseLineCoverage {
               box.width * box.height <= largestMask else { return nil }
         let h = stroke.width * abs(grid.a) / 2
         var reach = h
-        if stroke.join == .miter { reach = max(reach, h * stroke.miterLimit) }
+        let miterLimit = min(stroke.miterLimit, Painter.largestMiterLimit)
+        if stroke.join == .miter { reach = max(reach, h * miterLimit) }
         if stroke.cap == .square { reach = max(reach, h * 2.squareRoot()) }
         // A sliver's centre may lie just past a piece that still covers part of it.
         reach += 1 / Double(slivers)
@@ -85,7 +86,7 @@ enum DenseLineCoverage {
         guard 2 * stroked <= segments else { return nil }
 
         var spans = Spans(box: box, dense: dense)
-        for run in runs { spans.add(run, halfWidth: h, join: stroke.join, miterLimit: stroke.miterLimit) }
+        for run in runs { spans.add(run, halfWidth: h, join: stroke.join, miterLimit: miterLimit) }
         var coverage = RectangleCoverage(box: box)
         spans.cover(&coverage)
         guard let image = coverage.maskImage() else { return nil }
@@ -203,7 +204,7 @@ enum DenseLineCoverage {
         cairo_set_line_width(cr, 2 * h)
         cairo_set_line_cap(cr, cap)
         cairo_set_line_join(cr, join)
-        cairo_set_miter_limit(cr, stroke.miterLimit)
+        cairo_set_miter_limit(cr, min(stroke.miterLimit, Painter.largestMiterLimit))
         cairo_set_source_rgba(cr, 0, 0, 0, 1)
         cairo_stroke(cr)
         cairo_surface_flush(image)

@@ -65,7 +65,35 @@ extension Painter {
         return true
     }
 
+    /// Cairo draws in 24.8 fixed point: device coordinates within this.
+    static let cairoRange = 8_388_607.0
+    /// Cairo's stroke of a line under a far larger miter limit can come out
+    /// empty (1e9 drew nothing); a miter past this many half-widths joins
+    /// segments turning back within 0.012°, where any join looks the same.
+    static let largestMiterLimit = 1e4
+
+    /// Whether Cairo can draw `shape` where it reaches (its outline, and
+    /// half its stroke's width times the miter limit around it) on the
+    /// device; if not, a located error, not a picture Cairo's arithmetic
+    /// has wrapped (segments drawn backwards, a canvas filled black).
+    func withinCairosRange(_ shape: RenderPath) -> Bool {
+        guard let box = shape.outlineBounds else { return true }
+        let reach = shape.stroke.map { $0.width / 2 * max(min($0.miterLimit, Self.largestMiterLimit), 1.5) } ?? 0
+        let grid = pixelGrid()
+        var far = 0.0
+        for x in [box.minX - reach, box.maxX + reach] {
+            for y in [box.minY - reach, box.maxY + reach] {
+                let p = grid.apply(Point(x, y))
+                far = max(far, abs(p.x).isNaN ? .infinity : abs(p.x), abs(p.y).isNaN ? .infinity : abs(p.y))
+            }
+        }
+        guard far > Self.cairoRange else { return true }
+        failures.append(Diagnostic(.error, .shapeBeyondCairosRange(far), at: shape.location))
+        return false
+    }
+
     func draw(_ shape: RenderPath) {
+        guard withinCairosRange(shape) else { return }
         // What tessellating the path costs, whatever it covers.
         let complexity = shape.crossings
         // Rectangles are made a path only if they are drawn as one, once.
@@ -116,7 +144,7 @@ extension Painter {
             cairo_set_line_width(cr, stroke.width)
             cairo_set_line_cap(cr, lineCap(stroke.cap))
             cairo_set_line_join(cr, lineJoin(stroke.join))
-            cairo_set_miter_limit(cr, stroke.miterLimit)
+            cairo_set_miter_limit(cr, min(stroke.miterLimit, Self.largestMiterLimit))
             stroke.dash.withUnsafeBufferPointer {
                 cairo_set_dash(cr, $0.baseAddress, Int32($0.count), stroke.dashOffset)
             }

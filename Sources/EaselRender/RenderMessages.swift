@@ -14,6 +14,10 @@ extension Diagnostic.Message {
     static func outputSideTooLong(_ w: Int, _ h: Int) -> Self {
         .init(.outputTooLarge, "the output would be \(w)×\(h) pixels; Cairo draws at most 32767 on a side")
     }
+    static func shapeBeyondCairosRange(_ reach: Double) -> Self {
+        let far = reach.isFinite ? reach.wholeNumberText : "an infinite distance"
+        return .init(.outputTooLarge, "this shape reaches \(far) device pixels from the origin; Cairo draws within ±8,388,607 (a coordinate or stroke width too large)")
+    }
     static func cannotAllocateImage(_ w: Int, _ h: Int) -> Self { .init(.renderFailed, "cannot allocate a \(w)×\(h) image") }
     static func cannotCreateSurface(_ format: OutputFormat) -> Self { .init(.renderFailed, "cannot create a \(format.rawValue) surface") }
     static func cairoFailed(_ reason: String) -> Self { .init(.renderFailed, "Cairo failed: \(reason)") }

@@ -236,18 +236,29 @@ final class DenseLineCoverageTests: XCTestCase {
         }
     }
 
-    /// Numbers far outside the canvas — a point at 1e300, a miter limit
-    /// or stroke width of 1e300 — on a dense line end in a picture or a
-    /// located error, never a trap converting them to columns.
-    func testHugeNumbersOnADenseLineDoNotTrap() throws {
+    /// Numbers far outside what Cairo can draw (it works in 24.8 fixed
+    /// point): a point at 1e300, or a stroke 1e300 or 1e15 wide, is a
+    /// located error naming the range, not a picture Cairo's arithmetic
+    /// wrapped (segments drawn backwards, a canvas filled black) nor a trap
+    /// converting them to columns; a miter limit of 1e300 draws the line
+    /// as 1e4 does (Cairo drew nothing at 1e9).
+    func testHugeNumbersAreALocatedErrorOrDrawn() throws {
         let points = (0...2_000).map { i in "\(Double(i) / 20),\(50 + Double(i % 7) * 5)" }.joined(separator: " ")
-        let sources = [#"<polyline stroke="black" points="\#(points) 1e300,50"/>"#,
-                       #"<polyline stroke="black" line-join="miter" miter-limit="1e300" points="\#(points)"/>"#,
-                       #"<polyline stroke="black" stroke-width="1e300" points="\#(points)"/>"#,
-                       #"<path stroke="black" d="M1e308 0 L1e308 5 M0 0 L1 1"/>"#]
-        for body in sources {
+        let beyond = [#"<polyline stroke="black" points="\#(points) 1e300,50"/>"#,
+                      #"<polyline stroke="black" stroke-width="1e300" points="\#(points)"/>"#,
+                      #"<polyline stroke="black" stroke-width="1e15" line-join="round" points="0,0 50,50 100,0"/>"#,
+                      #"<path stroke="black" d="M1e308 0 L1e308 5 M0 0 L1 1"/>"#]
+        for body in beyond {
             let source = #"<scene width="100" height="100" scale="2">\#(body)</scene>"#
-            do { _ = try compileScene(source).render(format: .png) } catch { XCTAssertTrue("\(error)".contains("error:"), "\(error)") }
+            XCTAssertThrowsError(try compileScene(source).render(format: .png), body) { error in
+                XCTAssertTrue("\(error)".contains("test.scene.xml:1:") && "\(error)".contains("Cairo draws within ±8,388,607"), "\(error)")
+            }
         }
+        let mitred = { (limit: String) in
+            #"<scene width="100" height="100" scale="2" background="white"><polyline stroke="black" line-join="miter" miter-limit="\#(limit)" points="\#(points)"/></scene>"#
+        }
+        let huge = try compileScene(mitred("1e300")).renderImage(scale: 2)
+        XCTAssertEqual(huge.rgba, try compileScene(mitred("1e4")).renderImage(scale: 2).rgba)
+        XCTAssertGreaterThan(stride(from: 0, to: huge.rgba.count, by: 4).filter { huge.rgba[$0] < 128 }.count, 1_000, "the line is drawn")
     }
 }
