@@ -79,6 +79,26 @@ public struct BezierPath: Hashable, Sendable {
         return out
     }
 
+    /// The box of every point the path names, curves' control points
+    /// included (what a rasteriser is given, where `boundingBox` is what
+    /// the path covers); nil for an empty path.
+    public var controlBounds: Rect? {
+        var minX = Double.infinity, minY = Double.infinity
+        var maxX = -Double.infinity, maxY = -Double.infinity
+        func add(_ p: Point) {
+            minX = min(minX, p.x); maxX = max(maxX, p.x)
+            minY = min(minY, p.y); maxY = max(maxY, p.y)
+        }
+        for e in elements {
+            switch e {
+            case .move(let p), .line(let p): add(p)
+            case .cubic(let c1, let c2, let p): add(c1); add(c2); add(p)
+            case .close: break
+            }
+        }
+        return minX <= maxX ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : nil
+    }
+
     /// The tight box of the geometry: curve extrema, not control points,
     /// as the contract asks for a shape's bounding box. `nil` when empty.
     public var boundingBox: Rect? {

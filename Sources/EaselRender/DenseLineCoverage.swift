@@ -225,19 +225,21 @@ enum DenseLineCoverage {
         }
 
         /// The pieces of one run's stroke: a rectangle per segment, a join
-        /// at each point between two segments (zero-length ones skipped).
+        /// at each point between two segments. A point within 1/256 of a
+        /// pixel of the last one kept is dropped, as Cairo drops a point
+        /// its fixed point puts on the current one (its direction would be
+        /// noise); the next segment starts from the last point kept.
         mutating func add(_ run: [Point], halfWidth h: Double, join: LineJoin, miterLimit: Double) {
-            var previous: (from: Point, direction: Point)?
-            for k in run.indices.dropFirst() {
-                let a = run[k - 1], b = run[k]
+            guard var a = run.first else { return }
+            var previous: Point?
+            for b in run.dropFirst() {
                 let dx = b.x - a.x, dy = b.y - a.y, length = (dx * dx + dy * dy).squareRoot()
-                // Cairo drops a segment shorter than its fixed point's 1/256
-                // of a pixel; its direction would be noise here.
                 guard length >= 1.0 / 256 else { continue }
                 let d = Point(dx / length, dy / length), n = Point(-d.y * h, d.x * h)
                 polygon(Point(a.x + n.x, a.y + n.y), Point(b.x + n.x, b.y + n.y), Point(b.x - n.x, b.y - n.y), Point(a.x - n.x, a.y - n.y))
-                if let (_, d1) = previous { self.join(at: a, d1, d, halfWidth: h, style: join, miterLimit: miterLimit) }
-                previous = (a, d)
+                if let d1 = previous { self.join(at: a, d1, d, halfWidth: h, style: join, miterLimit: miterLimit) }
+                previous = d
+                a = b
             }
         }
 

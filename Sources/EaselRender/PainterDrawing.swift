@@ -65,42 +65,80 @@ extension Painter {
         return true
     }
 
-    /// Cairo draws in 24.8 fixed point: device coordinates within this.
-    static let cairoRange = 8_388_607.0
+    /// Cairo draws in 24.8 fixed point and subtracts two coordinates in
+    /// the same 32 bits: device coordinates within ±2^22 − 1, so that an
+    /// edge's length fits too.
+    static let cairoRange = 4_194_303.0
     /// Cairo's stroke of a line under a far larger miter limit can come out
     /// empty (1e9 drew nothing); a miter past this many half-widths joins
     /// segments turning back within 0.012°, where any join looks the same.
     static let largestMiterLimit = 1e4
 
-    /// Whether Cairo can draw `shape` where it reaches (its outline, and
-    /// half its stroke's width times the miter limit around it) on the
-    /// device; if not, a located error, not a picture Cairo's arithmetic
-    /// has wrapped (segments drawn backwards, a canvas filled black).
-    func withinCairosRange(_ shape: RenderPath) -> Bool {
-        guard let box = shape.outlineBounds else { return true }
-        let reach = shape.stroke.map { $0.width / 2 * max(min($0.miterLimit, Self.largestMiterLimit), 1.5) } ?? 0
-        let grid = pixelGrid()
-        var far = 0.0
-        for x in [box.minX - reach, box.maxX + reach] {
-            for y in [box.minY - reach, box.maxY + reach] {
-                let p = grid.apply(Point(x, y))
-                far = max(far, abs(p.x).isNaN ? .infinity : abs(p.x), abs(p.y).isNaN ? .infinity : abs(p.y))
-            }
+    /// Whether Cairo is given `shape`: one that paints nothing, or lies
+    /// outside the clip, is not; one that would show but reaches past
+    /// Cairo's range (its points, a curve's control points, or half its
+    /// stroke's width beyond them) is a located error, not a picture
+    /// Cairo's arithmetic wrapped (segments drawn backwards, a canvas
+    /// filled black). Rectangles are clipped to what shows before Cairo
+    /// sees them (`visibleRectangles`), so they always pass.
+    func cairoCanDraw(_ shape: RenderPath) -> Bool {
+        guard shape.fill != nil || shape.stroke != nil, shape.disjointRectangles == nil, let box = shape.outlineBounds else { return true }
+        var reach = 0.0
+        if let stroke = shape.stroke {
+            reach = stroke.width / 2
+            if stroke.join == .miter { reach *= max(min(stroke.miterLimit, Self.largestMiterLimit), 1) }
+            if stroke.cap == .square { reach = max(reach, stroke.width / 2 * 2.squareRoot()) }
         }
-        guard far > Self.cairoRange else { return true }
-        failures.append(Diagnostic(.error, .shapeBeyondCairosRange(far), at: shape.location))
+        let grid = pixelGrid()
+        func deviceBox(_ b: Rect) -> Rect { Rect(x: b.minX - reach, y: b.minY - reach, width: b.width + 2 * reach, height: b.height + 2 * reach).applying(grid) }
+        func within(_ d: Rect, _ limit: Double) -> Bool {
+            // NaN fails every comparison: not within.
+            d.minX >= -limit && d.maxX <= limit && d.minY >= -limit && d.maxY <= limit
+        }
+        let drawn = deviceBox(box)
+        // A curve reaches at least 4/9 of the way to a control point: a
+        // box this far inside the range has its control points within it.
+        if within(drawn, Self.cairoRange * 4 / 9) { return true }
+        if within(deviceBox(shape.path.controlBounds ?? box), Self.cairoRange) { return true }
+        let clip = clipRect().applying(grid)
+        let numbers = [drawn.minX, drawn.maxX, drawn.minY, drawn.maxY]
+        let missesClip = drawn.maxX < clip.minX || drawn.minX > clip.maxX || drawn.maxY < clip.minY || drawn.minY > clip.maxY
+        if missesClip && !numbers.contains(where: \.isNaN) { return false }
+        let far = numbers.map { $0.isNaN ? .infinity : abs($0) }.max() ?? .infinity
+        failures.append(Diagnostic(.error, .shapeBeyondCairosRange(max(far, Self.cairoRange + 1)), at: shape.location))
         return false
     }
 
+    /// Rectangles drawn as a path: each cut to what the clip shows, with
+    /// `margin` (user space) to spare, so that Cairo never sees a side past
+    /// its range and a stroke's cut side stays outside the clip.
+    func visibleRectangles(_ rectangles: [Rect], margin: Double) -> BezierPath {
+        let shown = clipRect()
+        let area = Rect(x: shown.minX - margin, y: shown.minY - margin, width: shown.width + 2 * margin, height: shown.height + 2 * margin)
+        var path = BezierPath()
+        path.reserveCapacity(adding: 5 * rectangles.count)
+        for r in rectangles {
+            let x0 = max(r.minX, area.minX), x1 = min(r.maxX, area.maxX), y0 = max(r.minY, area.minY), y1 = min(r.maxY, area.maxY)
+            // A rectangle of no area still strokes its outline where it shows.
+            guard x0 <= x1, y0 <= y1 else { continue }
+            path.addRect(Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        }
+        return path
+    }
+
     func draw(_ shape: RenderPath) {
-        guard withinCairosRange(shape) else { return }
+        guard cairoCanDraw(shape) else { return }
         // What tessellating the path costs, whatever it covers.
         let complexity = shape.crossings
         // Rectangles are made a path only if they are drawn as one, once.
         var made: BezierPath?
         func outline() -> BezierPath {
             if let made { return made }
-            made = shape.outline
+            if let rectangles = shape.disjointRectangles {
+                made = visibleRectangles(rectangles, margin: 1 + (shape.stroke.map { $0.width * max(min($0.miterLimit, Self.largestMiterLimit), 1.5) } ?? 0))
+            } else {
+                made = shape.path
+            }
             return made!
         }
         func pathCost(stroke: Bool) -> Double {

@@ -139,6 +139,9 @@ final class DenseLineCoverageTests: XCTestCase {
         let twoRuns = [20.0, 80.0].map { y in
             "M0 \(y)" + (1...1_000).map { i in " L\(Double(i) / 5) \(y + Double(i % 3))" }.joined()
         }.joined(separator: " ")
+        let tinySteps = (0...60_000).map { i in String(format: "%.3f,%.4f", 20 + Double(i) / 500, 50 + 20 * sin(Double(i) / 5_000)) }.joined(separator: " ")
+        let twoRunsInPart = "M0 20" + (1...1_000).map { i in " L\(Double(i) / 5) \(20 + Double(i % 3))" }.joined()
+            + " M160 80" + (1...200).map { i in " L\(160 + Double(i) / 5) \(80 + Double(i % 3))" }.joined()
         let graph = { (attributes: String, data: String, line: String) in
             #"<lineGraph width="200" height="100" padding="3" \#(attributes) \#(data)><line \#(line)/></lineGraph>"#
         }
@@ -151,9 +154,14 @@ final class DenseLineCoverageTests: XCTestCase {
                                   ##"stroke="#264653" stroke-width="6" line-join="miter" line-cap="square""##)),
             // Two runs side by side over the same columns: each its own band.
             ("two runs", ##"<path stroke="#264653" stroke-width="1.5" line-join="bevel" d="\##(twoRuns)"/>"##),
+            // Steps of 1/500 of a pixel, each shorter than Cairo's 1/256:
+            // drawn from the last point kept, as Cairo draws them.
+            ("tiny steps", ##"<polyline stroke="#264653" stroke-width="1.5" points="\##(tinySteps)"/>"##),
+            // The second run over the last fifth only: spans before it.
+            ("two runs in part", ##"<path stroke="#264653" stroke-width="1.5" d="\##(twoRunsInPart)"/>"##),
         ]
         // Dense columns: the mixed line's first fifth; none for the two runs.
-        let denseColumns = ["mixed": 30, "two runs": 0, "off-canvas": 100, "clipped": 80]
+        let denseColumns = ["mixed": 30, "two runs": 0, "two runs in part": 120, "tiny steps": 100, "off-canvas": 100, "clipped": 80]
         for (name, body) in cases {
             let source = """
             <scene width="200" height="200" background="white">
@@ -169,12 +177,12 @@ final class DenseLineCoverageTests: XCTestCase {
             }
             guard let d = compare(ours, oracle, tolerance: 8) else { return XCTFail("\(name): sizes differ") }
             if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1" { print("DENSE \(name) \(d)") }
-            // Mitred joins between segments a fraction of a pixel long are
-            // Cairo's own call at each scale (its points are rounded to
+            // Mitred joins and caps on segments a fraction of a pixel long
+            // are Cairo's own call at each scale (its points are rounded to
             // 1/256 of a pixel first): its stroke at 1× differs from its
             // stroke at 8× by whole miter spikes. No further than that.
             var bound = 0.001
-            if name == "upside-down" {
+            if name == "upside-down" || name == "tiny steps" {
                 let cairo = try Self.withCoverageOff { try compileScene(source, baseDirectory: dir, options: Self.options(scale: 1, reduce: true)).renderImage(scale: 1) }
                 guard let theirs = compare(cairo, oracle, tolerance: 8) else { return XCTFail("\(name): sizes differ") }
                 if ProcessInfo.processInfo.environment["EASEL_REPORT"] == "1" { print("DENSE \(name) Cairo \(theirs)") }
@@ -237,22 +245,40 @@ final class DenseLineCoverageTests: XCTestCase {
     }
 
     /// Numbers far outside what Cairo can draw (it works in 24.8 fixed
-    /// point): a point at 1e300, or a stroke 1e300 or 1e15 wide, is a
-    /// located error naming the range, not a picture Cairo's arithmetic
-    /// wrapped (segments drawn backwards, a canvas filled black) nor a trap
-    /// converting them to columns; a miter limit of 1e300 draws the line
-    /// as 1e4 does (Cairo drew nothing at 1e9).
+    /// point and subtracts coordinates in the same 32 bits): a point at
+    /// 1e300, a stroke 1e300 or 1e15 wide, an edge 1e7 pixels long, a
+    /// curve whose control points (not the curve) pass the range — each a
+    /// located error at its element naming the range, not a picture
+    /// Cairo's arithmetic wrapped (segments drawn backwards, a canvas
+    /// filled black). What does not show draws nothing, without error: a
+    /// far path with no paint, a far rectangle, a bar a billion times its
+    /// axis (cut to what shows first, in PNG and PDF). A miter limit of
+    /// 1e300 draws the line as 1e4 does (Cairo drew nothing at 1e9).
     func testHugeNumbersAreALocatedErrorOrDrawn() throws {
         let points = (0...2_000).map { i in "\(Double(i) / 20),\(50 + Double(i % 7) * 5)" }.joined(separator: " ")
-        let beyond = [#"<polyline stroke="black" points="\#(points) 1e300,50"/>"#,
-                      #"<polyline stroke="black" stroke-width="1e300" points="\#(points)"/>"#,
-                      #"<polyline stroke="black" stroke-width="1e15" line-join="round" points="0,0 50,50 100,0"/>"#,
-                      #"<path stroke="black" d="M1e308 0 L1e308 5 M0 0 L1 1"/>"#]
-        for body in beyond {
-            let source = #"<scene width="100" height="100" scale="2">\#(body)</scene>"#
+        let beyond: [(scale: Int, body: String)] = [
+            (2, #"<polyline stroke="black" points="\#(points) 1e300,50"/>"#),
+            (2, #"<polyline stroke="black" stroke-width="1e300" points="\#(points)"/>"#),
+            (2, #"<polyline stroke="black" stroke-width="1e15" line-join="round" points="0,0 50,50 100,0"/>"#),
+            (2, #"<path stroke="black" d="M1e308 0 L1e308 5 M0 0 L1 1"/>"#),
+            (1, #"<path stroke="black" stroke-width="4" d="M-5000000 0 L5000000 100"/>"#),
+            (1, #"<path stroke="black" d="M0 0 C0 5000000 100 5000000 100 0"/>"#),
+        ]
+        for (scale, body) in beyond {
+            let source = #"<scene width="100" height="100" scale="\#(scale)">\#(body)</scene>"#
+            let column = source.distance(from: source.startIndex, to: source.range(of: body)!.lowerBound) + 1
             XCTAssertThrowsError(try compileScene(source).render(format: .png), body) { error in
-                XCTAssertTrue("\(error)".contains("test.scene.xml:1:") && "\(error)".contains("Cairo draws within ±8,388,607"), "\(error)")
+                XCTAssertTrue("\(error)".contains("test.scene.xml:1:\(column): error:") && "\(error)".contains("Cairo draws within ±4,194,303"), "\(error)")
             }
+            XCTAssertThrowsError(try compileScene(source).render(format: .pdf), body)
+        }
+        let outlier = (0..<2_000).map { $0 == 700 ? "1e9" : String($0 % 10) }.joined(separator: " ")
+        let shown = [#"<path d="M0 0 L20000000 0" fill="none"/>"#,
+                     #"<rect x="20000000" y="0" width="10" height="10" fill="red"/>"#,
+                     #"<lineGraph width="100" height="50" max="10" values="\#(outlier)"><bars stroke="black" stroke-width="0.1"/></lineGraph>"#]
+        for body in shown {
+            let source = #"<scene width="100" height="100">\#(body)</scene>"#
+            for format in [OutputFormat.png, .pdf] { XCTAssertNoThrow(try compileScene(source).render(format: format), "\(body) \(format)") }
         }
         let mitred = { (limit: String) in
             #"<scene width="100" height="100" scale="2" background="white"><polyline stroke="black" line-join="miter" miter-limit="\#(limit)" points="\#(points)"/></scene>"#
