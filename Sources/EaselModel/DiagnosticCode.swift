@@ -145,7 +145,7 @@ extension DiagnosticCode {
         case .marksDropped: return "Combining marks that follow no character were dropped from a text."
         case .labelOutsideFrame: return "A graph's axis or legend label falls outside the graph's frame, or the frame is too small for the padding its labels need: drop `padding` (it then grows to fit) or make the graph larger."
         case .inputTooLarge: return "An input is larger than a safety limit (file size, attributes, nodes, depth, text, CSV rows); the message names the flag that raises it."
-        case .outputTooLarge: return "The output would have more pixels than the limit (`--max-pixels`) or than Cairo draws on a side, or a shape that shows reaches past the ±4,194,303 device pixels Cairo draws within."
+        case .outputTooLarge: return "The output would have more pixels than the limit (`--max-pixels`) or than Cairo draws on a side, or a shape that shows reaches past the ±4,000,000 device pixels Cairo draws within."
         case .workTooLarge: return "Laying out or painting the scene would cost more than the limit (`--max-layout`, `--max-paint`)."
         case .tooManyErrors: return "The error limit was reached and the compile stopped looking; `--error-limit 0` shows all."
         case .cannotWrite: return "An output or depfile cannot be written; the previous file at that path is left as it was."

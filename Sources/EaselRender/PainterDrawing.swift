@@ -66,79 +66,56 @@ extension Painter {
     }
 
     /// Cairo draws in 24.8 fixed point and subtracts two coordinates in
-    /// the same 32 bits: device coordinates within ±2^22 − 1, so that an
-    /// edge's length fits too.
-    static let cairoRange = 4_194_303.0
+    /// the same 32 bits: device coordinates within ±2^22, less a layer's
+    /// offset on its target (a side at most), so that an edge's length
+    /// fits too.
+    static let cairoRange = 4_000_000.0
     /// Cairo's stroke of a line under a far larger miter limit can come out
     /// empty (1e9 drew nothing); a miter past this many half-widths joins
     /// segments turning back within 0.012°, where any join looks the same.
     static let largestMiterLimit = 1e4
 
-    /// Whether Cairo is given `shape`: one that paints nothing, or lies
-    /// outside the clip, is not; one that would show but reaches past
-    /// Cairo's range (its points, a curve's control points, or half its
-    /// stroke's width beyond them) is a located error, not a picture
-    /// Cairo's arithmetic wrapped (segments drawn backwards, a canvas
-    /// filled black). Rectangles are clipped to what shows before Cairo
-    /// sees them (`visibleRectangles`), so they always pass.
-    func cairoCanDraw(_ shape: RenderPath) -> Bool {
-        guard shape.fill != nil || shape.stroke != nil, shape.disjointRectangles == nil, let box = shape.outlineBounds else { return true }
+    /// Whether Cairo is given `shape` drawn as a path (filled, or with
+    /// `stroke`): one that lies outside the clip is not;
+    /// one that would show but reaches past Cairo's range (its points, a
+    /// curve's control points, or its stroke's reach beyond them) is a
+    /// located error, not a picture Cairo's arithmetic wrapped (segments
+    /// drawn backwards, a canvas filled black).
+    func cairoCanDraw(_ shape: RenderPath, stroke: StrokeDrawing?) -> CairoDrawing {
+        let points = shape.disjointRectangles == nil ? shape.path.controlBounds : shape.outlineBounds
+        guard let box = points else { return .draw }
         var reach = 0.0
-        if let stroke = shape.stroke {
+        if let stroke {
             reach = stroke.width / 2
             if stroke.join == .miter { reach *= max(min(stroke.miterLimit, Self.largestMiterLimit), 1) }
             if stroke.cap == .square { reach = max(reach, stroke.width / 2 * 2.squareRoot()) }
         }
         let grid = pixelGrid()
-        func deviceBox(_ b: Rect) -> Rect { Rect(x: b.minX - reach, y: b.minY - reach, width: b.width + 2 * reach, height: b.height + 2 * reach).applying(grid) }
-        func within(_ d: Rect, _ limit: Double) -> Bool {
-            // NaN fails every comparison: not within.
-            d.minX >= -limit && d.maxX <= limit && d.minY >= -limit && d.maxY <= limit
-        }
-        let drawn = deviceBox(box)
-        // A curve reaches at least 4/9 of the way to a control point: a
-        // box this far inside the range has its control points within it.
-        if within(drawn, Self.cairoRange * 4 / 9) { return true }
-        if within(deviceBox(shape.path.controlBounds ?? box), Self.cairoRange) { return true }
+        let corners = [Point(box.minX - reach, box.minY - reach), Point(box.maxX + reach, box.minY - reach),
+                       Point(box.minX - reach, box.maxY + reach), Point(box.maxX + reach, box.maxY + reach)].map(grid.apply)
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        if (xs + ys).allSatisfy({ abs($0) <= Self.cairoRange }) { return .draw }   // NaN is not
         let clip = clipRect().applying(grid)
-        let numbers = [drawn.minX, drawn.maxX, drawn.minY, drawn.maxY]
-        let missesClip = drawn.maxX < clip.minX || drawn.minX > clip.maxX || drawn.maxY < clip.minY || drawn.minY > clip.maxY
-        if missesClip && !numbers.contains(where: \.isNaN) { return false }
+        let numbers = xs + ys
+        if !numbers.contains(where: \.isNaN),
+           xs.max()! < clip.minX || xs.min()! > clip.maxX || ys.max()! < clip.minY || ys.min()! > clip.maxY { return .skip }
         let far = numbers.map { $0.isNaN ? .infinity : abs($0) }.max() ?? .infinity
-        failures.append(Diagnostic(.error, .shapeBeyondCairosRange(max(far, Self.cairoRange + 1)), at: shape.location))
-        return false
+        failures.append(Diagnostic(.error, .shapeBeyondCairosRange(far), at: shape.location))
+        return .fail
     }
 
-    /// Rectangles drawn as a path: each cut to what the clip shows, with
-    /// `margin` (user space) to spare, so that Cairo never sees a side past
-    /// its range and a stroke's cut side stays outside the clip.
-    func visibleRectangles(_ rectangles: [Rect], margin: Double) -> BezierPath {
-        let shown = clipRect()
-        let area = Rect(x: shown.minX - margin, y: shown.minY - margin, width: shown.width + 2 * margin, height: shown.height + 2 * margin)
-        var path = BezierPath()
-        path.reserveCapacity(adding: 5 * rectangles.count)
-        for r in rectangles {
-            let x0 = max(r.minX, area.minX), x1 = min(r.maxX, area.maxX), y0 = max(r.minY, area.minY), y1 = min(r.maxY, area.maxY)
-            // A rectangle of no area still strokes its outline where it shows.
-            guard x0 <= x1, y0 <= y1 else { continue }
-            path.addRect(Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
-        }
-        return path
-    }
+    /// `cairoCanDraw`'s answer: draw it, leave it out (it cannot show), or
+    /// stop (an error is said).
+    enum CairoDrawing { case draw, skip, fail }
 
     func draw(_ shape: RenderPath) {
-        guard cairoCanDraw(shape) else { return }
         // What tessellating the path costs, whatever it covers.
         let complexity = shape.crossings
         // Rectangles are made a path only if they are drawn as one, once.
         var made: BezierPath?
         func outline() -> BezierPath {
             if let made { return made }
-            if let rectangles = shape.disjointRectangles {
-                made = visibleRectangles(rectangles, margin: 1 + (shape.stroke.map { $0.width * max(min($0.miterLimit, Self.largestMiterLimit), 1.5) } ?? 0))
-            } else {
-                made = shape.path
-            }
+            made = shape.outline
             return made!
         }
         func pathCost(stroke: Bool) -> Double {
@@ -157,28 +134,47 @@ extension Painter {
                 + complexity.crossings * (stroke ? PaintCost.perStrokeCrossing : PaintCost.perFillCrossing)
         }
         if let fill = shape.fill {
-            cairo_set_fill_rule(cr, fillRule(shape.fillRule))
-            // Before the extents, which already tessellate the path.
-            guard spend(pathCost(stroke: false)) else { return }
-            let paint = resolve(fill)
-            let area = coverage(of: shape, outline: outline, stroke: false, paint: paint)
-            guard charge(area, weight: weight(of: paint)) else { return }
-            var mask: OpaquePointer?
-            if let rectangles = shape.disjointRectangles, let bounds = shape.outlineBounds {
-                mask = backend.coverageMask(of: rectangles, bounds: bounds, self)
-                if mask == nil, backend.sweepsRows { guard spend(rowCost(of: rectangles)) else { return } }
-            }
-            defer { if let mask { cairo_pattern_destroy(mask) } }
-            self.paint(with: paint, extents: { area }) {
-                if let mask {
-                    cairo_mask(self.cr, mask)
-                } else {
-                    self.append(outline())
-                    cairo_fill(self.cr)
+            // Rectangles filled by coverage never reach Cairo as coordinates:
+            // they are checked only if drawn as a path, below.
+            let drawing = shape.disjointRectangles == nil ? cairoCanDraw(shape, stroke: nil) : .draw
+            if drawing == .fail { return }
+            if drawing == .draw {
+                cairo_set_fill_rule(cr, fillRule(shape.fillRule))
+                // Before the extents, which already tessellate the path.
+                guard spend(pathCost(stroke: false)) else { return }
+                let paint = resolve(fill)
+                let area = coverage(of: shape, outline: outline, stroke: false, paint: paint)
+                guard charge(area, weight: weight(of: paint)) else { return }
+                var mask: OpaquePointer?
+                var asPath = CairoDrawing.draw
+                if let rectangles = shape.disjointRectangles, let bounds = shape.outlineBounds {
+                    mask = backend.coverageMask(of: rectangles, bounds: bounds, self)
+                    if mask == nil {
+                        asPath = cairoCanDraw(shape, stroke: nil)
+                        if asPath == .fail { return }
+                        if asPath == .draw, backend.sweepsRows { guard spend(rowCost(of: rectangles)) else { return } }
+                    }
+                }
+                defer { if let mask { cairo_pattern_destroy(mask) } }
+                if asPath == .draw {
+                    self.paint(with: paint, extents: { area }) {
+                        if let mask {
+                            cairo_mask(self.cr, mask)
+                        } else {
+                            self.append(outline())
+                            cairo_fill(self.cr)
+                        }
+                    }
                 }
             }
         }
         if let stroke = shape.stroke {
+            switch cairoCanDraw(shape, stroke: stroke) {
+            case .fail, .skip:
+                cairo_new_path(cr)
+                return
+            case .draw: break
+            }
             cairo_set_line_width(cr, stroke.width)
             cairo_set_line_cap(cr, lineCap(stroke.cap))
             cairo_set_line_join(cr, lineJoin(stroke.join))
@@ -229,7 +225,8 @@ extension Painter {
     /// exact extents — for a fill of rectangles, their bounds, which are.
     func coverage(of shape: RenderPath, outline: () -> BezierPath, stroke: Bool, paint: ResolvedPaint) -> Rect {
         if case .solid = paint.kind, let box = shape.bounds { return box }
-        if !stroke, shape.disjointRectangles != nil, let box = shape.outlineBounds { return box }
+        // What shows of them: a bar far past its axis reaches past Cairo's range.
+        if !stroke, shape.disjointRectangles != nil, let box = shape.outlineBounds { return visibleArea(box) }
         return extents(of: outline(), stroke: stroke)
     }
 

@@ -16,7 +16,7 @@ extension Diagnostic.Message {
     }
     static func shapeBeyondCairosRange(_ reach: Double) -> Self {
         let far = reach.isFinite ? reach.wholeNumberText : "an infinite distance"
-        return .init(.outputTooLarge, "this shape reaches \(far) device pixels from the origin; Cairo draws within ±4,194,303 (a coordinate, a curve's control point, a stroke's width or a graph value far outside its axis)")
+        return .init(.outputTooLarge, "this shape reaches \(far) device pixels from the origin; Cairo draws within ±4,000,000 here (a coordinate, a curve's control point, a stroke's width or a graph value far outside its axis)")
     }
     static func cannotAllocateImage(_ w: Int, _ h: Int) -> Self { .init(.renderFailed, "cannot allocate a \(w)×\(h) image") }
     static func cannotCreateSurface(_ format: OutputFormat) -> Self { .init(.renderFailed, "cannot create a \(format.rawValue) surface") }

@@ -247,39 +247,49 @@ final class DenseLineCoverageTests: XCTestCase {
     /// Numbers far outside what Cairo can draw (it works in 24.8 fixed
     /// point and subtracts coordinates in the same 32 bits): a point at
     /// 1e300, a stroke 1e300 or 1e15 wide, an edge 1e7 pixels long, a
-    /// curve whose control points (not the curve) pass the range — each a
-    /// located error at its element naming the range, not a picture
-    /// Cairo's arithmetic wrapped (segments drawn backwards, a canvas
-    /// filled black). What does not show draws nothing, without error: a
-    /// far path with no paint, a far rectangle, a bar a billion times its
-    /// axis (cut to what shows first, in PNG and PDF). A miter limit of
+    /// curve whose control points (not the curve) pass the range, bars a
+    /// billion times their axis drawn as a path (PDF) — each a located
+    /// error at its element naming the range, not a picture Cairo's
+    /// arithmetic wrapped (segments drawn backwards, a canvas filled
+    /// black). What cannot show is left out, without error: a far path
+    /// with no paint, a far rectangle; and such bars filled by coverage
+    /// (PNG) draw, the outlier up to the top of the plot. A miter limit of
     /// 1e300 draws the line as 1e4 does (Cairo drew nothing at 1e9).
     func testHugeNumbersAreALocatedErrorOrDrawn() throws {
         let points = (0...2_000).map { i in "\(Double(i) / 20),\(50 + Double(i % 7) * 5)" }.joined(separator: " ")
-        let beyond: [(scale: Int, body: String)] = [
-            (2, #"<polyline stroke="black" points="\#(points) 1e300,50"/>"#),
-            (2, #"<polyline stroke="black" stroke-width="1e300" points="\#(points)"/>"#),
-            (2, #"<polyline stroke="black" stroke-width="1e15" line-join="round" points="0,0 50,50 100,0"/>"#),
-            (2, #"<path stroke="black" d="M1e308 0 L1e308 5 M0 0 L1 1"/>"#),
-            (1, #"<path stroke="black" stroke-width="4" d="M-5000000 0 L5000000 100"/>"#),
-            (1, #"<path stroke="black" d="M0 0 C0 5000000 100 5000000 100 0"/>"#),
-        ]
-        for (scale, body) in beyond {
-            let source = #"<scene width="100" height="100" scale="\#(scale)">\#(body)</scene>"#
-            let column = source.distance(from: source.startIndex, to: source.range(of: body)!.lowerBound) + 1
-            XCTAssertThrowsError(try compileScene(source).render(format: .png), body) { error in
-                XCTAssertTrue("\(error)".contains("test.scene.xml:1:\(column): error:") && "\(error)".contains("Cairo draws within ±4,194,303"), "\(error)")
-            }
-            XCTAssertThrowsError(try compileScene(source).render(format: .pdf), body)
-        }
         let outlier = (0..<2_000).map { $0 == 700 ? "1e9" : String($0 % 10) }.joined(separator: " ")
-        let shown = [#"<path d="M0 0 L20000000 0" fill="none"/>"#,
-                     #"<rect x="20000000" y="0" width="10" height="10" fill="red"/>"#,
-                     #"<lineGraph width="100" height="50" max="10" values="\#(outlier)"><bars stroke="black" stroke-width="0.1"/></lineGraph>"#]
-        for body in shown {
+        let bars = #"<lineGraph width="100" height="50" max="10" padding="0" values="\#(outlier)"><bars/></lineGraph>"#
+        let beyond: [(scale: Int, body: String, formats: [OutputFormat])] = [
+            (2, #"<polyline stroke="black" points="\#(points) 1e300,50"/>"#, [.png, .pdf]),
+            (2, #"<polyline stroke="black" stroke-width="1e300" points="\#(points)"/>"#, [.png, .pdf]),
+            (2, #"<polyline stroke="black" stroke-width="1e15" line-join="round" points="0,0 50,50 100,0"/>"#, [.png, .pdf]),
+            (2, #"<path stroke="black" d="M1e308 0 L1e308 5 M0 0 L1 1"/>"#, [.png, .pdf]),
+            (1, #"<path stroke="black" stroke-width="4" d="M-5000000 0 L5000000 100"/>"#, [.png, .pdf]),
+            (1, #"<path stroke="black" d="M-1800000 50 C9000000 50 -9000000 60 1800000 60"/>"#, [.png, .pdf]),
+            (1, bars, [.pdf]),
+        ]
+        for (scale, body, formats) in beyond {
+            let source = #"<scene width="100" height="100" scale="\#(scale)">\#(body)</scene>"#
+            // At the element drawn: the bars layer, not its graph.
+            let element = source.range(of: "<bars") ?? source.range(of: body)!
+            let column = source.distance(from: source.startIndex, to: element.lowerBound) + 1
+            for format in formats {
+                XCTAssertThrowsError(try compileScene(source).render(format: format), "\(body) \(format)") { error in
+                    XCTAssertTrue("\(error)".contains("test.scene.xml:1:\(column): error:") && "\(error)".contains("Cairo draws within ±4,000,000"), "\(error)")
+                }
+            }
+        }
+        for body in [#"<path d="M0 0 L20000000 0" fill="none"/>"#, #"<rect x="20000000" y="0" width="10" height="10" fill="red"/>"#] {
             let source = #"<scene width="100" height="100">\#(body)</scene>"#
             for format in [OutputFormat.png, .pdf] { XCTAssertNoThrow(try compileScene(source).render(format: format), "\(body) \(format)") }
         }
+        // The outlier is bar 700 of 2,000 across 100 pixels: in column 35,
+        // 0.8 of its 0.05-pixel slot, 10/255 of each pixel up to the top,
+        // where no other bar reaches (the highest is 9 of 10).
+        let drawn = try compileScene(#"<scene width="100" height="100" background="white">\#(bars)</scene>"#).renderImage()
+        XCTAssertEqual(Double(drawn.pixel(35, 0).r), 255 * (1 - 0.04), accuracy: 1.5, "the outlier reaches the top: \(drawn.pixel(35, 0))")
+        XCTAssertEqual(drawn.pixel(34, 0).r, 255)
+        XCTAssertEqual(drawn.pixel(36, 0).r, 255)
         let mitred = { (limit: String) in
             #"<scene width="100" height="100" scale="2" background="white"><polyline stroke="black" line-join="miter" miter-limit="\#(limit)" points="\#(points)"/></scene>"#
         }
