@@ -81,11 +81,14 @@ public struct BezierPath: Hashable, Sendable {
 
     /// The box of every point the path names, curves' control points
     /// included (what a rasteriser is given, where `boundingBox` is what
-    /// the path covers); nil for an empty path.
+    /// the path covers); nil for an empty path, all NaN if a point is not
+    /// a number (`min` and `max` would pass over it).
     public var controlBounds: Rect? {
         var minX = Double.infinity, minY = Double.infinity
         var maxX = -Double.infinity, maxY = -Double.infinity
+        var notANumber = false
         func add(_ p: Point) {
+            if p.x.isNaN || p.y.isNaN { notANumber = true }
             minX = min(minX, p.x); maxX = max(maxX, p.x)
             minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
@@ -96,6 +99,7 @@ public struct BezierPath: Hashable, Sendable {
             case .close: break
             }
         }
+        if notANumber { return Rect(x: .nan, y: .nan, width: .nan, height: .nan) }
         return minX <= maxX ? Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY) : nil
     }
 

@@ -76,11 +76,13 @@ extension Painter {
     static let largestMiterLimit = 1e4
 
     /// Whether Cairo is given `shape` drawn as a path (filled, or with
-    /// `stroke`): one that lies outside the clip is not;
-    /// one that would show but reaches past Cairo's range (its points, a
-    /// curve's control points, or its stroke's reach beyond them) is a
-    /// located error, not a picture Cairo's arithmetic wrapped (segments
-    /// drawn backwards, a canvas filled black).
+    /// `stroke`). Within Cairo's range it is, clip or no clip (as ever).
+    /// Past it — its points, a curve's control points, or its stroke's
+    /// reach beyond them — one that lies outside the clip is left out, and
+    /// one that would show is a located error, not a picture Cairo's
+    /// arithmetic wrapped (segments drawn backwards, a canvas filled
+    /// black). A union box is judged whole: a far point that draws
+    /// nothing (a lone move) or is hidden still counts.
     func cairoCanDraw(_ shape: RenderPath, stroke: StrokeDrawing?) -> CairoDrawing {
         let points = shape.disjointRectangles == nil ? shape.path.controlBounds : shape.outlineBounds
         guard let box = points else { return .draw }
@@ -222,7 +224,8 @@ extension Painter {
     /// What filling or stroking `shape` covers, in user space: for a solid
     /// colour (which needs no extent but the budget's) the path's bounds,
     /// which take no tessellation; for paints placed over the area, Cairo's
-    /// exact extents — for a fill of rectangles, their bounds, which are.
+    /// exact extents — for a fill of rectangles, what shows of their
+    /// bounds, which is.
     func coverage(of shape: RenderPath, outline: () -> BezierPath, stroke: Bool, paint: ResolvedPaint) -> Rect {
         if case .solid = paint.kind, let box = shape.bounds { return box }
         // What shows of them: a bar far past its axis reaches past Cairo's range.

@@ -267,6 +267,10 @@ final class DenseLineCoverageTests: XCTestCase {
             (1, #"<path stroke="black" stroke-width="4" d="M-5000000 0 L5000000 100"/>"#, [.png, .pdf]),
             (1, #"<path stroke="black" d="M-1800000 50 C9000000 50 -9000000 60 1800000 60"/>"#, [.png, .pdf]),
             (1, bars, [.pdf]),
+            // An arc whose radii overflow: control points not numbers.
+            (1, #"<path stroke="black" d="M50 50 A1e300 1e-300 0 0 1 60 60"/>"#, [.png, .pdf]),
+            // The fill is left out (outside the clip), its stroke reaches in.
+            (1, #"<path fill="red" stroke="black" stroke-width="2e7" d="M5e6 0 L6e6 0 L6e6 10 Z"/>"#, [.png]),
         ]
         for (scale, body, formats) in beyond {
             let source = #"<scene width="100" height="100" scale="\#(scale)">\#(body)</scene>"#
@@ -283,6 +287,13 @@ final class DenseLineCoverageTests: XCTestCase {
             let source = #"<scene width="100" height="100">\#(body)</scene>"#
             for format in [OutputFormat.png, .pdf] { XCTAssertNoThrow(try compileScene(source).render(format: format), "\(body) \(format)") }
         }
+        // Bars with a pattern paint it over what shows of them, not the
+        // outlier's full height.
+        let stripedBars = bars.replacingOccurrences(of: "<bars/>", with: ##"<bars fill="url(#s)"/>"##)
+        let striped = ##"<scene width="100" height="100" background="white"><defs><stripes id="s" spacing="4" line-width="2" angle="30" color="#000" background="#ddd"/></defs>\##(stripedBars)</scene>"##
+        let stripes = try compileScene(striped).renderImage()
+        XCTAssertLessThan(stripes.pixel(35, 0).r, 255, "the outlier shows")
+        XCTAssertEqual([10, 34, 36, 90].map { stripes.pixel($0, 0).r }, [255, 255, 255, 255], "nothing else above the bars")
         // The outlier is bar 700 of 2,000 across 100 pixels: in column 35,
         // 0.8 of its 0.05-pixel slot, 10/255 of each pixel up to the top,
         // where no other bar reaches (the highest is 9 of 10).
