@@ -171,6 +171,9 @@ enum ArcConversion {
         let cyp = -coef * ry * x1p / rx
         let cx = cosPhi * cxp - sinPhi * cyp + (p0.x + p1.x) / 2
         let cy = sinPhi * cxp + cosPhi * cyp + (p0.y + p1.y) / 2
+        // Radii whose squares leave Double's range (1e300 by 1e-300) give
+        // no centre: the ellipse is as flat as a zero radius, a line.
+        guard rx.isFinite, ry.isFinite, cx.isFinite, cy.isFinite else { path.line(to: p1); return }
 
         func angle(_ ux: Double, _ uy: Double, _ vx: Double, _ vy: Double) -> Double {
             let dot = ux * vx + uy * vy

@@ -139,6 +139,23 @@ final class PathDataParserTests: XCTestCase {
         // Radii too small are scaled up (SVG's out-of-range rule).
         let scaled = try parse("M0 0 A1 1 0 0 1 20 0")
         XCTAssertEqual(scaled.boundingBox!.minY, -10, accuracy: 0.01)
+        // Radii whose squares leave Double's range are as flat as a zero
+        // radius: a line, every point a number.
+        let flat = try parse("M50 50 A1e300 1e-300 0 0 1 60 60")
+        XCTAssertEqual(flat.elements.count, 2)
+        XCTAssertEqual(flat.controlBounds, Rect(x: 50, y: 50, width: 10, height: 10))
+    }
+
+    /// A point that is not a number makes the whole box not a number
+    /// (`min` and `max` would pass over it), so a range check refuses it.
+    func testControlBoundsSeeEveryPointIncludingNaN() {
+        var path = BezierPath()
+        path.move(to: Point(0, 0))
+        path.curve(to: Point(10, 0), control1: Point(-5, 20), control2: Point(15, -30))
+        XCTAssertEqual(path.controlBounds, Rect(x: -5, y: -30, width: 20, height: 50))
+        path.line(to: Point(.nan, 3))
+        XCTAssertTrue(path.controlBounds!.minX.isNaN)
+        XCTAssertNil(BezierPath().controlBounds)
     }
 
     func testErrorsPointAtTheirOffset() {
