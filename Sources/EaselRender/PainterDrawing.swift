@@ -83,8 +83,9 @@ extension Painter {
     /// arithmetic wrapped (segments drawn backwards, a canvas filled
     /// black). A union box is judged whole: a far point that draws
     /// nothing (a lone move) or is hidden still counts.
-    func cairoCanDraw(_ shape: RenderPath, stroke: StrokeDrawing?) -> CairoDrawing {
-        let points = shape.disjointRectangles == nil ? shape.path.controlBounds : shape.outlineBounds
+    /// `points`: the box of every point the shape gives Cairo (worked out
+    /// once per draw by `pointsGivenToCairo`).
+    func cairoCanDraw(_ shape: RenderPath, points: Rect?, stroke: StrokeDrawing?) -> CairoDrawing {
         guard let box = points else { return .draw }
         var reach = 0.0
         if let stroke {
@@ -106,6 +107,12 @@ extension Painter {
         return .fail
     }
 
+    /// What `cairoCanDraw` judges: a path's control points too, the
+    /// rectangles' union.
+    func pointsGivenToCairo(_ shape: RenderPath) -> Rect? {
+        shape.disjointRectangles == nil ? shape.path.controlBounds : shape.outlineBounds
+    }
+
     /// `cairoCanDraw`'s answer: draw it, leave it out (it cannot show), or
     /// stop (an error is said).
     enum CairoDrawing { case draw, skip, fail }
@@ -113,6 +120,13 @@ extension Painter {
     func draw(_ shape: RenderPath) {
         // What tessellating the path costs, whatever it covers.
         let complexity = shape.crossings
+        // What Cairo would be given, worked out once for fill and stroke.
+        var given: Rect??
+        func points() -> Rect? {
+            if let given { return given }
+            given = .some(pointsGivenToCairo(shape))
+            return given!
+        }
         // Rectangles are made a path only if they are drawn as one, once.
         var made: BezierPath?
         func outline() -> BezierPath {
@@ -138,7 +152,7 @@ extension Painter {
         if let fill = shape.fill {
             // Rectangles filled by coverage never reach Cairo as coordinates:
             // they are checked only if drawn as a path, below.
-            let drawing = shape.disjointRectangles == nil ? cairoCanDraw(shape, stroke: nil) : .draw
+            let drawing = shape.disjointRectangles == nil ? cairoCanDraw(shape, points: points(), stroke: nil) : .draw
             if drawing == .fail { return }
             if drawing == .draw {
                 cairo_set_fill_rule(cr, fillRule(shape.fillRule))
@@ -152,26 +166,22 @@ extension Painter {
                 if let rectangles = shape.disjointRectangles, let bounds = shape.outlineBounds {
                     mask = backend.coverageMask(of: rectangles, bounds: bounds, self)
                     if mask == nil {
-                        asPath = cairoCanDraw(shape, stroke: nil)
+                        asPath = cairoCanDraw(shape, points: points(), stroke: nil)
                         if asPath == .fail { return }
                         if asPath == .draw, backend.sweepsRows { guard spend(rowCost(of: rectangles)) else { return } }
                     }
                 }
                 defer { if let mask { cairo_pattern_destroy(mask) } }
                 if asPath == .draw {
-                    self.paint(with: paint, extents: { area }) {
-                        if let mask {
-                            cairo_mask(self.cr, mask)
-                        } else {
-                            self.append(outline())
-                            cairo_fill(self.cr)
-                        }
+                    self.paint(with: paint, extents: { area }, through: mask) {
+                        self.append(outline())
+                        cairo_fill(self.cr)
                     }
                 }
             }
         }
         if let stroke = shape.stroke {
-            switch cairoCanDraw(shape, stroke: stroke) {
+            switch cairoCanDraw(shape, points: points(), stroke: stroke) {
             case .fail, .skip:
                 cairo_new_path(cr)
                 return
@@ -193,16 +203,20 @@ extension Painter {
                 mask = backend.strokeCoverageMask(of: shape.path, stroke: stroke, bounds: bounds, self)
             }
             defer { if let mask { cairo_pattern_destroy(mask) } }
-            self.paint(with: paint, extents: { area }) {
-                if let mask {
-                    cairo_mask(self.cr, mask)
-                } else {
-                    self.append(outline())
-                    cairo_stroke(self.cr)
-                }
+            self.paint(with: paint, extents: { area }, through: mask) {
+                self.append(outline())
+                cairo_stroke(self.cr)
             }
         }
         cairo_new_path(cr)
+    }
+
+    /// `paint` through `mask` (coverage worked out by Easel) if there is
+    /// one, else over what `draw` fills or strokes.
+    func paint(with paint: ResolvedPaint, extents: () -> Rect, through mask: OpaquePointer?, draw: () -> Void) {
+        self.paint(with: paint, extents: extents) {
+            if let mask { cairo_mask(self.cr, mask) } else { draw() }
+        }
     }
 
     /// What rectangles drawn as a path cost beyond their edges: the device

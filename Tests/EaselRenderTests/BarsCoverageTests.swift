@@ -16,11 +16,8 @@ final class BarsCoverageTests: XCTestCase {
 
     /// `count` values of a kind, from a fixed LCG (the same every run).
     static func values(_ data: Kind, count: Int, seed start: UInt64) -> String {
-        var seed = start
-        func random() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var lcg = FixedLCG(seed: start)
+        func random() -> Double { lcg.unit() }
         return (0..<count).map { i -> String in
             let t = Double(i) / Double(count)
             switch data {

@@ -16,11 +16,8 @@ final class DenseLineCoverageTests: XCTestCase {
 
     /// `count` values of a kind, from a fixed LCG (the same every run).
     static func values(_ data: Kind, count: Int, seed start: UInt64) -> String {
-        var seed = start
-        func random() -> Double {
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var lcg = FixedLCG(seed: start)
+        func random() -> Double { lcg.unit() }
         var walk = 0.0
         return (0..<count).map { i -> String in
             let t = Double(i) / Double(count)
@@ -124,12 +121,11 @@ final class DenseLineCoverageTests: XCTestCase {
     /// and nothing painted outside it.
     func testMixedFlippedOffCanvasAndClippedLines() throws {
         let count = TestSizes.pick(3_000, small: 1_200)
-        var seed: UInt64 = 17
+        var lcg = FixedLCG(seed: 17)
         var walk = 0.0
         // Three quarters of the points in the first fifth of the x range.
         let rows = (0..<count).map { i -> String in
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            walk += Double(seed >> 11) / Double(1 << 53) - 0.5
+            walk += lcg.unit() - 0.5
             let x = i < count * 3 / 4 ? Double(i) / Double(count * 3 / 4) * 20 : 20 + Double(i - count * 3 / 4) / Double(count / 4) * 80
             return String(format: "%.4f,%.3f", x, walk)
         }

@@ -161,11 +161,10 @@ final class LineGraphTests: XCTestCase {
     /// `count` steps of a random walk (a fixed LCG, so every run has the
     /// same series), as a `values` list.
     static func randomWalk(_ count: Int, seed start: UInt64) -> String {
-        var seed = start
+        var lcg = FixedLCG(seed: start)
         var v = 0.0
         return (0..<count).map { _ -> String in
-            seed = seed &* 6364136223846793005 &+ 1442695040888963407
-            v += Double(Int(seed >> 40) % 2001 - 1000) / 1000
+            v += Double(Int(lcg.next() >> 40) % 2001 - 1000) / 1000
             return String(format: "%.3f", v)
         }.joined(separator: " ")
     }

@@ -11,3 +11,18 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// Knuth's MMIX linear congruential generator from a seed: the fixed data
+/// of the coverage and reduction tests (their bounds were measured on
+/// exactly these numbers, so the sequence must not change).
+public struct FixedLCG {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    /// The next state.
+    public mutating func next() -> UInt64 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return state
+    }
+    /// The next state's top 53 bits, as a number in 0..<1.
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}
