@@ -135,7 +135,10 @@ final class DenseLineCoverageTests: XCTestCase {
         let twoRuns = [20.0, 80.0].map { y in
             "M0 \(y)" + (1...1_000).map { i in " L\(Double(i) / 5) \(y + Double(i % 3))" }.joined()
         }.joined(separator: " ")
-        let tinySteps = (0...60_000).map { i in String(format: "%.3f,%.4f", 20 + Double(i) / 500, 50 + 20 * sin(Double(i) / 5_000)) }.joined(separator: " ")
+        // 120 columns of them (40 at sanitizer sizes).
+        let tinySteps = (0...TestSizes.pick(60_000, small: 20_000)).map { i in
+            String(format: "%.3f,%.4f", 20 + Double(i) / 500, 50 + 20 * sin(Double(i) / 5_000))
+        }.joined(separator: " ")
         let twoRunsInPart = "M0 20" + (1...1_000).map { i in " L\(Double(i) / 5) \(20 + Double(i % 3))" }.joined()
             + " M160 80" + (1...200).map { i in " L\(160 + Double(i) / 5) \(80 + Double(i % 3))" }.joined()
         let graph = { (attributes: String, data: String, line: String) in
@@ -157,7 +160,7 @@ final class DenseLineCoverageTests: XCTestCase {
             ("two runs in part", ##"<path stroke="#264653" stroke-width="1.5" d="\##(twoRunsInPart)"/>"##),
         ]
         // Dense columns: the mixed line's first fifth; none for the two runs.
-        let denseColumns = ["mixed": 30, "two runs": 0, "two runs in part": 120, "tiny steps": 100, "off-canvas": 100, "clipped": 80]
+        let denseColumns = ["mixed": 30, "two runs": 0, "two runs in part": 120, "tiny steps": TestSizes.pick(100, small: 30), "off-canvas": 100, "clipped": 80]
         for (name, body) in cases {
             let source = """
             <scene width="200" height="200" background="white">
@@ -225,7 +228,7 @@ final class DenseLineCoverageTests: XCTestCase {
     /// a device column) before it is drawn: drawn per column, that
     /// reduction is no further from the oracle than Cairo's stroke of it.
     func testAReducedWalkIsNoFurtherFromTheOracleThanCairosStrokeOfIt() throws {
-        let values = LineGraphTests.randomWalk(TestSizes.pick(200_000, small: 60_000), seed: 7)
+        let values = LineGraphTests.randomWalk(TestSizes.pick(200_000, small: 30_000), seed: 7)
         let source = """
         <scene width="500" height="250" background="white">
           <lineGraph values="\(values)" padding="10"><line stroke="black" stroke-width="1"/></lineGraph>

@@ -11,8 +11,21 @@ extension RasterImage.Pixel {
     }
 
     public func distance(to other: RasterImage.Pixel) -> Double {
-        zip(premultiplied, other.premultiplied).map { abs($0 - $1) }.max() ?? 0
+        premultipliedDistance(r, g, b, a, other.r, other.g, other.b, other.a)
     }
+}
+
+/// The largest channel difference of two straight-alpha pixels once
+/// premultiplied (`Pixel.distance`), without an array per pixel: the
+/// comparisons below run over millions of pixels in debug and sanitizer
+/// builds.
+@inline(__always)
+func premultipliedDistance(_ r0: UInt8, _ g0: UInt8, _ b0: UInt8, _ a0: UInt8,
+                           _ r1: UInt8, _ g1: UInt8, _ b1: UInt8, _ a1: UInt8) -> Double {
+    let s0 = Double(a0) / 255, s1 = Double(a1) / 255
+    let dr = abs(Double(r0) * s0 - Double(r1) * s1), dg = abs(Double(g0) * s0 - Double(g1) * s1)
+    let db = abs(Double(b0) * s0 - Double(b1) * s1), da = abs(Double(a0) - Double(a1))
+    return max(max(dr, dg), max(db, da))
 }
 
 /// A colour the test computed, in 0…1 straight alpha.
@@ -53,11 +66,16 @@ public struct ImageDifference: CustomStringConvertible {
 public func compare(_ a: RasterImage, _ b: RasterImage, tolerance: Double) -> ImageDifference? {
     guard a.width == b.width, a.height == b.height else { return nil }
     var maxD = 0.0, over = 0, worst = (0, 0)
-    for y in 0..<a.height {
-        for x in 0..<a.width {
-            let d = a.pixel(x, y).distance(to: b.pixel(x, y))
-            if d > maxD { maxD = d; worst = (x, y) }
-            if d > tolerance { over += 1 }
+    a.rgba.withUnsafeBufferPointer { p in
+        b.rgba.withUnsafeBufferPointer { q in
+            for y in 0..<a.height {
+                for x in 0..<a.width {
+                    let i = (y * a.width + x) * 4
+                    let d = premultipliedDistance(p[i], p[i + 1], p[i + 2], p[i + 3], q[i], q[i + 1], q[i + 2], q[i + 3])
+                    if d > maxD { maxD = d; worst = (x, y) }
+                    if d > tolerance { over += 1 }
+                }
+            }
         }
     }
     return ImageDifference(maxDifference: maxD, fractionOver: Double(over) / Double(a.width * a.height), worst: worst)
@@ -93,7 +111,7 @@ extension RasterImage {
             for x in 0..<width {
                 let dx = Double(x) + 0.5 - centre.x, dy = Double(y) + 0.5 - centre.y
                 let d = (dx * dx + dy * dy).squareRoot()
-                if d > radius + 1.5, pixel(x, y).description != "rgba(255, 255, 255, 255)" { paintedOutside.append((x, y)) }
+                if d > radius + 1.5, pixel(x, y) != RasterImage.Pixel(r: 255, g: 255, b: 255, a: 255) { paintedOutside.append((x, y)) }
                 if abs(d - radius) < 1.5 {
                     let i = (y * width + x) * 4
                     rgba.replaceSubrange(i..<i + 4, with: reference.rgba[i..<i + 4])
@@ -112,19 +130,28 @@ extension RasterImage {
     public func blockMeans(_ factor: Int) -> RasterImage {
         let w = width / factor, h = height / factor
         var out = [UInt8](repeating: 0, count: w * h * 4)
-        for by in 0..<h {
-            for bx in 0..<w {
-                var sum = [0.0, 0.0, 0.0, 0.0]
-                for y in (by * factor)..<((by + 1) * factor) {
-                    for x in (bx * factor)..<((bx + 1) * factor) {
-                        let p = pixel(x, y).premultiplied
-                        for k in 0..<4 { sum[k] += p[k] }
+        // Sums in scalars, not an array per block and pixel: the 8× oracles
+        // average millions of pixels in debug and sanitizer builds.
+        rgba.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { out in
+                for by in 0..<h {
+                    for bx in 0..<w {
+                        var sr = 0.0, sg = 0.0, sb = 0.0, sa = 0.0
+                        for y in (by * factor)..<((by + 1) * factor) {
+                            for x in (bx * factor)..<((bx + 1) * factor) {
+                                let j = (y * width + x) * 4
+                                let s = Double(p[j + 3]) / 255
+                                sr += Double(p[j]) * s; sg += Double(p[j + 1]) * s; sb += Double(p[j + 2]) * s
+                                sa += Double(p[j + 3])
+                            }
+                        }
+                        let n = Double(factor * factor), a = sa / n
+                        let i = (by * w + bx) * 4
+                        func channel(_ sum: Double) -> UInt8 { UInt8(max(0, min(255, (a > 0 ? sum / n * 255 / a : 0).rounded()))) }
+                        out[i] = channel(sr); out[i + 1] = channel(sg); out[i + 2] = channel(sb)
+                        out[i + 3] = UInt8(max(0, min(255, a.rounded())))
                     }
                 }
-                let n = Double(factor * factor), a = sum[3] / n
-                let i = (by * w + bx) * 4
-                for k in 0..<3 { out[i + k] = UInt8(max(0, min(255, (a > 0 ? sum[k] / n * 255 / a : 0).rounded()))) }
-                out[i + 3] = UInt8(max(0, min(255, a.rounded())))
             }
         }
         return RasterImage(width: w, height: h, rgba: out)
