@@ -260,23 +260,25 @@ def empty_inputs():
     return scene, svg
 
 
-def cases(pictures_only=False):
+def cases(pictures_only=False, only=None):
     """(name, scene, svg, zoom): zoom is the scene's scale, which the SVG renderers are given.
     `pictures_only`: the first four (what the PNG encoders are measured on), without
-    generating the large inputs."""
-    out = [("Flo graph @2x", os.path.join(ROOT, "examples", "flo-graph.scene.xml"), os.path.join(SVG, "flo-graph.svg"), 2),
-           ("card with clipped gradient @2x", os.path.join(ROOT, "examples", "card.scene.xml"), os.path.join(SVG, "card.svg"), 2)]
-    out.append(("gradient gallery @2x", *gradient_inputs(), 2))
-    out.append(("text-heavy card @2x", *text_inputs(), 2))
-    if pictures_only:
-        return out
-    out.append(("10,000 nodes", *node_inputs(10_000), 1))
-    out.append(("1,000,000-point graph from CSV", *million_point_inputs(), 1))
-    out.append(("10 series × 100,000 rows @2x, with axes", *series_inputs(100_000, name="series-2x-100000", svg=True), 2))
-    out.append(("10 sawtooth series × 100,000 rows @2x, with axes", *series_inputs(100_000, name="sawtooth-2x-100000", svg=True, sawtooth=True), 2))
-    out.append(("10 stacked bar series × 100,000 rows @2x, with axes", *stacked_bars_inputs(100_000), 2))
-    out.append(("empty scene", *empty_inputs(), 1))
-    return out
+    generating the large inputs. `only`: the cases whose names contain one of
+    these words (`--cases`), the others' inputs not generated."""
+    table = [("Flo graph @2x", lambda: (os.path.join(ROOT, "examples", "flo-graph.scene.xml"), os.path.join(SVG, "flo-graph.svg")), 2),
+             ("card with clipped gradient @2x", lambda: (os.path.join(ROOT, "examples", "card.scene.xml"), os.path.join(SVG, "card.svg")), 2),
+             ("gradient gallery @2x", gradient_inputs, 2),
+             ("text-heavy card @2x", text_inputs, 2)]
+    if not pictures_only:
+        table += [("10,000 nodes", lambda: node_inputs(10_000), 1),
+                  ("1,000,000-point graph from CSV", million_point_inputs, 1),
+                  ("10 series × 100,000 rows @2x, with axes", lambda: series_inputs(100_000, name="series-2x-100000", svg=True), 2),
+                  ("10 sawtooth series × 100,000 rows @2x, with axes",
+                   lambda: series_inputs(100_000, name="sawtooth-2x-100000", svg=True, sawtooth=True), 2),
+                  ("10 stacked bar series × 100,000 rows @2x, with axes", lambda: stacked_bars_inputs(100_000), 2),
+                  ("empty scene", empty_inputs, 1)]
+    return [(name, *inputs(), zoom) for name, inputs, zoom in table
+            if not only or any(word.lower() in name.lower() for word in only)]
 
 
 def parallel_text(args):
@@ -566,6 +568,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--easel", default=os.path.join(ROOT, ".build-install", "release", "easel"))
+    parser.add_argument("--cases", nargs="+", metavar="WORD",
+                        help="renders: only the cases whose names contain one of these words (e.g. Flo card gallery)")
     parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts and layout parts' first column")
     parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile", "parallel", "bazel", "shared"],
                         help="run one part of the benchmark")
@@ -607,7 +611,7 @@ def renders(args):
             "|---|---|---|---|---|---|---|---|")
     print(f"\nwhole process; time = mean of {args.runs} hyperfine runs; instructions = callgrind; ratio < 1: Easel is faster\n")
     print(head)
-    for name, scene, svg, zoom in cases():
+    for name, scene, svg, zoom in cases(only=args.cases):
         easel = [args.easel, "render", scene, "-o", os.path.join(OUT, "easel.png")]
         peers = [[resvg, "--zoom", str(zoom), svg, os.path.join(OUT, "resvg.png")],
                  [rsvg, "--zoom", str(zoom), svg, "-o", os.path.join(OUT, "rsvg.png")]]

@@ -7,31 +7,33 @@ import EaselModel
 /// the benchmark's frames beside resvg's files (docs/benchmarks.md, "PNG
 /// encoding").
 public enum PNGCompression: String, Sendable, CaseIterable {
-    /// libdeflate level 1, every row filtered with Up: about half the
-    /// default's deflate instructions, files about 10% larger (within 2% of
-    /// resvg's for the card and the Flo graph).
+    /// libdeflate level 1, every row filtered with Up, whatever the alpha:
+    /// the default's encoding for opaque images, and for translucent ones
+    /// (and animation frames) about half the encoder instructions of the
+    /// default's, files about 30% larger.
     case fast
-    /// libdeflate level 3; every row filtered with Up for images written
-    /// without an alpha channel, Paeth for those with one (translucent
-    /// images, and animation frames, which share one RGBA header; the
-    /// benchmark's animation frame: Up's file 21% larger). Smaller than resvg's file (the `png` crate at
-    /// its default level) on every benchmark frame and every example but
-    /// dithered slow gradients (whose resvg picture has the bands dithering
-    /// removes; with `--dither no` they are smaller too), for about half the
-    /// instructions of libdeflate 6 with Paeth; files about 20% larger than
-    /// that. Choosing each row's filter cost half as much again for 2%;
-    /// level 2 costs about what level 3 does, level 1 leaves files within 2%
-    /// of resvg's.
+    /// Opaque images: libdeflate level 1, every row filtered with Up. Images
+    /// written with an alpha channel (translucent ones, and animation
+    /// frames, which share one RGBA header): level 3, every row filtered
+    /// with Paeth (the benchmark's animation frame: Up's file 21% larger,
+    /// level 1's 12%). Level 1 for opaque images since issue 58: about half
+    /// the deflate instructions of level 3, files about 10% larger — still
+    /// smaller than resvg's file (the `png` crate at its default level) on
+    /// every benchmark frame (card 2%, Flo graph 1%, gradient gallery 43%,
+    /// text card 67%), but for dithered slow gradients (whose resvg picture
+    /// has the bands dithering removes). Choosing each row's filter cost
+    /// half as much again for 2%; level 2 costs about what level 3 does
+    /// (`bench/run --only encoders`, docs/benchmarks.md "PNG encoding").
     case `default`
     /// libdeflate's strongest level (12), each row's filter chosen by
     /// libpng's heuristic: many times slower, about 40% smaller.
     case small
 
-    /// The libdeflate level.
-    var level: Int32 {
+    /// The libdeflate level for an image with or without an alpha channel.
+    func level(alpha: Bool) -> Int32 {
         switch self {
         case .fast: return 1
-        case .default: return 3
+        case .default: return alpha ? 3 : 1
         case .small: return 12
         }
     }
@@ -83,8 +85,12 @@ enum PNGEncoder {
         var current = scratch, previous = scratch + rowBytes
         let zeroRow = scratch + 2 * rowBytes, candidates = scratch + 3 * rowBytes
         func straighten(_ y: Int, into row: UnsafeMutablePointer<UInt8>) {
-            unpremultiply(UnsafeRawPointer(base + y * canvas.stride).assumingMemoryBound(to: UInt32.self),
-                          count: width, channels: channels, into: row)
+            let pixels = UnsafeRawPointer(base + y * canvas.stride).assumingMemoryBound(to: UInt32.self)
+            if channels == 3 {
+                opaqueRGB(pixels, count: width, into: row)
+            } else {
+                unpremultiply(pixels, count: width, channels: channels, into: row)
+            }
         }
         func emit(_ y: Int) {
             let out = base + y * (rowBytes + 1)
@@ -117,7 +123,7 @@ enum PNGEncoder {
         }
 
         let filteredCount = height * (rowBytes + 1)
-        guard let compressor = libdeflate_alloc_compressor(compression.level) else { return nil }
+        guard let compressor = libdeflate_alloc_compressor(compression.level(alpha: channels == 4)) else { return nil }
         defer { libdeflate_free_compressor(compressor) }
         let bound = libdeflate_zlib_compress_bound(compressor, filteredCount)
         // Pages the compressor does not write are never touched: the bound
@@ -155,6 +161,17 @@ enum PNGEncoder {
             if all >> 24 != 0xFF { return false }
         }
         return true
+    }
+
+    /// RGB from opaque native-endian ARGB32 (written as RGB only when every
+    /// pixel is opaque): nothing to unpremultiply, one pass without a branch.
+    @inline(__always)
+    static func opaqueRGB(_ row: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        for x in 0..<count {
+            let p = row[x]
+            let o = out + x &* 3
+            o[0] = UInt8(truncatingIfNeeded: p >> 16); o[1] = UInt8(truncatingIfNeeded: p >> 8); o[2] = UInt8(truncatingIfNeeded: p)
+        }
     }
 
     /// Straight RGB(A) from premultiplied native-endian ARGB32, rounding as

@@ -442,6 +442,25 @@ public struct TextShaper: TextMeasuring {
 /// names (`Sans`, `Serif`, `Monospace`, `emoji`) are the generics.
 public enum PangoDescriptionFamilies {
     public static func names(_ description: String) -> [FontFamilyName] {
+        if let known = read.withLock({ $0[description] }) { return known }
+        let names = parse(description)
+        read.withLock { table in
+            if table.count >= readLimit { table.removeAll(keepingCapacity: true) }
+            table[description] = names
+        }
+        return names
+    }
+
+    /// Descriptions already read: Pango's parser costs about 100,000
+    /// instructions a call (it tries each word as a style, weight, stretch,
+    /// size and variation), and a scene asks for the same few descriptions
+    /// for every text, every span and every check — 66 reads of a handful
+    /// in the Flo graph, 6% of its render. Emptied when full, so a worker
+    /// serving ever new descriptions stays flat.
+    private static let read = Locked<[String: [FontFamilyName]]>([:])
+    private static let readLimit = 256
+
+    private static func parse(_ description: String) -> [FontFamilyName] {
         guard let d = pango_font_description_from_string(description) else { return [] }
         defer { pango_font_description_free(d) }
         guard let family = pango_font_description_get_family(d) else { return [] }

@@ -62,18 +62,25 @@ final class PNGEncoderTests: XCTestCase {
         }
     }
 
+    /// An opaque image: `default` is `fast`'s encoding (libdeflate 1, Up),
+    /// `small` smaller. A translucent one: `default` (level 3, Paeth)
+    /// smaller than `fast`.
     func testCompressionSettingsTradeSizeForSpeed() throws {
-        var sizes: [PNGCompression: Int] = [:]
+        var opaque: [PNGCompression: [UInt8]] = [:], translucent: [PNGCompression: [UInt8]] = [:]
         for compression in PNGCompression.allCases {
             var options = Easel.Options()
             options.pngCompression = compression
             let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../examples/gradient-gallery.scene.xml").standardized
             let scene = try Easel.compile(fileAt: url, options: options).get()
-            sizes[compression] = try scene.render(format: .png).count
+            opaque[compression] = try scene.render(format: .png)
+            translucent[compression] = try compileScene(Self.mixed, options: options).render(format: .png, scale: 2)
         }
-        XCTAssertLessThan(sizes[.small]!, sizes[.default]!)
-        XCTAssertLessThan(sizes[.default]!, sizes[.fast]!)
+        XCTAssertEqual(opaque[.default]![25], 2, "the gallery is opaque")
+        XCTAssertLessThan(opaque[.small]!.count, opaque[.default]!.count)
+        XCTAssertEqual(opaque[.default]!, opaque[.fast]!, "opaque: the default is fast's encoding")
+        XCTAssertLessThan(translucent[.small]!.count, translucent[.default]!.count)
+        XCTAssertLessThan(translucent[.default]!.count, translucent[.fast]!.count)
     }
 
     /// The default's promise (issue 44): no larger than resvg's file for
