@@ -70,8 +70,11 @@ public final class FontSet: @unchecked Sendable {
             if let list = FcFontList(config, pattern, objects) {
                 for i in 0..<Int(list.pointee.nfont) {
                     guard let font = list.pointee.fonts[i] else { continue }
-                    names.formUnion(FontPattern(font).strings("family"))
-                    files.formUnion(FontPattern(font).strings("file"))
+                    let pattern = FontPattern(font)
+                    var n: Int32 = 0
+                    while let name = pattern.string("family", n) { names.insert(name); n += 1 }
+                    n = 0
+                    while let file = pattern.string("file", n) { files.insert(file); n += 1 }
                 }
                 FcFontSetDestroy(list)
             }
@@ -99,7 +102,19 @@ public final class FontSet: @unchecked Sendable {
     /// fontconfig compares them: ignoring case and spaces).
     public func defines(family: String) -> Bool { namesByKey[FontSet.key(family)] != nil }
 
-    static func key(_ family: String) -> String { String(family.lowercased().filter { $0 != " " }) }
+    static func key(_ family: String) -> String {
+        // ASCII names (nearly all) byte by byte: the set's few hundred
+        // families are keyed at every start, and lowercasing and filtering
+        // Characters cost ten times as much.
+        var ascii: [UInt8] = []
+        ascii.reserveCapacity(family.utf8.count)
+        for byte in family.utf8 {
+            guard byte < 0x80 else { return String(family.lowercased().filter { $0 != " " }) }
+            if byte == UInt8(ascii: " ") { continue }
+            ascii.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        return String(decoding: ascii, as: UTF8.self)
+    }
 
     /// The path a run's font file is reported by: a declared font's as the
     /// compile read it, a system font's own.

@@ -112,8 +112,24 @@ struct MachineFontFolders: Hashable, Sendable {
     /// to declared fonts, or none, without a word).
     var problem: String?
 
+    /// The lists as fontconfig's parse of the configuration gives them:
+    /// read without it where `FontConfigurationFolders` can (the same
+    /// lists, a small part of the cost), else by it.
     static func read() -> MachineFontFolders {
+        if let lists = FontConfigurationFolders.read() {
+            return MachineFontFolders(fontFolders: lists.fonts, cacheFolders: lists.caches,
+                                      problem: lists.fonts.isEmpty ? noFolder : nil)
+        }
+        return readByFontconfig()
+    }
+
+    private static var noFolder: String {
         let file = getenv("FONTCONFIG_FILE").map { String(cString: $0) } ?? "fonts.conf"
+        return "fontconfig's configuration '\(file)' names no font folder (missing or unreadable?)"
+    }
+
+    /// fontconfig's own parse of the whole configuration, rules and all.
+    static func readByFontconfig() -> MachineFontFolders {
         guard let config = FcConfigCreate() else {
             return MachineFontFolders(fontFolders: [], cacheFolders: [], problem: "fontconfig could not start")
         }
@@ -126,7 +142,7 @@ struct MachineFontFolders: Hashable, Sendable {
         _ = FcConfigParseAndLoad(config, nil, 0)
         let folders = strings(FcConfigGetFontDirs(config))
         return MachineFontFolders(fontFolders: folders, cacheFolders: strings(FcConfigGetCacheDirs(config)),
-                                  problem: folders.isEmpty ? "fontconfig's configuration '\(file)' names no font folder (missing or unreadable?)" : nil)
+                                  problem: folders.isEmpty ? noFolder : nil)
     }
 
     private static func strings(_ list: OpaquePointer?) -> [String] {
