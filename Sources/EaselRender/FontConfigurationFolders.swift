@@ -12,23 +12,36 @@ import Glibc
 /// rules for `<dir>`, `<cachedir>`, `<include>` and `<reset-dirs/>`.
 ///
 /// `read()` gives nil — ask fontconfig — for whatever those rules do not
-/// cover exactly: `FONTCONFIG_SYSROOT`, no `HOME`, an XDG variable set
-/// that a `prefix="xdg"` element would read, a relative or non-canonical
-/// folder, `prefix="relative"` or an unknown prefix, `<remap-dir>`, a
-/// missing include without `ignore_missing`, a file reached twice, a
-/// folder of configuration files holding a folder, an XML error, an
-/// entity reference or child element inside a folder element. The tests
-/// hold both readers to the same lists (`FontConfigurationFoldersTests`).
+/// cover exactly: `FONTCONFIG_SYSROOT`, no `HOME` (or one not UTF-8), an
+/// XDG variable set that a `prefix="xdg"` element would read, a relative
+/// or non-canonical folder, `prefix="relative"` or an unknown prefix,
+/// `<remap-dir>`, `<reset-dirs>` holding elements, an include without
+/// `ignore_missing="yes"` (fontconfig then stops a folder at the first
+/// file with any error, rules included, which this reader does not
+/// parse), a file reached twice, a folder of configuration files holding a
+/// folder, and where libxml2 would not read a file as fontconfig's expat
+/// does: bytes that are not UTF-8, a DOCTYPE with an internal subset
+/// (entities, attribute defaults), namespaces, an XML error, an entity
+/// reference or element inside a folder element. Folder names are
+/// compared as bytes, as fontconfig compares them. A host that turned
+/// fontconfig's home off (`FcConfigEnableHome`) is not followed: Easel
+/// never does. The tests hold both readers to the same lists
+/// (`FontConfigurationFoldersTests`).
 enum FontConfigurationFolders {
     struct Lists: Equatable {
         var fonts: [String] = []
         var caches: [String] = []
     }
 
+    /// libxml2's globals set up once, before any parse (as `XMLReader`
+    /// does: its implicit first-use set-up is not thread-safe).
+    private static let parserInitialised: Void = xmlInitParser()
+
     /// Nil when the configuration needs more than this reader follows.
     static func read() -> Lists? {
-        guard getenv("FONTCONFIG_SYSROOT") == nil, let homeValue = getenv("HOME") else { return nil }
-        let home = String(cString: homeValue)
+        _ = parserInitialised
+        guard getenv("FONTCONFIG_SYSROOT") == nil, let homeValue = getenv("HOME"),
+              let home = String(validatingCString: homeValue) else { return nil }
         // Like fontconfig: FONTCONFIG_FILE if set, else fonts.conf (found
         // in FONTCONFIG_PATH, then the configuration folder). Empty names
         // the folder itself.
@@ -69,6 +82,8 @@ enum FontConfigurationFolders {
             if info.st_mode & S_IFMT == S_IFDIR { return readFolder(path) }
             guard let bytes = contents(of: path) else { return false }
             guard mayHoldFolders(bytes) else { return true }
+            // expat, which fontconfig reads with, takes the bytes as UTF-8.
+            guard bytes.count < Int32.max, String(validating: bytes, as: UTF8.self) != nil else { return false }
             return readDocument(bytes, path: path)
         }
 
@@ -111,11 +126,11 @@ enum FontConfigurationFolders {
         }
 
         /// Whether the file mentions an element that names or resets
-        /// folders or includes a file (a false yes costs only a parse).
+        /// folders or includes a file, or declares an entity (whose text
+        /// could hold one; parsed, then given back to fontconfig). A false
+        /// yes costs only a parse.
         func mayHoldFolders(_ bytes: [UInt8]) -> Bool {
-            // Every such element starts "<dir", "<cachedir", "<include",
-            // "<reset-dirs" or "<remap-dir".
-            let names = ["dir", "cachedir", "include", "reset-dirs", "remap-dir"].map { Array($0.utf8) }
+            let names = ["dir", "cachedir", "include", "reset-dirs", "remap-dir", "!ENTITY"].map { Array($0.utf8) }
             return bytes.withUnsafeBufferPointer { buffer in
                 var i = 0
                 while i < buffer.count {
@@ -134,10 +149,13 @@ enum FontConfigurationFolders {
             // subset is named, never read; an entity reference gives up.
             let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
             guard let document = bytes.withUnsafeBufferPointer({ buffer in
-                buffer.withMemoryRebound(to: CChar.self) { xmlReadMemory($0.baseAddress, Int32(buffer.count), path, nil, options) }
+                buffer.withMemoryRebound(to: CChar.self) { xmlReadMemory($0.baseAddress, Int32(buffer.count), path, "UTF-8", options) }
             }) else { return false }
             defer { xmlFreeDoc(document) }
-            guard let root = xmlDocGetRootElement(document), name(root) == "fontconfig" else { return false }
+            // expat applies an internal subset's attribute defaults and
+            // expands its entities; libxml2 here does neither.
+            if let subset = document.pointee.intSubset, subset.pointee.children != nil { return false }
+            guard let root = xmlDocGetRootElement(document), root.pointee.ns == nil, name(root) == "fontconfig" else { return false }
             return walk(root)
         }
 
@@ -150,7 +168,9 @@ enum FontConfigurationFolders {
                 child = node.pointee.next
                 switch node.pointee.type {
                 case XML_ELEMENT_NODE:
-                    guard act(on: node), walk(node) else { return false }
+                    // libxml2 names `x:dir` "dir"; expat, unaware of
+                    // namespaces here, does not.
+                    guard node.pointee.ns == nil, act(on: node), walk(node) else { return false }
                 case XML_ENTITY_REF_NODE:
                     return false
                 default:
@@ -179,7 +199,7 @@ enum FontConfigurationFolders {
                 for path in paths {
                     guard let folder = absolute(path) else { return false }
                     // A folder named again moves to the end.
-                    lists.fonts.removeAll { $0 == folder }
+                    lists.fonts.removeAll { $0.utf8.elementsEqual(folder.utf8) }
                     lists.fonts.append(folder)
                 }
                 return true
@@ -199,9 +219,12 @@ enum FontConfigurationFolders {
                 }
                 guard let folder = absolute(path) else { return false }
                 // A cache folder named again keeps its first place.
-                if !lists.caches.contains(folder) { lists.caches.append(folder) }
+                if !lists.caches.contains(where: { $0.utf8.elementsEqual(folder.utf8) }) { lists.caches.append(folder) }
                 return true
             case "reset-dirs":
+                // fontconfig clears when the element closes, after any
+                // folder inside it: left to it.
+                guard text(of: element) != nil else { return false }
                 lists.fonts.removeAll()
                 return true
             case "remap-dir":
@@ -218,13 +241,10 @@ enum FontConfigurationFolders {
                 default:
                     return false
                 }
-                let ignoreMissing: Bool
-                switch attribute(element, "ignore_missing") {
-                case nil, "no", "false", "0": ignoreMissing = false
-                case "yes", "true", "1": ignoreMissing = true
-                default: return false
-                }
-                guard let path = resolve(name) else { return ignoreMissing }
+                // Without it fontconfig "complains": a folder stops at its
+                // first file with an error of any kind, rules included.
+                guard attribute(element, "ignore_missing") == "yes" else { return false }
+                guard let path = resolve(name) else { return true }
                 return readFile(path)
             default:
                 return true
@@ -235,10 +255,16 @@ enum FontConfigurationFolders {
         /// nil for a path that is relative or not already canonical, which
         /// fontconfig would complete against the working folder or rewrite.
         func absolute(_ path: String) -> String? {
-            let expanded = path.hasPrefix("~") ? home + path.dropFirst() : path
-            guard expanded.hasPrefix("/"), expanded.count > 1, !expanded.hasSuffix("/"), !expanded.hasSuffix("/."),
-                  !expanded.hasSuffix("/.."), !expanded.contains("//"), !expanded.contains("/./"), !expanded.contains("/../")
-            else { return nil }
+            let expanded = path.utf8.first == UInt8(ascii: "~") ? home + String(decoding: path.utf8.dropFirst(), as: UTF8.self) : path
+            // Compared as bytes: String's comparisons see through combining marks.
+            let bytes = Array(expanded.utf8)
+            func has(_ part: String) -> Bool {
+                let needle = Array(part.utf8)
+                return bytes.count >= needle.count && (0...(bytes.count - needle.count)).contains { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+            }
+            guard bytes.first == UInt8(ascii: "/"), bytes.count > 1, bytes.last != UInt8(ascii: "/"),
+                  !bytes.suffix(2).elementsEqual("/.".utf8), !bytes.suffix(3).elementsEqual("/..".utf8),
+                  !has("//"), !has("/./"), !has("/../") else { return nil }
             return expanded
         }
 

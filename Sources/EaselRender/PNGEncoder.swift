@@ -8,15 +8,15 @@ import EaselModel
 /// encoding").
 public enum PNGCompression: String, Sendable, CaseIterable {
     /// libdeflate level 1, every row filtered with Up, whatever the alpha:
-    /// the default's encoding for opaque images, and for translucent ones
-    /// (and animation frames) about half the encoder instructions of the
-    /// default's, files about 30% larger.
+    /// the default's encoding for opaque images, and for images with
+    /// transparency about half the encoder instructions of the default's,
+    /// files about 30% larger.
     case fast
     /// Opaque images: libdeflate level 1, every row filtered with Up. Images
-    /// written with an alpha channel (translucent ones, and animation
-    /// frames, which share one RGBA header): level 3, every row filtered
-    /// with Paeth (the benchmark's animation frame: Up's file 21% larger,
-    /// level 1's 12%). Level 1 for opaque images since issue 58: about half
+    /// written with an alpha channel (translucent ones; an animation's
+    /// frames when any has transparency, as its frames share one header):
+    /// level 3, every row filtered with Paeth (the benchmark's translucent
+    /// animation frame: Up's file 21% larger, level 1's 12%). Level 1 for opaque images since issue 58: about half
     /// the deflate instructions of level 3, files about 10% larger — still
     /// smaller than resvg's file (the `png` crate at its default level) on
     /// every benchmark frame (card 2%, Flo graph 1%, gradient gallery 43%,

@@ -442,11 +442,15 @@ public struct TextShaper: TextMeasuring {
 /// names (`Sans`, `Serif`, `Monospace`, `emoji`) are the generics.
 public enum PangoDescriptionFamilies {
     public static func names(_ description: String) -> [FontFamilyName] {
-        if let known = read.withLock({ $0[description] }) { return known }
+        // By bytes: two spellings String calls equal (composed and
+        // decomposed accents) are two descriptions to Pango.
+        let key = Array(description.utf8)
+        guard key.count <= longestKept else { return parse(description) }
+        if let known = read.withLock({ $0[key] }) { return known }
         let names = parse(description)
         read.withLock { table in
             if table.count >= readLimit { table.removeAll(keepingCapacity: true) }
-            table[description] = names
+            table[key] = names
         }
         return names
     }
@@ -455,10 +459,12 @@ public enum PangoDescriptionFamilies {
     /// instructions a call (it tries each word as a style, weight, stretch,
     /// size and variation), and a scene asks for the same few descriptions
     /// for every text, every span and every check — 66 reads of a handful
-    /// in the Flo graph, 6% of its render. Emptied when full, so a worker
-    /// serving ever new descriptions stays flat.
-    private static let read = Locked<[String: [FontFamilyName]]>([:])
+    /// in the Flo graph, 6% of its render. At most `readLimit` of at most
+    /// `longestKept` bytes, emptied when full: a worker serving ever new
+    /// descriptions stays flat.
+    private static let read = Locked<[[UInt8]: [FontFamilyName]]>([:])
     private static let readLimit = 256
+    private static let longestKept = 1_024
 
     private static func parse(_ description: String) -> [FontFamilyName] {
         guard let d = pango_font_description_from_string(description) else { return [] }

@@ -71,9 +71,10 @@ final class FontConfigurationFoldersTests: XCTestCase {
                 <cachedir>/var/cache/c1</cachedir> <cachedir prefix="xdg">fc</cachedir> <cachedir>~/.fc</cachedir>
                 <cachedir prefix="relative">/var/cache/other-prefix</cachedir>
                 <include ignore_missing="yes">/nonexistent/x.conf</include>
-                <include>ROOT/conf.d</include>
+                <include ignore_missing="yes">ROOT/conf.d</include>
                 <include ignore_missing="yes">ROOT/conf.d/10-a.conf.link</include>
-                <include ignore_missing="no">ROOT/last.conf</include>
+                <include ignore_missing="yes">ROOT/last.conf</include>
+                <dir>/srv/caf\u{E9}</dir> <dir>/srv/cafe\u{301}</dir> <cachedir>/var/cache/\u{C5}</cachedir> <cachedir>/var/cache/A\u{30A}</cachedir>
                 <dir>/srv/a/fonts</dir> <cachedir>/var/cache/c1</cachedir>
                 """),
             // Read in byte order (10 < 1.conf? no: "1." < "10"), "a.conf" and "12-x.conf.bak" not at all.
@@ -84,11 +85,14 @@ final class FontConfigurationFoldersTests: XCTestCase {
             "conf.d/a.conf": config("<dir>/srv/not-read-a</dir>"),
             "conf.d/12-x.conf.bak": config("<dir>/srv/not-read-bak</dir>"),
             "conf.d/40-rules.conf": config(#"<match><test name="family"><string>y</string></test></match>"#),
+            // An error in a file of rules only stops that file (the include
+            // ignores missing files, so fontconfig does not complain).
+            "conf.d/50-broken-rules.conf": config(#"<match><test name="family"><string>y</test></match>"#),
             "nested/20-n.conf": config("<dir>/srv/nested</dir><cachedir>/var/cache/nested</cachedir>"),
             "last.conf": config("<dir>/srv/last</dir>"),
             "linked.conf": config("<dir>/srv/linked</dir>"),
-            "reset.conf": config("<dir>/srv/before</dir><include>ROOT/conf.d</include><reset-dirs/><dir>/srv/after</dir><cachedir>/var/cache/kept</cachedir>"),
-            "relative.conf": config("<include>rel.conf</include><dir>/srv/top</dir>"),
+            "reset.conf": config(#"<dir>/srv/before</dir><include ignore_missing="yes">ROOT/conf.d</include><reset-dirs/><dir>/srv/after</dir><cachedir>/var/cache/kept</cachedir>"#),
+            "relative.conf": config(#"<include ignore_missing="yes">rel.conf</include><dir>/srv/top</dir>"#),
             "p2/rel.conf": config("<dir>/srv/found-in-second-path</dir>"),
         ])
         for name in ["top.conf", "conf.d/30-x.conf", "reset.conf"] {
@@ -108,7 +112,9 @@ final class FontConfigurationFoldersTests: XCTestCase {
             try with(variables) {
                 let expected = fontconfigLists()
                 let ours = try XCTUnwrap(FontConfigurationFolders.read(), "\(top): within the reader's rules")
-                XCTAssertEqual(ours, expected, top)
+                // As bytes: String's == would call a composed and a decomposed accent one folder.
+                XCTAssertEqual(ours.fonts.map { Array($0.utf8) }, expected.fonts.map { Array($0.utf8) }, top)
+                XCTAssertEqual(ours.caches.map { Array($0.utf8) }, expected.caches.map { Array($0.utf8) }, top)
                 if top == "top.conf" {
                     // The cases are there: moved to the end, kept first, skipped files, byte order.
                     XCTAssertEqual(ours.fonts.last, "/srv/a/fonts")
@@ -130,6 +136,15 @@ final class FontConfigurationFoldersTests: XCTestCase {
             "unknown-prefix.conf": config(#"<dir prefix="other">/srv/x</dir>"#),
             "remap.conf": config(#"<remap-dir as-path="/srv/as">/srv/real</remap-dir>"#),
             "missing-include.conf": config("<include>/nonexistent/x.conf</include>"),
+            // Without ignore_missing="yes" fontconfig stops a folder at a file with any error.
+            "strict-folder.conf": config("<include>ROOT/strict.d</include>"),
+            "strict.d/10-x.conf": config("<match><test><int>abc</int></test></match>"),
+            "strict.d/20-d.conf": config("<dir>/srv/after-an-error</dir>"),
+            "strict-file.conf": config(#"<include ignore_missing="no">ROOT/once.conf</include>"#),
+            "attlist.conf": #"<?xml version="1.0"?><!DOCTYPE fontconfig [<!ATTLIST cachedir prefix CDATA "xdg">]><fontconfig><cachedir>/var/cache/x</cachedir></fontconfig>"#,
+            "entity-text.conf": #"<?xml version="1.0"?><!DOCTYPE fontconfig [<!ENTITY d "&#60;dir>/srv/x&#60;/dir>">]><fontconfig>&d;</fontconfig>"#,
+            "namespaced.conf": config(#"<dir>/srv/plain</dir><x:dir xmlns:x="urn:x">/srv/ns</x:dir>"#),
+            "reset-holding.conf": config("<dir>/srv/a</dir><reset-dirs><dir>/srv/b</dir></reset-dirs>"),
             "broken.conf": config("<dir>/srv/ok</dir><dir>/srv/unclosed</fontconfig>"),
             "double-slash.conf": config("<dir>/srv//x</dir>"),
             "trailing-slash.conf": config("<dir>/srv/x/</dir>"),
@@ -141,15 +156,29 @@ final class FontConfigurationFoldersTests: XCTestCase {
             "element-inside.conf": config("<dir>/srv/<b>x</b></dir>"),
             "xdg.conf": config(#"<dir prefix="xdg">fonts</dir>"#),
         ])
-        let twice = root.appendingPathComponent("twice.conf")
-        try Data(try String(contentsOf: twice, encoding: .utf8).replacingOccurrences(of: "ROOT", with: root.path).utf8).write(to: twice)
-        for name in ["relative-dir", "relative-prefix", "unknown-prefix", "remap", "missing-include", "broken", "double-slash",
-                     "trailing-slash", "dot-dot", "spaces", "twice", "entity", "element-inside"] {
+        for name in ["twice.conf", "strict-folder.conf", "strict-file.conf"] {
+            let url = root.appendingPathComponent(name)
+            try Data(try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "ROOT", with: root.path).utf8).write(to: url)
+        }
+        // Latin-1 bytes: expat reads them as UTF-8 (and stops), libxml2 would transcode.
+        try Data(#"<?xml version="1.0" encoding="ISO-8859-1"?><fontconfig><dir>/srv/caf"#.utf8 + [0xE9] + "</dir></fontconfig>".utf8)
+            .write(to: root.appendingPathComponent("latin1.conf"))
+        for name in ["relative-dir", "relative-prefix", "unknown-prefix", "remap", "missing-include", "strict-folder", "strict-file",
+                     "broken", "double-slash", "trailing-slash", "dot-dot", "spaces", "twice", "entity", "element-inside", "attlist",
+                     "entity-text", "namespaced", "reset-holding", "latin1"] {
             with(Self.xdgUnset.merging(["FONTCONFIG_FILE": root.appendingPathComponent(name + ".conf").path]) { $1 }) {
                 XCTAssertNil(FontConfigurationFolders.read(), name)
-                XCTAssertEqual(MachineFontFolders.read().fontFolders, fontconfigLists().fonts, name)
             }
         }
+        // Where fontconfig's lists differ from what a reader missing those
+        // rules would give: the reason each is left to it.
+        func fontconfigFonts(_ name: String) -> [String] {
+            with(Self.xdgUnset.merging(["FONTCONFIG_FILE": root.appendingPathComponent(name + ".conf").path]) { $1 }) { fontconfigLists().fonts }
+        }
+        XCTAssertEqual(fontconfigFonts("strict-folder"), [], "the error in 10-x.conf stops the folder")
+        XCTAssertEqual(fontconfigFonts("reset-holding"), [], "cleared after the folder inside it")
+        XCTAssertEqual(fontconfigFonts("entity-text"), ["/srv/x"], "the entity's text is an element")
+        XCTAssertEqual(fontconfigFonts("namespaced"), ["/srv/plain"], "x:dir is no dir to fontconfig")
         // An XDG variable the element would read, no HOME, a sysroot.
         for variables: [String: String?] in [["XDG_DATA_HOME": "/srv/xdg"], ["XDG_DATA_DIRS": "/srv/d1:/srv/d2"], ["HOME": nil],
                                             ["FONTCONFIG_SYSROOT": root.path]] {
