@@ -80,7 +80,7 @@ extension AssetBuild.Options {
         let l = compile.limits
         return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android) platforms=\(platforms.map(\.rawValue)) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters),\(l.maxLayoutWork) "
-            + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.rawValue) dither=\(compile.dither.map(String.init) ?? "scene") "
+            + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.encoding) dither=\(compile.dither.map(String.init) ?? "scene") "
             + "appearance=\(compile.appearance.rawValue) " + (displayGamut == .srgb ? "" : "display-gamut=\(displayGamut.rawValue) ")
             + (compile.colorSpace.map { "color-space=\($0.rawValue) " } ?? "") + "set=\(compile.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.value)" }) "
             // The font folders' files by name: a font added or removed can change

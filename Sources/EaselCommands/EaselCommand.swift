@@ -74,7 +74,7 @@ enum DitherChoice: String, ExpressibleByArgument, CaseIterable { case yes, no }
 
 struct PNGEncodingOptions: ParsableArguments {
     @Option(name: .customLong("png-compression"),
-            help: "default (libdeflate 1 for opaque images, 3 for images with transparency), fast (libdeflate 1 for every image: those with transparency about half the default's work, files about 30% larger), or small (libdeflate 12: many times slower, 20–40% smaller).")
+            help: "default (libdeflate 1 for opaque images, 3 for images with transparency), fast (libdeflate 1 for every image: those with transparency about half the default's work, files 10–30% larger), or small (libdeflate 12: many times slower, 20–50% smaller).")
     var pngCompression: PNGCompression = .default
 
     @Option(help: "yes or no: dither gradients in PNG output so slow ones show no bands (default: the scene's dither attribute, itself yes).")

@@ -10,7 +10,7 @@ public enum PNGCompression: String, Sendable, CaseIterable {
     /// libdeflate level 1, every row filtered with Up, whatever the alpha:
     /// the default's encoding for opaque images, and for images with
     /// transparency about half the encoder instructions of the default's,
-    /// files about 30% larger.
+    /// files 10–30% larger.
     case fast
     /// Opaque images: libdeflate level 1, every row filtered with Up. Images
     /// written with an alpha channel (translucent ones; an animation's
@@ -26,7 +26,7 @@ public enum PNGCompression: String, Sendable, CaseIterable {
     /// (`bench/run --only encoders`, docs/benchmarks.md "PNG encoding").
     case `default`
     /// libdeflate's strongest level (12), each row's filter chosen by
-    /// libpng's heuristic: many times slower, about 40% smaller.
+    /// libpng's heuristic: many times slower, 20–50% smaller.
     case small
 
     /// The libdeflate level for an image with or without an alpha channel.
@@ -36,6 +36,14 @@ public enum PNGCompression: String, Sendable, CaseIterable {
         case .default: return alpha ? 3 : 1
         case .small: return 12
         }
+    }
+
+    /// What decides this setting's bytes — level and row filter without and
+    /// with alpha, and libdeflate's version — for a build's record: outputs
+    /// a build wrote with another encoding are written again.
+    public var encoding: String {
+        func part(_ alpha: Bool) -> String { "\(level(alpha: alpha))/\(rowFilter(alpha: alpha).map(String.init) ?? "chosen")" }
+        return "\(rawValue) \(part(false)) \(part(true)) libdeflate \(LIBDEFLATE_VERSION_STRING)"
     }
 
     /// The one filter type for every row (PNG filter 2 Up, 4 Paeth), or

@@ -186,6 +186,27 @@ final class BuildTests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: out.appendingPathComponent("notes.txt"), encoding: .utf8), "mine")
     }
 
+    /// A build records how its PNGs were encoded (level, filters, libdeflate's
+    /// version): outputs recorded with another encoding — an Easel whose
+    /// default changed — are written again, not kept as up to date.
+    func testOutputsRecordedWithAnotherPNGEncodingAreWrittenAgain() throws {
+        try makeTree()
+        XCTAssertEqual(try build().status, 0)
+        let manifest = out.appendingPathComponent(AssetBuild.manifestName)
+        var json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any])
+        let options = try XCTUnwrap(json["options"] as? String)
+        XCTAssertTrue(options.contains("png=" + PNGCompression.default.encoding + " "), "the encoding is recorded: \(options)")
+        let card = out.appendingPathComponent("card.png")
+        let fresh = try Data(contentsOf: card)
+        try Data("written by an older encoder".utf8).write(to: card)
+        XCTAssertEqual(try build().status, 0)
+        XCTAssertEqual(try Data(contentsOf: card).count, "written by an older encoder".utf8.count, "same encoding: up to date")
+        json["options"] = options.replacingOccurrences(of: PNGCompression.default.encoding, with: "default 3/2 3/4 libdeflate 1.14")
+        try JSONSerialization.data(withJSONObject: json).write(to: manifest)
+        XCTAssertEqual(try build().status, 0)
+        XCTAssertEqual(try Data(contentsOf: card), fresh, "another encoding: written again")
+    }
+
     /// Outputs are not flushed one by one; a build flushes its output
     /// folder once, after its outputs are in place and before the manifest
     /// that lists them — also when the manifest's bytes do not change (an
