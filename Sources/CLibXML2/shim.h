@@ -6,3 +6,7 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+
+/* xmlFree is a global function pointer, which Swift 6 refuses to read as
+   shared mutable state: a call through it, in C. */
+static inline void easel_xml_free(void *p) { xmlFree(p); }

@@ -123,7 +123,13 @@ public struct CompileSession: Sendable {
         var decodeCost = 0.0
         for root in scene.paintedRoots {
             root.walk { node in
-                guard case .image(let source, _) = node.kind, !source.data.isEmpty, !hasErrors else { return }
+                guard case .image(let source, _, _) = node.kind, !source.data.isEmpty, !hasErrors else { return }
+                if source.vector != nil {
+                    if let problem = images.checkSVG(source) {
+                        diagnostics.append(Diagnostic(.error, .cannotDrawSVG(source.path, problem), at: node.location))
+                    }
+                    return
+                }
                 decodeCost += Double(source.pixelWidth) * Double(source.pixelHeight) * PaintCost.perImageSourcePixel
                 if decodeCost > self.options.limits.maxPaintCost {
                     diagnostics.append(Diagnostic(.error, .paintBudgetExceeded(self.options.limits.maxPaintCost), at: node.location))
@@ -151,10 +157,25 @@ public struct CompileSession: Sendable {
             diagnostics.append(exhausted)
             return nil
         }
+        // An SVG image's text is drawn in the scene's fonts: a scene whose
+        // only text is in one makes its font set here.
+        if loader.made == nil, scene.paintedRoots.contains(where: { root in
+            var found = false
+            root.walk { if case .image(let s, _, _) = $0.kind, s.vector?.hasText == true { found = true } }
+            return found
+        }) {
+            _ = loader.fonts()
+            if case .failure(let d)? = loader.result {
+                diagnostics.append(d)
+                return nil
+            }
+        }
         let fonts = loader.made
+        images.fontsForSVGText = fonts
         var fontDiagnostics: [Diagnostic] = []
         if let fonts {
             fontDiagnostics = FontChecks.diagnose(scene, layout, fonts: fonts, missingGlyphs: options.missingGlyphs)
+                + Self.svgTextGlyphChecks(scene, fonts: fonts, missingGlyphs: options.missingGlyphs)
             diagnostics += fontDiagnostics
             recordFontsUsed(layout)
         }
@@ -217,6 +238,26 @@ public struct CompileSession: Sendable {
     /// The compile's font set: the `--font-dir` fonts and the scene's
     /// `<font src>` files, then the machine's unless either the options or
     /// the scene turn them off.
+    /// The characters of SVG images' text that no font of the compile has,
+    /// at each `<image>` (as `--missing-glyphs` says for texts): the SVG's
+    /// text shaped over the scene's set, whose fallback is librsvg's too.
+    static func svgTextGlyphChecks(_ scene: Scene, fonts: FontSet, missingGlyphs: MissingGlyphs) -> [Diagnostic] {
+        var out: [Diagnostic] = []
+        let shaper = TextShaper(fonts: fonts)
+        for root in scene.paintedRoots {
+            root.walk { node in
+                guard case .image(let source, _, _) = node.kind, let svg = source.vector, svg.hasText else { return }
+                let text = String(svg.text.map { $0.isWhitespace ? " " : $0 })
+                let request = TextRequest(text: text, font: FontSpec(), wrapWidth: nil, align: .leading, lineSpacing: 1, maxLines: nil)
+                let missing = shaper.shape(request).missing
+                guard !missing.isEmpty else { return }
+                out.append(Diagnostic(missingGlyphs == .error ? .error : .warning,
+                                      .missingGlyphs(missing, drawn: missingGlyphs == .warning), at: node.location))
+            }
+        }
+        return out
+    }
+
     static func fontSet(for scene: Scene, fontData: [String: [UInt8]], options: Easel.Options) -> Result<FontSet, Diagnostic> {
         var declared: [DeclaredFontFile]
         switch FontInputs.declaredFiles(in: options.fontDirectories, limit: options.limits.maxFileSize) {

@@ -50,9 +50,11 @@ func fuzzPreviewRequest(_ bytes: [UInt8]) {
 ///
 /// After a NUL byte come the command line's parameter surfaces, one per
 /// NUL-separated part: `name=value` as `--set`, `dark` as `--appearance
-/// dark`, `~name` as `--variant name`; and two files: `csv:` then the bytes
-/// of `data.csv` beside the scene (a graph's `src="data.csv"` reads it), and
-/// `manifest:` then bytes read as `easel build`'s manifest.
+/// dark`, `~name` as `--variant name`; and three files: `csv:` then the bytes
+/// of `data.csv` beside the scene (a graph's `src="data.csv"` reads it),
+/// `svg:` then the bytes of `logo.svg` beside it (an `<image
+/// href="logo.svg">` draws it through librsvg), and `manifest:` then bytes
+/// read as `easel build`'s manifest.
 func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parts = UnsafeBufferPointer(start: data, count: size).split(separator: 0, omittingEmptySubsequences: false)
     var options = Easel.Options()
@@ -65,6 +67,9 @@ func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if part.starts(with: Array("csv:".utf8)) {
             folder = fuzzFolder
             try? Data(part.dropFirst(4)).write(to: folder.appendingPathComponent("data.csv"))
+        } else if part.starts(with: Array("svg:".utf8)) {
+            folder = fuzzFolder
+            try? Data(part.dropFirst(4)).write(to: folder.appendingPathComponent("logo.svg"))
         } else if part.starts(with: Array("manifest:".utf8)) {
             _ = AssetBuild.manifestSceneCount(Array(part.dropFirst(9)))
         } else if text == "dark" {

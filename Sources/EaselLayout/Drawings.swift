@@ -82,6 +82,13 @@ public struct ImageDrawing: Sendable {
     /// Where the image's pixels land (may overflow `clipRect` for `cover`).
     public var destination: Rect
     public var clipRect: Rect
+    /// `tint`: painted over the frame (`clipRect`) through the image's
+    /// coverage, instead of the image's own colours.
+    public var tint: PaintID?
+
+    public init(source: ImageSource, destination: Rect, clipRect: Rect, tint: PaintID? = nil) {
+        self.source = source; self.destination = destination; self.clipRect = clipRect; self.tint = tint
+    }
 }
 
 extension TextDrawing {

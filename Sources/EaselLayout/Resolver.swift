@@ -98,8 +98,12 @@ struct Resolver {
         case .rect(let style, _), .ellipse(let style), .shape(_, let style):
             if let geometry { out.drawing = shapeDrawing(geometry, style: style, box: ownBox) }
             inset = .zero
-        case .image(let source, let fit):
-            out.drawing = .image(imageDrawing(source, fit: fit, size: frame.size))
+        case .image(let source, let fit, let tint):
+            var drawing = imageDrawing(source, fit: fit, size: frame.size)
+            if let tint, tint != .none {
+                drawing.tint = paint(tint, opacity: 1, box: Rect(x: 0, y: 0, width: frame.width, height: frame.height))
+            }
+            out.drawing = .image(drawing)
             inset = .zero
         case .text(let style):
             out.drawing = .text(textDrawing(style, frame: frame, wraps: c.width != nil,
@@ -170,8 +174,8 @@ struct Resolver {
         case .text(let style):
             let m = measurer.measure(textRequest(style, wrapWidth: width, height: height).request)
             return Size(width ?? m.width, height ?? m.height)
-        case .image(let source, _):
-            let iw = Double(source.pixelWidth), ih = Double(source.pixelHeight)
+        case .image(let source, _, _):
+            let (iw, ih) = source.intrinsicSize
             switch (width, height) {
             case let (w?, h?): return Size(w, h)
             case let (w?, nil): return Size(w, w * ih / iw)
@@ -323,7 +327,7 @@ struct Resolver {
     }
 
     private func imageDrawing(_ source: ImageSource, fit: ImageFit, size: Size) -> ImageDrawing {
-        let iw = Double(source.pixelWidth), ih = Double(source.pixelHeight)
+        let (iw, ih) = source.intrinsicSize
         let scale: (Double, Double)
         switch fit {
         case .fill: scale = (size.width / iw, size.height / ih)

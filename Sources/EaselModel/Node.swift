@@ -24,21 +24,34 @@ public struct CommonAttributes: Hashable, Sendable {
 
 public enum ImageFit: String, Hashable, Sendable, CaseIterable { case fill, contain, cover }
 
-/// A PNG file read and checked at parse time, so a missing or unreadable
-/// file is reported with the location of its `href`.
+/// A PNG or SVG file read and checked at parse time, so a missing or
+/// unreadable file is reported with the location of its `href`.
 public struct ImageSource: Hashable, Sendable {
     public var path: String
     public var data: [UInt8] { didSet { digest = Self.digest(of: data) } }
+    /// A PNG's pixels; for an SVG, its intrinsic size rounded up (what the
+    /// paint budget charges as its source).
     public var pixelWidth: Int
     public var pixelHeight: Int
+    /// Set when the file is an SVG (drawn as vectors): what the parser
+    /// learnt of it.
+    public var vector: SVGImageFacts?
     /// A hash of `data`, taken once: what decoded images are found by,
     /// so that painting an image never hashes its bytes. Seeded per
     /// process, as Swift's hashes are: never written anywhere.
     public private(set) var digest: Int
 
-    public init(path: String, data: [UInt8], pixelWidth: Int, pixelHeight: Int) {
+    public init(path: String, data: [UInt8], pixelWidth: Int, pixelHeight: Int, vector: SVGImageFacts? = nil) {
         self.path = path; self.data = data; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
+        self.vector = vector
         digest = Self.digest(of: data)
+    }
+
+    /// The size `fit` works with, in points: a PNG's pixels, an SVG's
+    /// intrinsic size (its aspect from the `viewBox`).
+    public var intrinsicSize: (width: Double, height: Double) {
+        if let vector { return (vector.width, vector.height) }
+        return (Double(pixelWidth), Double(pixelHeight))
     }
 
     private static func digest(of data: [UInt8]) -> Int {
@@ -69,7 +82,8 @@ public enum NodeKind: Hashable, Sendable {
     case shape(CoordinateShape, PaintStyle)
     case group
     case `repeat`(count: Int, step: AffineTransform)
-    case image(ImageSource, fit: ImageFit)
+    /// `tint`: a paint over the image's frame, shown through the image's coverage.
+    case image(ImageSource, fit: ImageFit, tint: Paint?)
     case text(TextStyle)
     case stack(StackStyle)
     case lineGraph(LineGraph)

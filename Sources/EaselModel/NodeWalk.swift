@@ -39,7 +39,9 @@ extension Node {
                 }
             }
             return g.items.flatMap { paints($0.item) }
-        case .group, .repeat, .image:
+        case .image(_, _, let tint):
+            return [tint].compactMap { $0 }
+        case .group, .repeat:
             return []
         }
     }

@@ -32,6 +32,13 @@ public enum FuzzDictionary {
         "\u{2060}\u{2060}\u{2060}\u{2060}", "\u{200B}\u{200B}\u{200B}\u{200B}", "max-lines=\"1\" width=\"40\"",
         "<clipPath id=\"c\"><rect clip-path=\"url(#c)\"/></clipPath>", "clip-path=\"url(#c)\"", "wght 800, wdth 90",
         "<points diameter=\"3\"/>", "{}{}{}{}",
+        // SVG images (`svg:` carries logo.svg): references, declarations,
+        // expansion and the filters librsvg runs.
+        "svg:", "href=\"logo.svg\"", "tint=\"", "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\">",
+        "</svg>", "xlink:href=\"#", "<use xlink:href=\"#a\"/>", "id=\"a\"", "url(#a)", "url(/etc/passwd)",
+        "data:image/png;base64,", "<!DOCTYPE svg [<!ENTITY a \"aa\">]>", "&a;", "@import", "<style>",
+        "<feGaussianBlur stdDeviation=\"1e9\"/>", "<filter id=\"a\">", "<pattern id=\"a\" width=\"1\" height=\"1\">",
+        "<text font-family=\"Inter\">", "<marker id=\"a\">", "marker-mid=\"url(#a)\"",
     ]
 }
 

@@ -44,12 +44,21 @@ extension SceneBuilder {
         case "image":
             var source = ImageSource(path: "", data: [], pixelWidth: 1, pixelHeight: 1)
             if let href = required(el, "href") {
-                switch resolver.loadPNG(href.value) {
-                case .success(let s): source = s
+                switch resolver.loadImage(href.value) {
+                case .success(let s):
+                    if let svg = s.vector, svg.elements > limits.maxNodes {
+                        diagnostics.error(.svgTooManyElements(href.value, svg.elements, limits.maxNodes), on: href)
+                    } else if let svg = s.vector, depth + svg.depth > limits.maxDepth {
+                        diagnostics.error(.svgTooDeep(href.value, svg.depth, at: depth, limits.maxDepth), on: href)
+                    } else if let svg = s.vector, svg.text.unicodeScalars.count > limits.maxTextCharacters {
+                        diagnostics.error(.svgTooMuchText(href.value, svg.text.unicodeScalars.count, limits.maxTextCharacters), on: href)
+                    } else {
+                        source = s
+                    }
                 case .failure(let m): diagnostics.error(m, on: href)
                 }
             }
-            kind = .image(source, fit: keyword(el, "fit", ImageFit.self) ?? .fill)
+            kind = .image(source, fit: keyword(el, "fit", ImageFit.self) ?? .fill, tint: paint(el, "tint"))
         case "text":
             kind = .text(textStyle(el))
         case "vstack", "hstack", "zstack":

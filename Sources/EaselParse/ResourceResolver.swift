@@ -57,23 +57,36 @@ public struct ResourceResolver: Sendable {
         }
     }
 
-    /// Reads a PNG and its size from the IHDR chunk, without decoding it, so
-    /// that a tiny file claiming giant dimensions is refused before Cairo
-    /// allocates anything.
-    public func loadPNG(_ reference: String) -> Result<ImageSource, Diagnostic.Message> {
+    /// Reads an `<image>`'s file: a PNG (by its signature) or an SVG (by
+    /// its `<svg>` root), told apart by content, whatever its name.
+    public func loadImage(_ reference: String) -> Result<ImageSource, Diagnostic.Message> {
         switch read(reference) {
         case .failure(let m): return .failure(m)
         case .success(let bytes):
-            let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-            guard bytes.count >= 24, Array(bytes[0..<8]) == signature,
-                  Array(bytes[12..<16]) == Array("IHDR".utf8) else { return .failure(.notPNG(reference)) }
-            func be32(_ i: Int) -> Int {
-                Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            if bytes.starts(with: Self.pngSignature) { return png(bytes, reference) }
+            guard SVGImageReader.looksLikeXML(bytes) else { return .failure(.notAnImage(reference, root: nil)) }
+            return SVGImageReader.read(bytes, reference: reference, limits: limits).map { facts in
+                ImageSource(path: reference, data: bytes, pixelWidth: Int(facts.width.rounded(.up)),
+                            pixelHeight: Int(facts.height.rounded(.up)), vector: facts)
             }
-            let w = be32(16), h = be32(20)
-            guard w > 0, h > 0 else { return .failure(.notPNG(reference)) }
-            guard w * h <= limits.maxPixels else { return .failure(.imageTooLarge(reference, w, h, limits.maxPixels)) }
-            return .success(ImageSource(path: reference, data: bytes, pixelWidth: w, pixelHeight: h))
         }
+    }
+
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// A PNG and its size from the IHDR chunk, without decoding it, so
+    /// that a tiny file claiming giant dimensions is refused before Cairo
+    /// allocates anything.
+    private func png(_ bytes: [UInt8], _ reference: String) -> Result<ImageSource, Diagnostic.Message> {
+        let signature = Self.pngSignature
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature,
+              Array(bytes[12..<16]) == Array("IHDR".utf8) else { return .failure(.notPNG(reference)) }
+        func be32(_ i: Int) -> Int {
+            Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+        }
+        let w = be32(16), h = be32(20)
+        guard w > 0, h > 0 else { return .failure(.notPNG(reference)) }
+        guard w * h <= limits.maxPixels else { return .failure(.imageTooLarge(reference, w, h, limits.maxPixels)) }
+        return .success(ImageSource(path: reference, data: bytes, pixelWidth: w, pixelHeight: h))
     }
 }

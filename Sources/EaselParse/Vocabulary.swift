@@ -38,7 +38,7 @@ public enum Vocabulary {
         "path": box + paint + ["d"],
         "group": ["id", "opacity", "transform", "transform-origin", "clip-path", "hidden"],
         "repeat": ["id", "count", "transform", "hidden"],
-        "image": box + ["href", "fit"],
+        "image": box + ["href", "fit", "tint"],
         "text": box + fontAttributes + ["fill", "fill-opacity", "align", "line-spacing", "max-lines", "paint-bounds", "lang",
                                         "letter-spacing", "fit", "min-font-size", "dir"],
         "span": fontAttributes.filter { $0 != "font" } + ["fill", "fill-opacity", "lang", "letter-spacing", "underline", "strikethrough", "baseline-shift"],

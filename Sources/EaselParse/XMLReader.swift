@@ -7,6 +7,7 @@ extension Diagnostic.Message {
     static let doctypeRefused = Self(.doctypeRefused, "a DOCTYPE is not allowed in a scene (scenes need none, and refusing it shuts out entity tricks)")
     static let notUTF8 = Self(.malformedXML, "a scene file must be UTF-8 text")
     static let emptyDocument = Self(.malformedXML, "the file has no root element")
+    static let declarationsRefused = Self(.doctypeRefused, "a DOCTYPE that declares entities, elements or attributes is not allowed (an input SVG may only name a public DTD, which is never read)")
     static func tooManyAttributes(_ limit: Int) -> Self {
         .init(.inputTooLarge, "this element has more than \(limit) attributes (no element of the format takes more than 40)")
     }
@@ -29,10 +30,17 @@ public enum XMLReader {
     /// initialiser exactly once, whichever thread gets there first.
     private static let parserInitialised: Void = xmlInitParser()
 
+    /// How a document is read. A scene refuses any DOCTYPE and any
+    /// character no output can carry; an SVG used as an image may name a
+    /// public DTD (never read) but declare nothing, and keeps its text as
+    /// written (librsvg reads it again).
+    public enum Dialect: Sendable { case scene, svgImage }
+
     /// `errorLimit`: errors kept before parsing stops (0: all).
-    public static func read(bytes: [UInt8], file: String, errorLimit: Int = 0) -> (XMLElement?, Diagnostics) {
+    public static func read(bytes: [UInt8], file: String, errorLimit: Int = 0, dialect: Dialect = .scene) -> (XMLElement?, Diagnostics) {
         _ = parserInitialised
         let state = ReaderState(bytes: bytes, file: file)
+        state.dialect = dialect
         state.diagnostics.errorLimit = errorLimit
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.contains(0)
             || String(validating: bytes, as: UTF8.self) == nil {
@@ -186,6 +194,28 @@ public enum XMLReader {
             guard let ctx else { return }
             Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().refuseDoctype()
         }
+        // Declarations inside a DOCTYPE (only an SVG's gets this far).
+        sax.pointee.entityDecl = { ctx, _, _, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().refuseDeclaration()
+        }
+        sax.pointee.attributeDecl = { ctx, _, _, _, _, _, tree in
+            xmlFreeEnumeration(tree)
+            guard let ctx else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().refuseDeclaration()
+        }
+        sax.pointee.elementDecl = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().refuseDeclaration()
+        }
+        sax.pointee.notationDecl = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().refuseDeclaration()
+        }
+        sax.pointee.unparsedEntityDecl = { ctx, _, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().refuseDeclaration()
+        }
         sax.pointee.serror = { ctx, error in
             guard let ctx, let error else { return }
             Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().libxmlError(error.pointee)
@@ -201,6 +231,7 @@ private final class ReaderState {
     var stack: [XMLElement] = []
     var root: XMLElement?
     var diagnostics = Diagnostics()
+    var dialect = XMLReader.Dialect.scene
 
     init(bytes: [UInt8], file: String) {
         self.bytes = bytes
@@ -231,7 +262,7 @@ private final class ReaderState {
                                          valueLocation: lines.location(ofByte: pos.1),
                                          valueEnd: lines.location(ofByte: pos.2))
             // `&#13;` is well-formed XML, but no output carries it as written.
-            if let (scalar, _) = CarriedText.firstNotAllowed(in: value) {
+            if dialect == .scene, let (scalar, _) = CarriedText.firstNotAllowed(in: value) {
                 diagnostics.error(.characterNotAllowed(scalar, in: "the value of '\(qname)'"), at: attribute.valueLocation, through: attribute.valueEnd)
             }
             attrs.append(attribute)
@@ -250,7 +281,7 @@ private final class ReaderState {
 
     func characters(_ text: String) {
         guard !stack.isEmpty else { return }
-        if let (scalar, _) = CarriedText.firstNotAllowed(in: text) {
+        if dialect == .scene, let (scalar, _) = CarriedText.firstNotAllowed(in: text) {
             diagnostics.error(.characterNotAllowed(scalar, in: "the text of <\(stack[stack.count - 1].name)>"), at: lines.location(ofByte: parserOffset))
         }
         let top = stack.count - 1
@@ -258,10 +289,20 @@ private final class ReaderState {
     }
 
     func refuseDoctype() {
+        guard dialect == .scene else { return }
+        refuse(.doctypeRefused)
+    }
+
+    func refuseDeclaration() {
+        guard !diagnostics.all.contains(where: { $0.message.code == .doctypeRefused }) else { return }
+        refuse(.declarationsRefused)
+    }
+
+    private func refuse(_ message: Diagnostic.Message) {
         var start = min(parserOffset, bytes.count - 1)
         let marker = Array("<!DOCTYPE".utf8)
         while start > 0, !bytes[start...].starts(with: marker) { start -= 1 }
-        diagnostics.error(.doctypeRefused, at: lines.location(ofByte: start))
+        diagnostics.error(message, at: lines.location(ofByte: start))
         if let context { xmlStopParser(context) }
     }
 

@@ -12,6 +12,10 @@ protocol CairoBackend: Sendable {
     /// Fills and strokes become pixels here, so a path's edges cost the
     /// device rows they sweep; a vector backend only writes them.
     var sweepsRows: Bool { get }
+    /// An SVG image is drawn once per device transform into a picture of
+    /// device pixels, and that picture is painted for every use (raster);
+    /// a vector backend writes its paths for each use.
+    var reusesSVGPictures: Bool { get }
     /// Called before a translucent group's layer is pushed, with what the
     /// group can paint (its own space): a backend may limit the layer to it.
     func prepareLayer(holding bounds: Rect?, _ painter: Painter)
@@ -44,6 +48,7 @@ struct RasterBackend: CairoBackend {
 
     var dithers: Bool { true }
     var sweepsRows: Bool { true }
+    var reusesSVGPictures: Bool { true }
 
     /// The layer holds the group's bounds in device pixels: a smaller
     /// surface, the same pixels.
@@ -139,6 +144,7 @@ struct PDFBackend: CairoBackend {
 
     var dithers: Bool { false }
     var sweepsRows: Bool { false }
+    var reusesSVGPictures: Bool { false }
 
     /// No limit: on a vector surface the clip would be written to the file.
     func prepareLayer(holding bounds: Rect?, _ painter: Painter) {}

@@ -1,4 +1,5 @@
 import CCairo
+import CPangoCairo
 import Glibc
 import EaselModel
 
@@ -21,6 +22,25 @@ public final class DecodedImages: Sendable {
     private let colorSpace: SceneColorSpace
 
     public init(colorSpace: SceneColorSpace = .srgb) { self.colorSpace = colorSpace }
+
+    /// The scene's fonts, which SVG images with text draw it in (set by the
+    /// compile once its font set is made, before any render).
+    private let svgFonts = Locked<FontSet?>(nil)
+    public var fontsForSVGText: FontSet? {
+        get { svgFonts.withLock { $0 } }
+        set { svgFonts.withLock { $0 = newValue } }
+    }
+
+    /// Checks that librsvg reads an SVG image (the compile does this for
+    /// every one, so a render never meets one it cannot): its message if not.
+    public func checkSVG(_ source: ImageSource) -> String? {
+        switch SVGImageDocuments.load(source.data) {
+        case .failure(let problem): return problem.text
+        case .success(let handle):
+            g_object_unref(UnsafeMutableRawPointer(handle))
+            return nil
+        }
+    }
 
     /// How many distinct PNGs this compile decoded or took from the
     /// process's cache (`DecodedImageCache`): once each, however often

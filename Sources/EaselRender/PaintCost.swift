@@ -69,6 +69,12 @@ public enum PaintCost {
     /// 56 KB PNG of 16 megapixels painted for 69 s.
     public static let perImageSourcePixel = 11.0
 
+    /// Per device pixel of an SVG image, for each filter primitive in it
+    /// (after references are expanded): a blur's box passes or a
+    /// composite touch every pixel of the filter's region, which librsvg
+    /// clips to the surface.
+    public static let perSVGFilterPrimitivePixel = 20.0
+
     /// A frame of an animation, per pixel, before anything is painted on it:
     /// clearing and encoding it (PNG at the default setting, ~5 ns a pixel).
     public static let perFramePixel = 5.0

@@ -28,6 +28,8 @@ final class Painter {
     let fontHold: CairoFontAccess.Hold
     /// Tiles painted so far in this render (shared with the painters of tiles).
     let tiles: PatternTiles
+    /// SVG images parsed so far in this render.
+    let svgDocuments = SVGImageDocuments()
 
     init(context: OpaquePointer, backend: any CairoBackend, paints: PaintTable, time: Double, budget: PaintBudget,
          dither: Bool = false, images: DecodedImages, glyphs: GlyphOutlineSet, fontHold: CairoFontAccess.Hold,

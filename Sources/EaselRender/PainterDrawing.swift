@@ -1,4 +1,5 @@
 import CCairo
+import CRsvg
 import EaselLayout
 import EaselModel
 
@@ -257,6 +258,25 @@ extension Painter {
     }
 
     func draw(_ image: ImageDrawing, at location: SourceLocation) {
+        guard let tint = image.tint else { return drawPicture(image, at: location) }
+        // The picture as a mask (its coverage), then the tint through it.
+        guard let pixels = beginGroup(.groupComposite) else { return }
+        defer { endGroup(pixels) }
+        cairo_push_group(cr)
+        drawPicture(image, at: location)
+        let mask = cairo_pop_group(cr)
+        defer { cairo_pattern_destroy(mask) }
+        let paint = resolve(tint)
+        guard charge(image.clipRect, weight: weight(of: paint)) else { return }
+        cairo_save(cr)
+        cairo_rectangle(cr, image.clipRect.x, image.clipRect.y, image.clipRect.width, image.clipRect.height)
+        cairo_clip(cr)
+        self.paint(with: paint, extents: { image.clipRect }, through: mask) {}
+        cairo_restore(cr)
+    }
+
+    private func drawPicture(_ image: ImageDrawing, at location: SourceLocation) {
+        if image.source.vector != nil { return drawVector(image, at: location) }
         // What it covers, and its source's pixels (decoded by the compile, which
         // charged decoding too).
         let sourcePixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
@@ -283,5 +303,96 @@ extension Painter {
         cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
         cairo_paint(cr)
         cairo_restore(cr)
+    }
+
+    /// An SVG image, drawn by librsvg as vectors at the device's
+    /// resolution (on a PDF page, as paths and text) into the fitted box.
+    /// On a raster backend it is drawn once per device transform into a
+    /// picture of device pixels, painted at every use (as pattern tiles
+    /// are): a hundred copies of a logo cost one librsvg draw.
+    private func drawVector(_ image: ImageDrawing, at location: SourceLocation) {
+        guard let svg = image.source.vector else { return }
+        guard charge(image.clipRect, .image) else { return }
+        let handle: UnsafeMutablePointer<RsvgHandle>
+        switch svgDocuments.handle(for: image.source) {
+        case .success(let h): handle = h
+        case .failure(let problem):
+            failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem.text), at: location))
+            return
+        }
+        let d = image.destination
+        let (iw, ih) = image.source.intrinsicSize
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, image.clipRect.x, image.clipRect.y, image.clipRect.width, image.clipRect.height)
+        cairo_clip(cr)
+        cairo_translate(cr, d.x, d.y)
+        // `fill` stretches: librsvg draws into the intrinsic box, scaled.
+        cairo_scale(cr, d.width / iw, d.height / ih)
+        // What librsvg's draw costs: its elements, and each filter
+        // primitive over the image's device pixels.
+        let drawCost = Double(svg.elements) * PaintCost.perOperation
+            + Double(svg.filterPrimitives) * PaintCost.perSVGFilterPrimitivePixel * deviceArea(Rect(x: 0, y: 0, width: iw, height: ih))
+        let draw = { (target: OpaquePointer) -> String? in
+            if svg.hasText {
+                // librsvg's text is drawn with Cairo's FreeType fonts.
+                return self.fontHold.using { SVGImageDocuments.draw(handle, on: target, width: iw, height: ih, fonts: self.images.fontsForSVGText) }
+            }
+            return SVGImageDocuments.draw(handle, on: target, width: iw, height: ih, fonts: nil)
+        }
+        var problem: String?
+        if backend.reusesSVGPictures, let (key, origin) = pictureKey(image.source, width: iw, height: ih) {
+            let picture = svgDocuments.picture(key) {
+                guard spend(drawCost),
+                      let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, key.width, key.height) else { return nil }
+                let target = cairo_create(surface)!
+                var m = cairo_matrix_t(xx: key.xx, yx: key.yx, xy: key.xy, yy: key.yy, x0: key.x0, y0: key.y0)
+                cairo_set_matrix(target, &m)
+                problem = draw(target)
+                cairo_destroy(target)
+                guard problem == nil, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+                    cairo_surface_destroy(surface)
+                    return nil
+                }
+                return surface
+            }
+            if let picture {
+                cairo_identity_matrix(cr)
+                cairo_set_source_surface(cr, picture, origin.x, origin.y)
+                cairo_paint(cr)
+                return
+            }
+            guard problem == nil, budget.exceededAt == nil else {
+                if let problem { failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem), at: location)) }
+                return
+            }
+        }
+        guard spend(drawCost) else { return }
+        if let problem = draw(cr) { failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem), at: location)) }
+    }
+
+    /// The picture of an image's intrinsic box under the current transform:
+    /// its key and its origin in whole device pixels; nil when the picture
+    /// would be much larger than what the clip shows of it (a `cover` of a
+    /// tiny frame) or past the pictures' size.
+    private func pictureKey(_ source: ImageSource, width iw: Double, height ih: Double)
+        -> (SVGImageDocuments.PictureKey, origin: (x: Double, y: Double))? {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        var xs: [Double] = [], ys: [Double] = []
+        for (u, v) in [(0.0, 0.0), (iw, 0), (0, ih), (iw, ih)] {
+            xs.append(m.xx * u + m.xy * v + m.x0)
+            ys.append(m.yx * u + m.yy * v + m.y0)
+        }
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
+              minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite else { return nil }
+        let x0 = minX.rounded(.down), y0 = minY.rounded(.down)
+        let w = (maxX.rounded(.up) - x0), h = (maxY.rounded(.up) - y0)
+        guard w >= 1, h >= 1, w * h <= Double(SVGImageDocuments.maxPicturePixels) else { return nil }
+        // What shows of it: a picture four times larger is not kept.
+        guard w * h <= 4 * max(deviceArea(Rect(x: 0, y: 0, width: iw, height: ih)), 1) else { return nil }
+        let key = SVGImageDocuments.PictureKey(digest: source.digest, bytes: source.data, xx: m.xx, yx: m.yx, xy: m.xy, yy: m.yy,
+                                               x0: m.x0 - x0, y0: m.y0 - y0, width: Int32(w), height: Int32(h))
+        return (key, (x0, y0))
     }
 }

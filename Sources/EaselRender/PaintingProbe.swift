@@ -10,6 +10,8 @@ import Synchronization
 ///   would make impossible;
 /// - `tilePainted` runs each time a pattern tile is painted (not when one
 ///   is reused), so a test counts the work a shared pattern costs;
+///   `svgImageDrawn` each time librsvg draws an SVG image (not when its
+///   picture is reused);
 /// - `cairoGlyphsDrawn` and `layoutMade` let a test hold a PDF render
 ///   inside its text (font hold taken) while another thread shapes text;
 /// - `shapingWithCairo` runs each time a text is shaped with PangoCairo
@@ -37,6 +39,7 @@ package enum PaintingProbe {
 
     private static let outlineGlyphs = Hook()
     private static let tiles = Hook()
+    private static let svgImages = Hook()
     private static let cairoGlyphs = Hook()
     private static let layouts = Hook()
     private static let cairoShaping = Hook()
@@ -45,6 +48,7 @@ package enum PaintingProbe {
 
     static func outlineGlyphsFilled() { outlineGlyphs.fire() }
     static func tilePainted() { tiles.fire() }
+    static func svgImageDrawn() { svgImages.fire() }
     static func cairoGlyphsDrawn() { cairoGlyphs.fire() }
     static func layoutMade() { layouts.fire() }
     static func shapingWithCairo() { cairoShaping.fire() }
@@ -56,6 +60,7 @@ package enum PaintingProbe {
 
     package static func onOutlineGlyphs(_ body: (@Sendable () -> Void)?) { outlineGlyphs.set(body) }
     package static func onTilePainted(_ body: (@Sendable () -> Void)?) { tiles.set(body) }
+    package static func onSVGImageDrawn(_ body: (@Sendable () -> Void)?) { svgImages.set(body) }
     package static func onCairoGlyphs(_ body: (@Sendable () -> Void)?) { cairoGlyphs.set(body) }
     package static func onLayout(_ body: (@Sendable () -> Void)?) { layouts.set(body) }
     package static func onCairoShaping(_ body: (@Sendable () -> Void)?) { cairoShaping.set(body) }
@@ -70,6 +75,7 @@ package enum PaintingProbe {
     #else
     @inline(__always) static func outlineGlyphsFilled() {}
     @inline(__always) static func tilePainted() {}
+    @inline(__always) static func svgImageDrawn() {}
     @inline(__always) static func cairoGlyphsDrawn() {}
     @inline(__always) static func layoutMade() {}
     @inline(__always) static func shapingWithCairo() {}

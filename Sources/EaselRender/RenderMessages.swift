@@ -10,6 +10,7 @@ extension Diagnostic.Message {
         .init(.workTooLarge, "translucent groups and clip masks nested here would hold more than \(pixels.wholeNumberText) pixels at once (flatten the nesting, or lower the scale)")
     }
     package static func cannotDecodePNG(_ path: String) -> Self { .init(.unreadableFile, "cannot decode the PNG '\(path)'") }
+    package static func cannotDrawSVG(_ path: String, _ problem: String) -> Self { .init(.invalidData, "librsvg cannot draw the SVG '\(path)': \(problem)") }
     static func cannotDrawFont(_ path: String) -> Self { .init(.unusableFont, "Cairo cannot draw glyphs from the font '\(path)'") }
     static func outputSideTooLong(_ w: Int, _ h: Int) -> Self {
         .init(.outputTooLarge, "the output would be \(w)×\(h) pixels; Cairo draws at most 32767 on a side")

@@ -1,4 +1,5 @@
 import CCairo
+import CRsvg
 import EaselLayout
 import EaselModel
 
@@ -44,18 +45,23 @@ final class SVGWriter {
     private var current: SourceLocation?
     private let glyphs: GlyphOutlineSet
     private(set) var failures: [Diagnostic] = []
+    /// SVG images parsed for this document, and the content each fitted size was written as.
+    private let svgDocuments = SVGImageDocuments()
+    private var embedded: [EmbeddedKey: String] = [:]
+    /// The scene's fonts, for text inside SVG images.
+    private let svgFonts: FontSet?
 
     init(paints: PaintTable, time: Double, animates: Bool, budget: PaintBudget, fontHold: CairoFontAccess.Hold,
-         glyphs: GlyphOutlineSet, colorSpace: SceneColorSpace = .srgb) {
+         glyphs: GlyphOutlineSet, colorSpace: SceneColorSpace = .srgb, svgFonts: FontSet? = nil) {
         self.paints = paints; self.time = time; self.animates = animates; self.budget = budget; self.fontHold = fontHold
-        self.glyphs = glyphs; self.colorSpace = colorSpace
+        self.glyphs = glyphs; self.colorSpace = colorSpace; self.svgFonts = svgFonts
     }
 
     /// The whole document for `tree`.
     static func document(_ tree: RenderTree, time: Double, animates: Bool, budget: PaintBudget,
-                         fontHold: CairoFontAccess.Hold, glyphs: GlyphOutlineSet) -> (bytes: [UInt8], failures: [Diagnostic]) {
+                         fontHold: CairoFontAccess.Hold, glyphs: GlyphOutlineSet, svgFonts: FontSet? = nil) -> (bytes: [UInt8], failures: [Diagnostic]) {
         let writer = SVGWriter(paints: tree.paints, time: time, animates: animates, budget: budget, fontHold: fontHold,
-                               glyphs: glyphs, colorSpace: tree.colorSpace)
+                               glyphs: glyphs, colorSpace: tree.colorSpace, svgFonts: svgFonts)
         let w = SVGNumber.format(tree.size.width), h = SVGNumber.format(tree.size.height)
         writer.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         writer.write("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" ")
@@ -190,16 +196,73 @@ final class SVGWriter {
     }
 
     private func write(_ image: ImageDrawing) {
+        let c = image.clipRect
+        let clip = ResolvedClip(shapes: [ResolvedClip.Shape(path: .rect(c), rule: .nonzero, clip: [])], within: [])
+        guard let tint = image.tint else {
+            withClip(clip) { self.writePicture(image) }
+            return
+        }
+        // The picture's coverage as an alpha mask over the tint.
+        let mask = newID("m")
+        write("<defs><mask id=\"\(mask)\" maskUnits=\"userSpaceOnUse\" mask-type=\"alpha\" style=\"mask-type:alpha\" \(rectBox(c))>\n")
+        writePicture(image)
+        write("</mask></defs>\n")
+        emit(tint, area: { c }) { paint in
+            "<rect \(self.rectBox(c))\(self.attributes(paint, "fill")) mask=\"url(#\(mask))\"/>\n"
+        }
+    }
+
+    private func writePicture(_ image: ImageDrawing) {
+        let d = image.destination
+        if let svg = image.source.vector { return writeVector(image, svg) }
         let pixels = Double(image.source.pixelWidth) * Double(image.source.pixelHeight)
         guard spend(pixels * PaintCost.perImageSourcePixel) else { return }
-        let c = image.clipRect, d = image.destination
-        let clip = ResolvedClip(shapes: [ResolvedClip.Shape(path: .rect(c), rule: .nonzero, clip: [])], within: [])
-        withClip(clip) {
-            self.write("<image x=\"\(SVGNumber.format(d.x))\" y=\"\(SVGNumber.format(d.y))\" width=\"\(SVGNumber.format(d.width))\""
-                       + " height=\"\(SVGNumber.format(d.height))\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,")
-            self.out.append(contentsOf: Base64.encode(image.source.data))
-            self.write("\"/>\n")
+        write("<image x=\"\(SVGNumber.format(d.x))\" y=\"\(SVGNumber.format(d.y))\" width=\"\(SVGNumber.format(d.width))\""
+              + " height=\"\(SVGNumber.format(d.height))\" preserveAspectRatio=\"none\" xlink:href=\"data:image/png;base64,")
+        out.append(contentsOf: Base64.encode(image.source.data))
+        write("\"/>\n")
+    }
+
+    /// An SVG image as vector content (`SVGImageEmbedding`), defined once
+    /// per file and fitted size and used wherever it is drawn.
+    private func writeVector(_ image: ImageDrawing, _ svg: SVGImageFacts) {
+        guard spend(Double(svg.elements) * PaintCost.perOperation) else { return }
+        let d = image.destination
+        let key = EmbeddedKey(digest: image.source.digest, bytes: image.source.data, width: d.width, height: d.height)
+        var id = embedded[key]
+        if id == nil {
+            let made = newID("v")
+            let handle: UnsafeMutablePointer<RsvgHandle>
+            switch svgDocuments.handle(for: image.source) {
+            case .success(let h): handle = h
+            case .failure(let problem):
+                failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem.text), at: current))
+                return
+            }
+            let draw = {
+                SVGImageEmbedding.content(handle, width: d.width, height: d.height, intrinsic: image.source.intrinsicSize,
+                                          fonts: svg.hasText ? self.svgFonts : nil, idPrefix: made + "-")
+            }
+            switch svg.hasText ? fontHold.using(draw) : draw() {
+            case .success(let content):
+                write("<defs><g id=\"\(made)\">\n")
+                write(content)
+                write("\n</g></defs>\n")
+                embedded[key] = made
+                id = made
+            case .failure(let problem):
+                failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem.text), at: current))
+                return
+            }
         }
+        write("<use xlink:href=\"#\(id!)\" transform=\"translate(\(SVGNumber.format(d.x)) \(SVGNumber.format(d.y)))\"/>\n")
+    }
+
+    private struct EmbeddedKey: Hashable {
+        var digest: Int
+        var bytes: [UInt8]
+        var width: Double
+        var height: Double
     }
 
     // MARK: Text

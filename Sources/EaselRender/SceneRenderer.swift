@@ -44,7 +44,8 @@ public enum SceneRenderer {
             defer { fontHold.end() }
             let budget = PaintBudget(limit: maxPaintCost)
             let (bytes, failures) = SVGWriter.document(scene, time: animateSVG ? 0 : time, animates: animateSVG,
-                                                       budget: budget, fontHold: fontHold, glyphs: glyphs)
+                                                       budget: budget, fontHold: fontHold, glyphs: glyphs,
+                                                       svgFonts: images.fontsForSVGText)
             if budget.remaining < 0 {
                 throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
             }

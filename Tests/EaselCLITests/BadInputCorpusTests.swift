@@ -96,6 +96,16 @@ final class BadInputCorpusTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("up").path, withDestinationPath: "/etc")
         cases.append((try write("symlink-dir.scene.xml", "<scene width=\"10\" height=\"10\"><lineGraph src=\"up/passwd\" column=\"root\"/></scene>"),
                       "is outside the scene's folder"))
+        // An SVG image of 1.2 million elements (refused before a tree of it
+        // is built), and one of 4,000 nested groups (past libxml2's depth).
+        _ = try write("million.svg", #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">"#
+                      + String(repeating: "<g/>", count: 1_200_000) + "</svg>")
+        cases.append((try write("svg-million.scene.xml", #"<scene width="10" height="10"><image href="million.svg"/></scene>"#),
+                      "'million.svg' draws 1200001 elements"))
+        _ = try write("nested.svg", #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">"#
+                      + String(repeating: "<g>", count: 4000) + String(repeating: "</g>", count: 4000) + "</svg>")
+        cases.append((try write("svg-nested.scene.xml", #"<scene width="10" height="10"><image href="nested.svg"/></scene>"#),
+                      "'nested.svg' line 1, column"))
         for (scene, fragment) in cases {
             let output = dir.appendingPathComponent(scene.lastPathComponent + ".png")
             check(scene.lastPathComponent, try render(scene, output: output), code: 1, fragment: fragment, output: output)

@@ -284,6 +284,29 @@ final class BuildTests: XCTestCase {
         XCTAssertNotNil(rules[out.appendingPathComponent("dir with space/logo.png").path], rules.keys.sorted().joined(separator: "\n"))
     }
 
+    /// An SVG image is a file its scene reads: the depfile lists it, a
+    /// change to it renders exactly the scenes that draw it again, and a
+    /// build with it unchanged renders nothing.
+    func testAChangedSVGImageRendersExactlyItsScenes() throws {
+        try makeTree()
+        let logo = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#c33"/></svg>"##
+        try put("art/logo.svg", logo)
+        try put("art/badge.scene.xml", #"<scene width="20" height="20"><image href="logo.svg" width="20" height="20"/></scene>"#)
+        try put("art/plain.scene.xml", ##"<scene width="20" height="20"><rect fill="#3c3"/></scene>"##)
+        let depfile = dir.appendingPathComponent("build.d")
+        var r = try build(["--depfile", depfile.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let deps = try String(contentsOf: depfile, encoding: .utf8)
+        let badgeRule = try XCTUnwrap(deps.split(separator: "\n").first { $0.hasPrefix(out.appendingPathComponent("art/badge.png").path + " ") }, deps)
+        XCTAssertTrue(badgeRule.contains("art/logo.svg"), String(badgeRule))
+        XCTAssertTrue(try build().stdout.contains("nothing to do, 5 up to date"))
+        try put("art/logo.svg", logo.replacingOccurrences(of: "#c33", with: "#33c"))
+        r = try build()
+        XCTAssertTrue(r.stdout.contains("rendered art/badge.scene.xml") && r.stdout.contains("1 rendered, 4 up to date"), r.stdout)
+        let badge = try RasterImage(png: [UInt8](try Data(contentsOf: out.appendingPathComponent("art/badge@2x.png"))))
+        assertPixel(badge, 20, 20, ExpectedColor(hex: "#3333cc"), tolerance: 2, "the new colour")
+    }
+
     func testAssetCatalogIsValid() throws {
         try makeTree()
         let catalog = dir.appendingPathComponent("Assets.xcassets")

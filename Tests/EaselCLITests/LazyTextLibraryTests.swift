@@ -58,7 +58,7 @@ final class LazyTextLibraryTests: XCTestCase {
     func testASceneWithoutTextLoadsNoTextLibrary() throws {
         let loaded = try librariesInitialised(textFree, binary: try lazyBinary())
         XCTAssert(loaded.atStart.contains("libcairo.so.2"), "\(loaded.atStart.sorted())")
-        XCTAssertEqual(loaded.atStart.union(loaded.later).intersection(text + objectsAndJSON + ["libqpdf.so.29"]), [],
+        XCTAssertEqual(loaded.atStart.union(loaded.later).intersection(text + objectsAndJSON + ["libqpdf.so.29"] + svg), [],
                        "\(loaded.atStart.sorted()) then \(loaded.later.sorted())")
     }
 
@@ -70,6 +70,19 @@ final class LazyTextLibraryTests: XCTestCase {
         XCTAssert(pdf.later.contains("libqpdf.so.29"), "\(pdf.later.sorted())")
         let srgb = try librariesInitialised(textFree, output: "out.pdf", binary: try lazyBinary())
         XCTAssertFalse(srgb.atStart.union(srgb.later).contains("libqpdf.so.29"), "\(srgb.later.sorted())")
+    }
+
+    /// librsvg and gdk-pixbuf (which librsvg links) are loaded by the
+    /// first SVG image only, after the program had control.
+    let svg = ["librsvg-2.so.2", "libgdk_pixbuf-2.0.so.0"]
+
+    func testAnSVGImageLoadsLibrsvgOnFirstUse() throws {
+        try Data(##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#c33"/></svg>"##.utf8)
+            .write(to: dir.appendingPathComponent("logo.svg"))
+        let loaded = try librariesInitialised(#"<scene width="40" height="20"><image href="logo.svg" width="20" height="20"/></scene>"#,
+                                              binary: try lazyBinary())
+        XCTAssertEqual(loaded.atStart.intersection(svg), [], "\(loaded.atStart.sorted())")
+        XCTAssert(loaded.later.contains("librsvg-2.so.2"), "\(loaded.later.sorted())")
     }
 
     /// The other direction, so that the check above can fail: the debug

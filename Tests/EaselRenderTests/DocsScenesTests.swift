@@ -8,7 +8,7 @@ import XCTest
 /// SVG (rendered by librsvg) — three outputs, two independent rasterisers.
 final class DocsScenesTests: XCTestCase {
     static var scenes: [URL] {
-        ["docs/scenes", "examples", "examples/graphs"].flatMap { folder -> [URL] in
+        ["docs/scenes", "examples", "examples/graphs", "examples/svg-logo"].flatMap { folder -> [URL] in
             let dir = ExternalTool.repositoryRoot.appendingPathComponent(folder)
             return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
                 .filter { $0.hasSuffix(".scene.xml") }.sorted().map { dir.appendingPathComponent($0) }

@@ -1,0 +1,104 @@
+import CCairo
+import CPangoCairo
+import CRsvg
+import EaselModel
+
+/// SVG images as librsvg documents: parsed once per render from the bytes
+/// the parser read and checked (`SVGImageReader`), never from a file, so
+/// librsvg has no base to resolve a reference against — it loads nothing
+/// but `data:` pictures — and keeps its own limits (no
+/// `RSVG_HANDLE_FLAG_UNLIMITED`). A render's painters share one per
+/// image file: every `<image>` of it draws from the same parse. librsvg's
+/// handles are not for two threads at once, so renders do not share them.
+final class SVGImageDocuments {
+    private var handles: [Int: [(bytes: [UInt8], handle: UnsafeMutablePointer<RsvgHandle>)]] = [:]
+
+    /// Pictures of SVG images in device pixels, by file and device
+    /// transform (`Painter.drawVector`): drawn once, painted per use.
+    struct PictureKey: Hashable {
+        var digest: Int
+        var bytes: [UInt8]
+        /// The image's intrinsic box to device pixels, its translation
+        /// reduced to the fraction of a pixel (the picture's own origin is
+        /// a whole pixel).
+        var xx, yx, xy, yy, x0, y0: Double
+        var width, height: Int32
+    }
+    private var pictures: [PictureKey: OpaquePointer] = [:]
+    private(set) var picturePixels = 0
+    /// Pictures held by one render, in pixels (4 bytes each): past it an
+    /// image is drawn directly at each use.
+    static let maxPicturePixels = 16 << 20
+
+    deinit {
+        for list in handles.values { for entry in list { g_object_unref(UnsafeMutableRawPointer(entry.handle)) } }
+        for surface in pictures.values { cairo_surface_destroy(surface) }
+    }
+
+    /// The picture for `key`, drawn by `draw` the first time (nil: nothing
+    /// to keep — `draw` failed, or the pictures are full).
+    func picture(_ key: PictureKey, draw: () -> OpaquePointer?) -> OpaquePointer? {
+        if let known = pictures[key] { return known }
+        let pixels = Int(key.width) * Int(key.height)
+        guard picturePixels + pixels <= Self.maxPicturePixels, let made = draw() else { return nil }
+        pictures[key] = made
+        picturePixels += pixels
+        return made
+    }
+
+    /// The parsed document, or librsvg's message when it cannot read it.
+    func handle(for source: ImageSource) -> Result<UnsafeMutablePointer<RsvgHandle>, SVGImageProblem> {
+        if let known = handles[source.digest]?.first(where: { $0.bytes == source.data }) { return .success(known.handle) }
+        switch Self.load(source.data) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let handle):
+            handles[source.digest, default: []].append((source.data, handle))
+            return .success(handle)
+        }
+    }
+
+    static func load(_ bytes: [UInt8]) -> Result<UnsafeMutablePointer<RsvgHandle>, SVGImageProblem> {
+        var error: UnsafeMutablePointer<GError>?
+        let handle = bytes.withUnsafeBufferPointer { rsvg_handle_new_from_data($0.baseAddress, gsize($0.count), &error) }
+        guard let handle else { return .failure(SVGImageProblem(text: Self.message(error))) }
+        // Physical units inside the SVG at 96 per inch, as the parser sized it.
+        rsvg_handle_set_dpi(handle, 96)
+        return .success(handle)
+    }
+
+    static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
+        defer { if let error { g_error_free(error) } }
+        guard let text = error?.pointee.message else { return "librsvg could not read it" }
+        return String(cString: text).trimmingSpaces
+    }
+
+    /// Draws `handle` into (0, 0, width, height) of `cr`'s user space, with
+    /// text from `fonts` (the scene's): librsvg lays text out with the
+    /// thread's default PangoCairo font map, which is set to one over the
+    /// scene's fontconfig configuration for the draw, and only on this
+    /// thread — other renders are not held. Returns librsvg's error.
+    static func draw(_ handle: UnsafeMutablePointer<RsvgHandle>, on cr: OpaquePointer, width: Double, height: Double,
+                     fonts: FontSet?) -> String? {
+        var map: UnsafeMutablePointer<PangoFontMap>?
+        if let fonts {
+            map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)
+            pango_fc_font_map_set_config(OpaquePointer(map), fonts.config)
+            pango_cairo_font_map_set_default(OpaquePointer(map))
+        }
+        defer {
+            if let map {
+                pango_cairo_font_map_set_default(nil)
+                pango_fc_font_map_set_config(OpaquePointer(map), nil)
+                g_object_unref(UnsafeMutableRawPointer(map))
+            }
+        }
+        PaintingProbe.svgImageDrawn()
+        var viewport = RsvgRectangle(x: 0, y: 0, width: width, height: height)
+        var error: UnsafeMutablePointer<GError>?
+        guard rsvg_handle_render_document(handle, cr, &viewport, &error) != 0 else { return message(error) }
+        return nil
+    }
+}
+
+/// Why librsvg or Cairo could not read or draw an SVG image.
+struct SVGImageProblem: Error { var text: String }
