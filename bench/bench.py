@@ -260,6 +260,30 @@ def empty_inputs():
     return scene, svg
 
 
+def svg_logo_inputs(copies=100):
+    """The example's SVG logo placed `copies` times in a grid (`<image href>`),
+    and for the SVG renderers the same picture with the logo's body in a
+    nested `<svg>` per copy (what an SVG author would write without Easel)."""
+    logo_path = os.path.join(ROOT, "examples", "svg-logo", "logo.svg")
+    shutil.copy(logo_path, os.path.join(OUT, "logo.svg"))
+    text = open(logo_path).read()
+    body = text[text.index(">", text.index("<svg")) + 1:text.rindex("</svg>")]
+    scene, svg = os.path.join(OUT, f"svg-logo-{copies}.scene.xml"), os.path.join(OUT, f"svg-logo-{copies}.svg")
+    cells = [(i % 10 * 60, i // 10 * 60) for i in range(copies)]
+    with open(scene, "w") as f:
+        f.write('<scene width="600" height="600" background="white">\n')
+        f.writelines(f'  <image href="logo.svg" x="{x + 4}" y="{y + 4}" width="52" height="52"/>\n' for x, y in cells)
+        f.write("</scene>\n")
+    with open(svg, "w") as f:
+        f.write('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><rect width="600" height="600" fill="white"/>')
+        # Ids made unique per copy, as a hand-written file would need.
+        f.writelines(f'<svg x="{x + 4}" y="{y + 4}" width="52" height="52" viewBox="0 0 64 64">'
+                     + body.replace('id="petal"', f'id="petal{i}"').replace("url(#petal)", f"url(#petal{i})") + "</svg>"
+                     for i, (x, y) in enumerate(cells))
+        f.write("</svg>")
+    return scene, svg
+
+
 def cases(pictures_only=False, only=None):
     """(name, scene, svg, zoom): zoom is the scene's scale, which the SVG renderers are given.
     `pictures_only`: the first four (what the PNG encoders are measured on), without
@@ -276,6 +300,7 @@ def cases(pictures_only=False, only=None):
                   ("10 sawtooth series × 100,000 rows @2x, with axes",
                    lambda: series_inputs(100_000, name="sawtooth-2x-100000", svg=True, sawtooth=True), 2),
                   ("10 stacked bar series × 100,000 rows @2x, with axes", lambda: stacked_bars_inputs(100_000), 2),
+                  ("100 copies of an SVG logo @2x", svg_logo_inputs, 2),
                   ("empty scene", empty_inputs, 1)]
     return [(name, *inputs(), zoom) for name, inputs, zoom in table
             if not only or any(word.lower() in name.lower() for word in only)]
