@@ -330,9 +330,16 @@ extension Painter {
         // `fill` stretches: librsvg draws into the intrinsic box, scaled.
         cairo_scale(cr, d.width / iw, d.height / ih)
         // What librsvg's draw costs: its elements, and each filter
-        // primitive over the image's device pixels.
+        // primitive over the image's device pixels (bounded: see
+        // `PaintCost.maxSVGFilterPixels`).
+        let visible = deviceArea(Rect(x: 0, y: 0, width: iw, height: ih))
+        if svg.filterPrimitives > 0, visible > PaintCost.maxSVGFilterPixels {
+            failures.append(Diagnostic(.error, .svgFiltersTooLarge(image.source.path, visible), at: location))
+            budget.exceededAt = budget.exceededAt ?? location
+            return
+        }
         let drawCost = Double(svg.elements) * PaintCost.perOperation
-            + Double(svg.filterPrimitives) * PaintCost.perSVGFilterPrimitivePixel * deviceArea(Rect(x: 0, y: 0, width: iw, height: ih))
+            + Double(svg.filterPrimitives) * PaintCost.perSVGFilterPrimitivePixel * visible
         let draw = { (target: OpaquePointer) -> String? in
             if svg.hasText {
                 // librsvg's text is drawn with Cairo's FreeType fonts.
@@ -341,7 +348,8 @@ extension Painter {
             return SVGImageDocuments.draw(handle, on: target, width: iw, height: ih, fonts: nil)
         }
         var problem: String?
-        if backend.reusesSVGPictures, let (key, origin) = pictureKey(image.source, width: iw, height: ih) {
+        if backend.reusesSVGPictures, let (key, origin) = pictureKey(image.source, width: iw, height: ih),
+           svg.filterPrimitives == 0 || Double(key.width) * Double(key.height) <= PaintCost.maxSVGFilterPixels {
             let picture = svgDocuments.picture(key) {
                 guard spend(drawCost),
                       let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, key.width, key.height) else { return nil }

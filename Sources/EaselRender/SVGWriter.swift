@@ -226,11 +226,21 @@ final class SVGWriter {
     /// An SVG image as vector content (`SVGImageEmbedding`), defined once
     /// per file and fitted size and used wherever it is drawn.
     private func writeVector(_ image: ImageDrawing, _ svg: SVGImageFacts) {
-        guard spend(Double(svg.elements) * PaintCost.perOperation) else { return }
         let d = image.destination
+        // librsvg draws filters as pictures at 1 pixel per unit here.
+        let pixels = d.width * d.height
+        if svg.filterPrimitives > 0, pixels > PaintCost.maxSVGFilterPixels {
+            failures.append(Diagnostic(.error, .svgFiltersTooLarge(image.source.path, pixels), at: current))
+            budget.exceededAt = budget.exceededAt ?? current
+            return
+        }
+
         let key = EmbeddedKey(digest: image.source.digest, bytes: image.source.data, width: d.width, height: d.height)
         var id = embedded[key]
         if id == nil {
+            // librsvg's draw is charged once, where it is written.
+            guard spend(Double(svg.elements) * PaintCost.perOperation
+                        + Double(svg.filterPrimitives) * PaintCost.perSVGFilterPrimitivePixel * pixels) else { return }
             let made = newID("v")
             let handle: UnsafeMutablePointer<RsvgHandle>
             switch svgDocuments.handle(for: image.source) {

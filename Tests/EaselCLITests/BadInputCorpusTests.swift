@@ -66,6 +66,27 @@ final class BadInputCorpusTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(count, 80, "the corpus has at least 80 cases")
     }
 
+    /// An SVG image blurred over the most device pixels an image with
+    /// filters may cover (`PaintCost.maxSVGFilterPixels`, 12 million)
+    /// renders within the memory bound; one past it is a located error.
+    func testTheLargestBlurredSVGImageStaysWithinTheMemoryBound() throws {
+        let dir = ExternalTool.temporaryDirectory()
+        try Data(##"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><filter id="f" x="-1000" y="-1000" width="3000" height="3000" filterUnits="userSpaceOnUse"><feGaussianBlur stdDeviation="100000"/></filter><rect width="100" height="100" fill="red" filter="url(#f)"/></svg>"##.utf8)
+            .write(to: dir.appendingPathComponent("blur.svg"))
+        for (side, code) in [(3400, Int32(0)), (3500, 1)] {
+            let scene = dir.appendingPathComponent("blur-\(side).scene.xml")
+            try Data("<scene width=\"\(side)\" height=\"\(side)\">\n<image href=\"blur.svg\" width=\"\(side)\" height=\"\(side)\"/>\n</scene>".utf8).write(to: scene)
+            let output = dir.appendingPathComponent("blur-\(side).png")
+            let outcome = try render(scene, output: output)
+            if code == 0 {
+                XCTAssertEqual(outcome.status, 0, outcome.stderr)
+                XCTAssertLessThanOrEqual(outcome.megabytes, Self.maxMegabytes, "\(side)²: \(outcome.megabytes) MB")
+            } else {
+                check("blur-\(side)", outcome, code: 1, fragment: "has filters and would cover 12250000 device pixels", output: output)
+            }
+        }
+    }
+
     /// Inputs too large to commit, made in a temporary folder.
     func testGeneratedHostileInputs() throws {
         let dir = ExternalTool.temporaryDirectory()
