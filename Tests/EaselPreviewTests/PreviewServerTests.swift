@@ -136,6 +136,28 @@ final class PreviewServerTests: XCTestCase {
         assertPixel(image, 180, 180, ExpectedColor(hex: "#7b2cbf"), tolerance: 0.01)
     }
 
+    /// An SVG image is a file the scene reads: saving it re-renders.
+    func testEditingAnSVGImageTheSceneReadsRerenders() throws {
+        let logo = folder.appendingPathComponent("logo.svg")
+        func writeLogo(_ hex: String) throws {
+            try ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="HEX"/></svg>"##
+                .replacingOccurrences(of: "HEX", with: hex).write(to: logo, atomically: true, encoding: .utf8)
+        }
+        try writeLogo("#2a9d4b")
+        let framed = folder.appendingPathComponent("logo.scene.xml")
+        try #"<scene width="100" height="100"><image href="logo.svg" width="100" height="100"/></scene>"#
+            .write(to: framed, atomically: true, encoding: .utf8)
+        let second = try PreviewProcess([framed.path])
+        defer { XCTAssertEqual(second.interrupt().status, 130) }
+        let events = try EventStreamClient(port: second.port)
+        let first = Self.json(try events.next(timeout: EventWait.timeout, where: Self.rendered))
+        XCTAssertEqual(first["ok"] as? Bool, true, "\(first)")
+        try writeLogo("#7b2cbf")
+        _ = try events.next(timeout: EventWait.timeout) { Self.rendered($0) && (Self.json($0)["version"] as? Int ?? 0) > 1 }
+        let image = try RasterImage(png: try HTTPTestClient.request(port: second.port, "/scenes/0/image.png").body)
+        assertPixel(image, 100, 100, ExpectedColor(hex: "#7b2cbf"), tolerance: 0.01)
+    }
+
     func testOnlyTheServedSetIsReachable() throws {
         let secret = folder.appendingPathComponent("secret.txt")
         try "not for the web".write(to: secret, atomically: true, encoding: .utf8)
