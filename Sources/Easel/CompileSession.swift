@@ -124,9 +124,15 @@ public struct CompileSession: Sendable {
         for root in scene.paintedRoots {
             root.walk { node in
                 guard case .image(let source, _, _) = node.kind, !source.data.isEmpty, !hasErrors else { return }
-                if source.vector != nil {
-                    if let problem = images.checkSVG(source) {
-                        diagnostics.append(Diagnostic(.error, .cannotDrawSVG(source.path, problem), at: node.location))
+                if let svg = source.vector {
+                    // librsvg's parse, once per file: its time and memory
+                    // follow the elements, so it is charged as painting is.
+                    guard let checked = images.checkSVG(source) else { return }
+                    decodeCost += Double(svg.parsedElements) * PaintCost.perSVGParsedElement
+                    if decodeCost > self.options.limits.maxPaintCost {
+                        diagnostics.append(Diagnostic(.error, .paintBudgetExceeded(self.options.limits.maxPaintCost), at: node.location))
+                    } else if case .failure(let problem) = checked {
+                        diagnostics.append(Diagnostic(.error, .cannotDrawSVG(source.path, problem.text), at: node.location))
                     }
                     return
                 }

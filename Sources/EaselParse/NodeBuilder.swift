@@ -46,8 +46,8 @@ extension SceneBuilder {
             if let href = required(el, "href") {
                 switch resolver.loadImage(href.value) {
                 case .success(let s):
-                    if let svg = s.vector, svg.elements > limits.maxNodes {
-                        diagnostics.error(.svgTooManyElements(href.value, svg.elements, limits.maxNodes), on: href)
+                    if let svg = s.vector, svg.work.elements > Double(limits.maxNodes) {
+                        diagnostics.error(.svgTooManyElements(href.value, svg.work.elements, limits.maxNodes), on: href)
                     } else if let svg = s.vector, depth + svg.depth > limits.maxDepth {
                         diagnostics.error(.svgTooDeep(href.value, svg.depth, at: depth, limits.maxDepth), on: href)
                     } else if let svg = s.vector, svg.text.unicodeScalars.count > limits.maxTextCharacters {

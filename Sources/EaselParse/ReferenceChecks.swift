@@ -151,7 +151,7 @@ extension SceneBuilder {
             // A text's spans are nodes too: each is a stretch the shaper and painter handle.
             if case .text(let t) = n.kind { dots += Double(t.spans.count) }
             // An SVG image's elements, its references expanded.
-            if case .image(let source, _, _) = n.kind, let svg = source.vector { dots += Double(svg.elements) }
+            if case .image(let source, _, _) = n.kind, let svg = source.vector { dots += svg.work.elements }
             return 1 + dots + Self.serverIDs(n.ownPaints).reduce(0) { $0 + patternWeight($1) }
         }
         func count(_ root: Node, report: Bool) -> Double {

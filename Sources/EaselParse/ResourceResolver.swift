@@ -21,6 +21,8 @@ public struct ResourceResolver: Sendable {
     public var limits: Limits
     /// Every file read through this resolver is recorded here.
     let recorder: FileRecorder
+    /// Images read, by reference (`loadImage`).
+    private let images = Locked<[String: Result<ImageSource, Diagnostic.Message>]>([:])
 
     init(sceneDirectory: URL, allowedDirectories: [URL] = [], limits: Limits = Limits(), recorder: FileRecorder) {
         self.sceneDirectory = sceneDirectory
@@ -58,8 +60,17 @@ public struct ResourceResolver: Sendable {
     }
 
     /// Reads an `<image>`'s file: a PNG (by its signature) or an SVG (by
-    /// its `<svg>` root), told apart by content, whatever its name.
+    /// its `<svg>` root), told apart by content, whatever its name. Once
+    /// per compile and reference: every `<image>` of one file shares its
+    /// bytes and what was learnt of them (an SVG is checked once).
     public func loadImage(_ reference: String) -> Result<ImageSource, Diagnostic.Message> {
+        if let known = images.withLock({ $0[reference] }) { return known }
+        let result = readImage(reference)
+        images.withLock { $0[reference] = result }
+        return result
+    }
+
+    private func readImage(_ reference: String) -> Result<ImageSource, Diagnostic.Message> {
         switch read(reference) {
         case .failure(let m): return .failure(m)
         case .success(let bytes):

@@ -8,9 +8,13 @@ extension Diagnostic.Message {
     static func svgTooDeep(_ path: String, _ depth: Int, at imageDepth: Int, _ limit: Int) -> Self {
         .init(.inputTooLarge, "'\(path)' nests its elements \(depth) deep; under this <image> (at depth \(imageDepth)) that is more than the limit of \(limit) (raise it with --max-depth)")
     }
-    static func svgTooManyElements(_ path: String, _ count: Int, _ limit: Int) -> Self {
-        let shown = count >= Int(Int32.max) ? "more than \(Int32.max)" : "\(count)"
-        return .init(.inputTooLarge, "'\(path)' draws \(shown) elements once its references (<use>, url(#…)) are expanded, more than the limit of \(limit) nodes (raise it with --max-nodes)")
+    static func svgTooManyElements(_ path: String, _ count: Double, _ limit: Int) -> Self {
+        let shown = count >= 1e15 ? "more than 10¹⁵" : "\(Int(count))"
+        return .init(.inputTooLarge, "'\(path)' draws \(shown) elements once its references (<use>, url(#…), style rules, markers) are expanded, more than the limit of \(limit) nodes (raise it with --max-nodes)")
+    }
+    static func svgTooManyToParse(_ path: String, _ count: Int, _ budget: Double) -> Self {
+        let most = Int(budget / SVGImageFacts.parseCostPerElement)
+        return .init(.workTooLarge, "'\(path)' has \(count) elements; parsing it (each render parses it again) would cost more than the paint budget allows, \(most) elements (raise it with --max-paint)")
     }
     static func svgTooMuchText(_ path: String, _ count: Int, _ limit: Int) -> Self {
         .init(.inputTooLarge, "'\(path)' has \(count) characters of text, more than the limit of \(limit)")
@@ -22,10 +26,18 @@ extension Diagnostic.Message {
 
 /// Reads an SVG used as an `<image>` before anything draws it, with the
 /// scene's XML reader (`XMLReader`, SVG dialect): refuses whatever would
-/// make it read another file or a URL (librsvg draws it from bytes with no
-/// base file, so it could not anyway — refusing first names the reference,
-/// with its line), works out its size, and counts what the scene's limits
-/// hold it to. librsvg parses the same bytes again to draw them.
+/// make librsvg read anything but these bytes, works out its size, and
+/// bounds what drawing it can cost (`SVGDrawWork`). librsvg parses the same
+/// bytes again to draw them, given no file name: it has no base to resolve
+/// a relative reference against, and only `data:` URLs would load — so
+/// those are allowed only where they are pictures (`<image>`,
+/// `<feImage>`: PNG or JPEG), never where librsvg would load them as a
+/// document (`<use>`, `url()`, XInclude) or a style sheet.
+///
+/// Rules are strict where SVG and CSS are loose: CSS is case-insensitive
+/// (`URL(`, `@IMPORT`), has escapes (`u\72l(`), and XML may declare another
+/// encoding than the bytes were checked as; each is refused rather than
+/// interpreted a second way.
 enum SVGImageReader {
     /// Whether `bytes` look like XML (an SVG, if anything): the first
     /// character after a byte-order mark and white space is `<`.
@@ -39,16 +51,23 @@ enum SVGImageReader {
         // Start tags counted before a tree is built: a million elements
         // would cost hundreds of megabytes to read into one first.
         let tags = startTags(bytes)
-        if tags > limits.maxNodes { return .failure(.svgTooManyElements(reference, tags, limits.maxNodes)) }
+        if tags > limits.maxNodes { return .failure(.svgTooManyElements(reference, Double(tags), limits.maxNodes)) }
+        if Double(tags) * SVGImageFacts.parseCostPerElement > limits.maxPaintCost {
+            return .failure(.svgTooManyToParse(reference, tags, limits.maxPaintCost))
+        }
         var body = bytes
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }
+        if let encoding = declaredEncoding(body), !["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased()) {
+            return .failure(.svgProblem(reference, SourceLocation(file: reference, line: 1, column: 1),
+                                        "declares encoding=\"\(encoding)\"; an SVG image must be UTF-8", code: .malformedXML))
+        }
         let (rootOrNil, diagnostics) = XMLReader.read(bytes: body, file: reference, errorLimit: 1, dialect: .svgImage)
         if let first = diagnostics.all.first(where: { $0.severity == .error }) {
             return .failure(.svgProblem(reference, first.location, first.message.text, code: first.message.code))
         }
         guard let root = rootOrNil else { return .failure(.notAnImage(reference, root: nil)) }
         guard localName(root.name) == "svg" else { return .failure(.notAnImage(reference, root: root.name)) }
-        var walk = Walk(reference: reference)
+        var walk = Walk(reference: reference, limits: limits)
         walk.visit(root, depth: 1)
         if let problem = walk.problem { return .failure(problem) }
         let size: (Double, Double)
@@ -56,14 +75,23 @@ enum SVGImageReader {
         case .success(let s): size = s
         case .failure(let problem): return .failure(.svgProblem(reference, root.location, problem.text))
         }
-        let expanded: (elements: Double, filters: Double)
-        switch walk.expandedCounts() {
-        case .success(let counts): expanded = counts
+        switch walk.expandedWork() {
         case .failure(let problem): return .failure(problem)
+        case .success(let work):
+            return .success(SVGImageFacts(width: size.0, height: size.1, parsedElements: walk.children.count,
+                                          depth: walk.deepest, text: walk.text, work: work))
         }
-        func clamp(_ v: Double) -> Int { v < Double(Int32.max) ? Int(v) : Int(Int32.max) }
-        return .success(SVGImageFacts(width: size.0, height: size.1, elements: clamp(expanded.elements),
-                                      filterPrimitives: clamp(expanded.filters), depth: walk.deepest, text: walk.text))
+    }
+
+    /// The `encoding` of an XML declaration at the start, if one names it.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let declaration = String(decoding: bytes[..<end], as: UTF8.self)
+        guard let r = declaration.firstRange(of: "encoding") else { return nil }
+        var rest = declaration[r.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return "?" }
+        rest = rest.dropFirst()
+        return String(rest.prefix { $0 != quote })
     }
 
     /// `<` followed by a name's first character: at least the elements
@@ -112,8 +140,10 @@ enum SVGImageReader {
         } else {
             return .failure(SVGSizeProblem(text: "the SVG gives no size: it needs a viewBox, or a width and a height in absolute units"))
         }
-        guard size.0.isFinite, size.1.isFinite, size.0 > 0, size.1 > 0, size.0 < 1e7, size.1 < 1e7 else {
-            return .failure(SVGSizeProblem(text: "its size (\(size.0)×\(size.1)) is not a positive size below 10,000,000"))
+        // Below a thousandth of a point, scaling it to any frame puts
+        // Cairo's matrix past what it can invert.
+        guard size.0.isFinite, size.1.isFinite, size.0 >= 1e-3, size.1 >= 1e-3, size.0 < 1e7, size.1 < 1e7 else {
+            return .failure(SVGSizeProblem(text: "its size (\(size.0)×\(size.1)) is not between 0.001 and 10,000,000 on each side"))
         }
         return .success(size)
     }
@@ -130,46 +160,100 @@ enum SVGImageReader {
         return Double(t).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    // MARK: References and counts
+    // MARK: References and work
+
+    /// A reference from one element to another, and how many times what it
+    /// refers to is drawn for it.
+    struct Reference {
+        var id: String
+        /// A marker's: once per vertex of the element.
+        var isMarker = false
+    }
 
     /// One pass over the document: references checked, elements numbered
-    /// with what each refers to (`<use>` and `url(#id)`), text collected.
+    /// with what each refers to and what it draws itself, text collected.
     struct Walk {
         let reference: String
+        let limits: Limits
         var problem: Diagnostic.Message?
         var deepest = 0
         var text = ""
-        /// Per element, in document order: its children, what it refers
-        /// to by id, and whether it is a filter primitive.
+        /// Per element, in document order.
         var children: [[Int]] = []
-        var references: [[String]] = []
-        var isFilterPrimitive: [Bool] = []
+        var references: [[Reference]] = []
+        var own: [SVGDrawWork] = []
+        var vertices: [Double] = []
         var location: [SourceLocation] = []
         var ids: [String: Int] = [:]
+        /// What style sheets refer to: drawn for every element they could match.
+        var sheetReferences: [String] = []
+        /// A style sheet sets a property that makes a layer: any element may have one.
+        var sheetMakesLayers = false
 
-        init(reference: String) { self.reference = reference }
+        init(reference: String, limits: Limits) { self.reference = reference; self.limits = limits }
 
         mutating func fail(_ at: SourceLocation, _ text: String) {
             if problem == nil { problem = .svgProblem(reference, at, text) }
         }
 
+        /// Properties whose element is drawn through a layer of its own.
+        static let layerProperties = ["opacity", "mask", "clip-path", "filter"]
+
         @discardableResult
         mutating func visit(_ element: XMLElement, depth: Int, inText: Bool = false) -> Int {
             let index = children.count
             children.append([]); references.append([]); location.append(element.location)
+            own.append(SVGDrawWork()); vertices.append(0)
             let name = SVGImageReader.localName(element.name)
-            isFilterPrimitive.append(name.hasPrefix("fe") && !name.hasPrefix("feFunc") && !name.hasPrefix("feMergeNode"))
+            own[index].elements = 1
+            if name.hasPrefix("fe"), !name.hasPrefix("feFunc"), name != "feMergeNode", name != "feDistantLight",
+               name != "fePointLight", name != "feSpotLight" {
+                own[index].filterPrimitives = 1
+            }
             deepest = max(deepest, depth)
+            if name == "include" || name == "fallback" {
+                fail(element.location, "<\(element.name)> (XInclude) is not allowed: an SVG image reads no other file")
+            }
+            var layer = false
             for a in element.attributes {
                 let attribute = SVGImageReader.localName(a.name)
-                if attribute == "id" { ids[a.value.trimmingSpaces] = ids[a.value.trimmingSpaces] ?? index }
+                let value = a.value
+                if value.contains("\\") {
+                    fail(a.valueLocation, "a backslash in \(a.name)=\"…\" (a CSS escape could spell a reference past this check)")
+                }
+                if attribute == "id" { ids[value.trimmingSpaces] = ids[value.trimmingSpaces] ?? index }
                 // A link's target is never read: only what draws is checked.
                 if attribute == "href", name != "a" { checkHref(a, element: name, index: index) }
-                if a.value.contains("url(") { checkURLs(in: a.value, at: a.valueLocation, index: index) }
-                if attribute == "style" { checkStyle(a.value, at: a.valueLocation) }
+                let lower = value.lowercased()
+                if lower.contains("url(") {
+                    for id in checkURLs(in: value, at: a.valueLocation) {
+                        references[index].append(Reference(id: id, isMarker: attribute.hasPrefix("marker") || lower.contains("marker")))
+                    }
+                }
+                if attribute == "style" {
+                    checkStyleSheet(lower, at: a.valueLocation)
+                    if Self.layerProperties.contains(where: { lower.contains($0) }) { layer = true }
+                }
+                if Self.layerProperties.contains(String(attribute)), attribute != "opacity" || (Double(value.trimmingSpaces) ?? 0) < 1 {
+                    layer = true
+                }
+                if (attribute == "fill" || attribute == "stroke"), lower.contains("url(") { layer = true }   // a pattern, maybe
+                if attribute == "d", name == "path" { addPath(PathDataParser.parse(value), index: index, at: a.valueLocation) }
+                if attribute == "points", name == "polyline" || name == "polygon" {
+                    addPath(Self.polygon(value, closed: name == "polygon"), index: index, at: a.valueLocation)
+                }
             }
+            if name == "line" { vertices[index] = 2 }
+            if layer { own[index].layers = 1; own[index].layerDepth = 1 }
             let textual = inText || name == "text"
-            if name == "style" { checkStyle(element.text, at: element.location) }
+            if name == "style" {
+                let css = element.text
+                if css.contains("\\") { fail(element.location, "a backslash in a style sheet (a CSS escape could spell a reference past this check)") }
+                let lower = css.lowercased()
+                checkStyleSheet(lower, at: element.location)
+                if lower.contains("url(") { sheetReferences += checkURLs(in: css, at: element.location) }
+                if Self.layerProperties.contains(where: { lower.contains($0) }) { sheetMakesLayers = true }
+            }
             if textual { text += element.texts.joined() }
             for child in element.children {
                 let c = visit(child, depth: depth + 1, inText: textual)
@@ -178,89 +262,162 @@ enum SVGImageReader {
             return index
         }
 
+        mutating func addPath(_ parsed: Result<BezierPath, PathDataError>, index: Int, at location: SourceLocation) {
+            // librsvg draws a path up to its first error, as SVG says: the
+            // part before it is what is weighed.
+            guard case .success(let path) = parsed else { return }
+            let estimate = PathCrossings.estimate(path)
+            own[index].pathEdges = Double(estimate.edges)
+            own[index].pathCrossings = estimate.crossings
+            vertices[index] = Double(estimate.edges) + 1
+        }
+
+        /// `points` as a path (pairs of numbers; an odd one left out).
+        static func polygon(_ text: String, closed: Bool) -> Result<BezierPath, PathDataError> {
+            let numbers = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+                .compactMap { Double($0) }
+            var d = ""
+            for k in stride(from: 0, to: numbers.count - 1, by: 2) { d += (k == 0 ? "M" : "L") + "\(numbers[k]) \(numbers[k + 1]) " }
+            return d.isEmpty ? .success(BezierPath()) : PathDataParser.parse(d + (closed ? "Z" : ""))
+        }
+
         mutating func checkHref(_ a: XMLAttribute, element: Substring, index: Int) {
             let v = a.value.trimmingSpaces
             if v.hasPrefix("#") {
-                references[index].append(String(v.dropFirst()))
-            } else if !SVGImageReader.isAllowedData(v) {
-                fail(a.valueLocation, "<\(element)> refers to '\(SVGImageReader.shortened(v))'; an SVG image reads no other file or URL (embed a picture as a data: PNG or JPEG)")
+                references[index].append(Reference(id: String(v.dropFirst())))
+            } else if element == "image" || element == "feImage", let pixels = SVGImageReader.embeddedPicturePixels(v) {
+                // A PNG or JPEG picture, sized from its header.
+                if pixels > Double(limits.maxPixels) {
+                    fail(a.valueLocation, "<\(element)> embeds a picture of \(Int(pixels)) pixels, more than the limit of \(limits.maxPixels) (raise it with --max-pixels)")
+                }
+                own[index].embeddedPixels += pixels
+            } else {
+                fail(a.valueLocation, "<\(element)> refers to '\(SVGImageReader.shortened(v))'; an SVG image reads no other file, URL or document (a picture may be a data: PNG or JPEG in <image>)")
             }
         }
 
-        mutating func checkURLs(in value: String, at location: SourceLocation, index: Int) {
-            var rest = Substring(value)
-            while let r = rest.firstRange(of: "url(") {
-                rest = rest[r.upperBound...]
-                guard let close = rest.firstIndex(of: ")") else {
+        /// Each `url(…)` (in any case) must name an element of the
+        /// document: the ids named.
+        mutating func checkURLs(in value: String, at location: SourceLocation) -> [String] {
+            var found: [String] = []
+            let bytes = Array(value.utf8)
+            var i = 0
+            func lower(_ b: UInt8) -> UInt8 { b >= 65 && b <= 90 ? b + 32 : b }
+            while i + 4 <= bytes.count {
+                guard lower(bytes[i]) == UInt8(ascii: "u"), lower(bytes[i + 1]) == UInt8(ascii: "r"),
+                      lower(bytes[i + 2]) == UInt8(ascii: "l"), bytes[i + 3] == UInt8(ascii: "(") else { i += 1; continue }
+                i += 4
+                guard let close = bytes[i...].firstIndex(of: UInt8(ascii: ")")) else {
                     fail(location, "url( without its closing parenthesis")
-                    return
+                    return found
                 }
-                var target = String(rest[..<close]).trimmingSpaces
+                var target = String(decoding: bytes[i..<close], as: UTF8.self).trimmingSpaces
                 if let q = target.first, q == "\"" || q == "'", target.count >= 2, target.last == q {
-                    target = String(target.dropFirst().dropLast())
+                    target = String(target.dropFirst().dropLast()).trimmingSpaces
                 }
-                if target.hasPrefix("#") {
-                    references[index].append(String(target.dropFirst()))
-                } else if !SVGImageReader.isAllowedData(target) {
-                    fail(location, "url(\(SVGImageReader.shortened(target))) refers to another file or a URL; an SVG image reads none")
+                if target.hasPrefix("#"), target.count > 1 {
+                    found.append(String(target.dropFirst()))
+                } else {
+                    fail(location, "url(\(SVGImageReader.shortened(target))) does not name an element of the document; an SVG image reads no other file, URL or document")
                 }
-                rest = rest[close...]
+                i = close + 1
             }
+            return found
         }
 
-        /// A style sheet may not import another; its `url()`s are checked
-        /// as any attribute's. A backslash could spell either in CSS escapes,
-        /// so style text with one is refused too.
-        mutating func checkStyle(_ css: String, at location: SourceLocation) {
-            if css.contains("@import") {
-                fail(location, "a style sheet with @import; an SVG image reads no other file")
-            } else if css.contains("\\") {
-                fail(location, "a style with a backslash escape (an SVG image's styles are read without escapes, so nothing can hide a reference)")
-            } else if css.contains("url(") {
-                checkURLs(in: css, at: location, index: children.count - 1)
-            }
+        /// A style sheet may not import another (in any case).
+        mutating func checkStyleSheet(_ lowercased: String, at location: SourceLocation) {
+            if lowercased.contains("@import") { fail(location, "a style sheet with @import; an SVG image reads no other file") }
         }
 
-        /// Elements and filter primitives as drawn: each `<use>` and
-        /// `url(#id)` counts what it refers to again, so a document of
-        /// references to references cannot stand for billions of elements.
-        /// A reference to an element that contains it is an error.
-        func expandedCounts() -> Result<(elements: Double, filters: Double), Diagnostic.Message> {
+        /// What drawing the root does, every reference expanded (depth
+        /// first, without recursion: a chain of 100,000 references must
+        /// not recurse 100,000 deep). A reference that leads back to an
+        /// element containing it is an error.
+        func expandedWork() -> Result<SVGDrawWork, Diagnostic.Message> {
             let n = children.count
-            guard n > 0 else { return .success((0, 0)) }
-            var weight = [(Double, Double)](repeating: (0, 0), count: n)
+            guard n > 0 else { return .success(SVGDrawWork()) }
+            var weight = [SVGDrawWork](repeating: SVGDrawWork(), count: n)
             // 0: not met, 1: on the path (its parts being weighed), 2: weighed.
             var state = [UInt8](repeating: 0, count: n)
-            // Iterative, depth first: a chain of 100,000 references must not
-            // recurse 100,000 deep.
-            var stack: [Int] = [0]
+            func parts(_ i: Int) -> [(index: Int, times: Double)] {
+                children[i].map { ($0, 1) } + references[i].compactMap { r in
+                    ids[r.id].map { ($0, r.isMarker ? max(vertices[i], 1) : 1) }   // a dangling id draws nothing
+                }
+            }
+            var stack: [Int] = Array(Set(sheetReferences.compactMap { ids[$0] })).sorted() + [0]
             while let i = stack.last {
-                let parts = children[i] + references[i].compactMap { ids[$0] }   // a dangling id draws nothing
+                let p = parts(i)
                 if state[i] == 0 {
                     state[i] = 1
-                    for p in parts {
-                        if state[p] == 1 {
-                            return .failure(.svgProblem(reference, location[p], "a reference that leads back to an element containing it", code: .referenceCycle))
+                    for (j, _) in p {
+                        if state[j] == 1 {
+                            return .failure(.svgProblem(reference, location[j], "a reference that leads back to an element containing it", code: .referenceCycle))
                         }
-                        if state[p] == 0 { stack.append(p) }
+                        if state[j] == 0 { stack.append(j) }
                     }
                     continue
                 }
                 stack.removeLast()
                 guard state[i] == 1 else { continue }
-                var w = (1.0, isFilterPrimitive[i] ? 1.0 : 0)
-                for p in parts { w.0 += weight[p].0; w.1 += weight[p].1 }
-                weight[i] = (min(w.0, 1e18), min(w.1, 1e18))
+                var w = own[i]
+                var inner = SVGDrawWork()
+                for (j, times) in p { inner.add(weight[j], times: times) }
+                w.add(inner)
+                w.layerDepth = own[i].layerDepth + inner.layerDepth
+                weight[i] = w.clamped
                 state[i] = 2
             }
-            return .success(weight[0])
+            var total = weight[0]
+            // A style sheet's reference may apply to every element.
+            for id in Set(sheetReferences) { if let j = ids[id] { total.add(weight[j], times: Double(n)) } }
+            if sheetMakesLayers {
+                total.layers = max(total.layers, Double(n))
+                total.layerDepth = max(total.layerDepth, Double(deepest))
+            }
+            return .success(total.clamped)
         }
     }
 
-    /// `data:` pictures librsvg decodes itself: PNG and JPEG.
-    static func isAllowedData(_ v: String) -> Bool {
-        let lower = v.prefix(32).lowercased()
-        return lower.hasPrefix("data:image/png") || lower.hasPrefix("data:image/jpeg") || lower.hasPrefix("data:image/jpg")
+    /// The pixels of a `data:` PNG or JPEG (read from its header), or nil
+    /// for any other `data:` URL or anything else. The media type must be
+    /// exactly `image/png` or `image/jpeg`, followed by `;` or `,`, and the
+    /// URL may have no fragment (librsvg would read it as a document then).
+    static func embeddedPicturePixels(_ v: String) -> Double? {
+        let lower = v.prefix(40).lowercased()
+        guard !v.contains("#") else { return nil }
+        let png = lower.hasPrefix("data:image/png;") || lower.hasPrefix("data:image/png,")
+        let jpeg = lower.hasPrefix("data:image/jpeg;") || lower.hasPrefix("data:image/jpeg,")
+        guard png || jpeg, let comma = v.firstIndex(of: ",") else { return nil }
+        let header = v[v.startIndex..<comma].lowercased()
+        let payload = v[v.index(after: comma)...]
+        guard header.hasSuffix(";base64") else { return nil }   // pictures come base64-encoded; anything else is refused
+        guard let bytes = Base64Payload.decode(payload) else { return nil }
+        return png ? pngPixels(bytes) : jpegPixels(bytes)
+    }
+
+    static func pngPixels(_ b: [UInt8]) -> Double? {
+        guard b.count >= 24, b.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        func be32(_ i: Int) -> Double { Double(Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])) }
+        return be32(16) * be32(20)
+    }
+
+    /// The largest frame a JPEG's SOF markers declare.
+    static func jpegPixels(_ b: [UInt8]) -> Double? {
+        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
+        var i = 2, largest: Double?
+        while i + 9 < b.count {
+            guard b[i] == 0xFF else { return largest }
+            let marker = b[i + 1]
+            if marker == 0xD9 || marker == 0xDA { break }
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                let h = Double(Int(b[i + 5]) << 8 | Int(b[i + 6])), w = Double(Int(b[i + 7]) << 8 | Int(b[i + 8]))
+                largest = max(largest ?? 0, w * h)
+            }
+            i += 2 + max(length, 2)
+        }
+        return largest
     }
 
     static func shortened(_ v: String) -> String {
@@ -269,3 +426,32 @@ enum SVGImageReader {
 }
 
 struct SVGSizeProblem: Error { var text: String }
+
+/// Base64 as `data:` URLs carry it (white space ignored), for reading a
+/// picture's header.
+enum Base64Payload {
+    static func decode(_ text: Substring) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3 / 4)
+        var buffer: UInt32 = 0, bits = 0
+        for c in text.utf8 {
+            let v: UInt32
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - 65)
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - 97 + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - 48 + 52)
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): v = 62
+            case UInt8(ascii: "/"), UInt8(ascii: "_"): v = 63
+            case UInt8(ascii: "="), 0x20, 0x09, 0x0A, 0x0D: continue
+            default: return nil
+            }
+            buffer = buffer << 6 | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+            }
+        }
+        return out
+    }
+}

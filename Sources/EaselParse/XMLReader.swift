@@ -7,6 +7,7 @@ extension Diagnostic.Message {
     static let doctypeRefused = Self(.doctypeRefused, "a DOCTYPE is not allowed in a scene (scenes need none, and refusing it shuts out entity tricks)")
     static let notUTF8 = Self(.malformedXML, "a scene file must be UTF-8 text")
     static let emptyDocument = Self(.malformedXML, "the file has no root element")
+    static let styleSheetRefused = Self(.doctypeRefused, "an <?xml-stylesheet?> is not allowed: an SVG image reads no other file or document")
     static let declarationsRefused = Self(.doctypeRefused, "a DOCTYPE that declares entities, elements or attributes is not allowed (an input SVG may only name a public DTD, which is never read)")
     static func tooManyAttributes(_ limit: Int) -> Self {
         .init(.inputTooLarge, "this element has more than \(limit) attributes (no element of the format takes more than 40)")
@@ -194,6 +195,10 @@ public enum XMLReader {
             guard let ctx else { return }
             Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().refuseDoctype()
         }
+        sax.pointee.processingInstruction = { ctx, target, _ in
+            guard let ctx, let target else { return }
+            Unmanaged<ReaderState>.fromOpaque(ctx).takeUnretainedValue().processingInstruction(String(cString: target))
+        }
         // Declarations inside a DOCTYPE (only an SVG's gets this far).
         sax.pointee.entityDecl = { ctx, _, _, _, _, _ in
             guard let ctx else { return }
@@ -293,14 +298,23 @@ private final class ReaderState {
         refuse(.doctypeRefused)
     }
 
+    /// An SVG image may not name a style sheet (librsvg would load it);
+    /// other processing instructions mean nothing to it or to a scene.
+    func processingInstruction(_ target: String) {
+        guard dialect == .svgImage, target.lowercased() == "xml-stylesheet" else { return }
+        refuse(.styleSheetRefused, at: "<?")
+    }
+
     func refuseDeclaration() {
         guard !diagnostics.all.contains(where: { $0.message.code == .doctypeRefused }) else { return }
         refuse(.declarationsRefused)
     }
 
-    private func refuse(_ message: Diagnostic.Message) {
+    /// Reports `message` at the nearest `marker` before the parser's
+    /// position, and stops.
+    private func refuse(_ message: Diagnostic.Message, at markerText: String = "<!DOCTYPE") {
         var start = min(parserOffset, bytes.count - 1)
-        let marker = Array("<!DOCTYPE".utf8)
+        let marker = Array(markerText.utf8)
         while start > 0, !bytes[start...].starts(with: marker) { start -= 1 }
         diagnostics.error(message, at: lines.location(ofByte: start))
         if let context { xmlStopParser(context) }

@@ -19,7 +19,7 @@ public final class DecodedImages: Sendable {
     private let decodeCount = Locked(0)
     /// The scene's colour space: PNGs (sRGB) are converted to it once, as
     /// they are decoded, so a Display P3 scene paints them as they look.
-    private let colorSpace: SceneColorSpace
+    let colorSpace: SceneColorSpace
 
     public init(colorSpace: SceneColorSpace = .srgb) { self.colorSpace = colorSpace }
 
@@ -31,14 +31,24 @@ public final class DecodedImages: Sendable {
         set { svgFonts.withLock { $0 = newValue } }
     }
 
+    /// SVG images librsvg has read, by digest then bytes.
+    private let checkedSVGs = Locked<[Int: [[UInt8]]]>([:])
+
     /// Checks that librsvg reads an SVG image (the compile does this for
-    /// every one, so a render never meets one it cannot): its message if not.
-    public func checkSVG(_ source: ImageSource) -> String? {
+    /// every file once, so a render never meets one it cannot): nil if it
+    /// was checked before, else whether librsvg read it (its message if not).
+    public func checkSVG(_ source: ImageSource) -> Result<Void, SVGImageProblem>? {
+        let known = checkedSVGs.withLock { table -> Bool in
+            if table[source.digest]?.contains(source.data) == true { return true }
+            table[source.digest, default: []].append(source.data)
+            return false
+        }
+        if known { return nil }
         switch SVGImageDocuments.load(source.data) {
-        case .failure(let problem): return problem.text
+        case .failure(let problem): return .failure(problem)
         case .success(let handle):
             g_object_unref(UnsafeMutableRawPointer(handle))
-            return nil
+            return .success(())
         }
     }
 
@@ -118,6 +128,12 @@ final class DecodedImage: @unchecked Sendable {
     /// channel unpremultiplied, made linear, through CSS Color 4's matrix,
     /// encoded again to the nearest of 4,096 linear levels, premultiplied.
     func convertToDisplayP3() {
+        Self.convertToDisplayP3(pixels, width: width, height: height, stride: stride, format: format)
+    }
+
+    /// sRGB pixels (Cairo's premultiplied ARGB32 or RGB24) to Display P3,
+    /// in place: a decoded PNG, or librsvg's picture of an SVG image.
+    static func convertToDisplayP3(_ pixels: UnsafeMutableRawPointer, width: Int32, height: Int32, stride: Int32, format: cairo_format_t) {
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { return }
         let linear = (0..<256).map { DisplayP3.toLinear(Double($0) / 255) }
         let encoded = (0...4095).map { UInt8((DisplayP3.toGamma(Double($0) / 4095) * 255).rounded()) }

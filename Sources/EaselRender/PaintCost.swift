@@ -1,3 +1,5 @@
+import EaselModel
+
 /// What painting costs, in paint units: about a nanosecond each on the
 /// machine the weights were measured on (a 2-core x86-64 VM; measure again
 /// with `bench/paint-costs.py`, which renders full-canvas layers of each
@@ -72,16 +74,39 @@ public enum PaintCost {
     /// Per device pixel of an SVG image, for each filter primitive in it
     /// (after references are expanded): a blur's box passes or a
     /// composite touch every pixel of the filter's region, which librsvg
-    /// clips to the surface. A 5000 × 5000 image blurred once took 1.5 s
+    /// clips to the image. A 5000 × 5000 image blurred once took 1.5 s
     /// more than unblurred, 60 ns a pixel (2026-11-29, release build).
     public static let perSVGFilterPrimitivePixel = 60.0
 
-    /// The most device pixels an SVG image with filters may cover: librsvg
-    /// holds several surfaces of a filter's region at once (a 25-megapixel
-    /// blur peaked at 717 MB), so past this it is an error, not a render
-    /// that could take more than the bad-input bound of 512 MB.
-    public static let maxSVGFilterPixels = 12_000_000.0
+    /// Per element librsvg parses, each time it parses the file (once in
+    /// the compile, once per render): 990,000 empty groups took it 5.3 s
+    /// and 1.4 GB (5 µs and 1.4 KB each); charged at twice the time, so
+    /// the budget also holds its memory near the bad-input bound.
+    public static let perSVGParsedElement = SVGImageFacts.parseCostPerElement
 
+    /// What librsvg's draw of an SVG image costs (`SVGDrawWork`, references
+    /// expanded): its elements and path edges as Easel's own, crossings as
+    /// a fill and a stroke of them, its embedded pictures' pixels, and
+    /// each filter primitive and layer over `pixels`, the image's device
+    /// pixels (librsvg sizes a layer by the image, not by the clip).
+    public static func svgDraw(_ w: SVGDrawWork, pixels: Double) -> Double {
+        w.elements * perOperation + w.pathEdges * perPathEdge + w.pathCrossings * (perFillCrossing + perStrokeCrossing)
+            + w.embeddedPixels * perImageSourcePixel
+            + (w.filterPrimitives * perSVGFilterPrimitivePixel + w.layers * perPixel(.groupComposite)) * pixels
+    }
+
+    /// Surfaces the size of the image librsvg can hold at once while
+    /// drawing it: one per layer nested in another, and a filter's several
+    /// (its source, result and the blur's passes: a 25-megapixel blur
+    /// peaked at 717 MB).
+    public static func svgSurfaces(_ w: SVGDrawWork) -> Double {
+        w.layerDepth + (w.filterPrimitives > 0 ? 5 : 0)
+    }
+
+    /// The most device pixels those surfaces (and a picture of the image)
+    /// may hold together: 288 MB, so that a render stays near the
+    /// bad-input bound of 512 MB.
+    public static let maxSVGSurfacePixels = 72_000_000.0
     /// A frame of an animation, per pixel, before anything is painted on it:
     /// clearing and encoding it (PNG at the default setting, ~5 ns a pixel).
     public static let perFramePixel = 5.0

@@ -306,50 +306,61 @@ extension Painter {
     }
 
     /// An SVG image, drawn by librsvg as vectors at the device's
-    /// resolution (on a PDF page, as paths and text) into the fitted box.
-    /// On a raster backend it is drawn once per device transform into a
-    /// picture of device pixels, painted at every use (as pattern tiles
-    /// are): a hundred copies of a logo cost one librsvg draw.
+    /// resolution (on a PDF page, as paths and text) into the fitted box,
+    /// clipped to it. On a raster backend it is drawn once per device
+    /// transform into a picture of device pixels, painted at every use (as
+    /// pattern tiles are): a hundred copies of a logo cost one librsvg draw.
+    /// In a Display P3 scene librsvg's sRGB is converted: the picture is
+    /// converted to P3 (on a PDF page too, a picture at 4 pixels a point).
     private func drawVector(_ image: ImageDrawing, at location: SourceLocation) {
         guard let svg = image.source.vector else { return }
-        guard charge(image.clipRect, .image) else { return }
-        let handle: UnsafeMutablePointer<RsvgHandle>
-        switch svgDocuments.handle(for: image.source) {
-        case .success(let h): handle = h
-        case .failure(let problem):
-            failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem.text), at: location))
-            return
-        }
         let d = image.destination
         let (iw, ih) = image.source.intrinsicSize
+        guard d.width > 0, d.height > 0, d.width.isFinite, d.height.isFinite, charge(image.clipRect, .image) else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_rectangle(cr, image.clipRect.x, image.clipRect.y, image.clipRect.width, image.clipRect.height)
         cairo_clip(cr)
+        // Nothing of the SVG shows outside its box (an overflow of its
+        // viewBox, a blur's bleed), in every format alike.
+        cairo_rectangle(cr, d.x, d.y, d.width, d.height)
+        cairo_clip(cr)
         cairo_translate(cr, d.x, d.y)
         // `fill` stretches: librsvg draws into the intrinsic box, scaled.
         cairo_scale(cr, d.width / iw, d.height / ih)
-        // What librsvg's draw costs: its elements, and each filter
-        // primitive over the image's device pixels (bounded: see
-        // `PaintCost.maxSVGFilterPixels`).
-        let visible = deviceArea(Rect(x: 0, y: 0, width: iw, height: ih))
-        if svg.filterPrimitives > 0, visible > PaintCost.maxSVGFilterPixels {
-            failures.append(Diagnostic(.error, .svgFiltersTooLarge(image.source.path, visible), at: location))
+        let box = Rect(x: 0, y: 0, width: iw, height: ih)
+        let p3 = images.colorSpace == .displayP3
+        // A picture's pixels per device unit: a PDF page's picture (P3
+        // only) at 4 a point; a tile's surface carries its own scale.
+        let pixelScale = devicePixelScale(extra: backend.reusesSVGPictures ? 1 : 4)
+        // librsvg sizes layers and filter surfaces by the whole image.
+        let whole = deviceBox(box)
+        let wholePixels = max(0, whole.maxX - whole.minX) * max(0, whole.maxY - whole.minY) * pixelScale.x * pixelScale.y
+        let surfaces = PaintCost.svgSurfaces(svg.work)
+        if surfaces > 0, wholePixels * (surfaces + 1) > PaintCost.maxSVGSurfacePixels {
+            failures.append(Diagnostic(.error, .svgLayersTooLarge(image.source.path, wholePixels, surfaces), at: location))
             budget.exceededAt = budget.exceededAt ?? location
             return
         }
-        let drawCost = Double(svg.elements) * PaintCost.perOperation
-            + Double(svg.filterPrimitives) * PaintCost.perSVGFilterPrimitivePixel * visible
+        let drawCost = PaintCost.svgDraw(svg.work, pixels: surfaces > 0 ? wholePixels : deviceArea(box) * pixelScale.x * pixelScale.y)
+        let handle: UnsafeMutablePointer<RsvgHandle>
+        switch svgDocuments.handle(for: image.source, parse: { spend(Double(svg.parsedElements) * PaintCost.perSVGParsedElement) }) {
+        case .success(let h): handle = h
+        case .failure(let problem):
+            if budget.exceededAt == nil {
+                failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem.text), at: location))
+            }
+            return
+        }
         let draw = { (target: OpaquePointer) -> String? in
             if svg.hasText {
                 // librsvg's text is drawn with Cairo's FreeType fonts.
-                return self.fontHold.using { SVGImageDocuments.draw(handle, on: target, width: iw, height: ih, fonts: self.images.fontsForSVGText) }
+                return self.fontHold.using { self.svgDocuments.draw(handle, on: target, width: iw, height: ih, fonts: self.images.fontsForSVGText) }
             }
-            return SVGImageDocuments.draw(handle, on: target, width: iw, height: ih, fonts: nil)
+            return self.svgDocuments.draw(handle, on: target, width: iw, height: ih, fonts: nil)
         }
         var problem: String?
-        if backend.reusesSVGPictures, let (key, origin) = pictureKey(image.source, width: iw, height: ih),
-           svg.filterPrimitives == 0 || Double(key.width) * Double(key.height) <= PaintCost.maxSVGFilterPixels {
+        if backend.reusesSVGPictures || p3, let (key, origin) = pictureKey(image.source, box: box, scale: pixelScale, always: p3) {
             let picture = svgDocuments.picture(key) {
                 guard spend(drawCost),
                       let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, key.width, key.height) else { return nil }
@@ -362,16 +373,26 @@ extension Painter {
                     cairo_surface_destroy(surface)
                     return nil
                 }
+                if p3, let data = cairo_image_surface_get_data(surface) {
+                    cairo_surface_flush(surface)
+                    DecodedImage.convertToDisplayP3(data, width: key.width, height: key.height,
+                                                    stride: cairo_image_surface_get_stride(surface), format: CAIRO_FORMAT_ARGB32)
+                    cairo_surface_mark_dirty(surface)
+                }
                 return surface
             }
             if let picture {
                 cairo_identity_matrix(cr)
+                cairo_scale(cr, 1 / pixelScale.x, 1 / pixelScale.y)
                 cairo_set_source_surface(cr, picture, origin.x, origin.y)
                 cairo_paint(cr)
                 return
             }
-            guard problem == nil, budget.exceededAt == nil else {
+            guard problem == nil, budget.exceededAt == nil, !p3 else {
                 if let problem { failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem), at: location)) }
+                else if p3, budget.exceededAt == nil {
+                    failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, "its picture in Display P3 would hold more than \(SVGImageDocuments.maxPicturePixels) pixels"), at: location))
+                }
                 return
             }
         }
@@ -379,16 +400,27 @@ extension Painter {
         if let problem = draw(cr) { failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem), at: location)) }
     }
 
-    /// The picture of an image's intrinsic box under the current transform:
-    /// its key and its origin in whole device pixels; nil when the picture
-    /// would be much larger than what the clip shows of it (a `cover` of a
-    /// tiny frame) or past the pictures' size.
-    private func pictureKey(_ source: ImageSource, width iw: Double, height ih: Double)
+    /// Pixels per device unit of the surface painted on (a pattern tile's
+    /// device scale), times `extra`.
+    private func devicePixelScale(extra: Double) -> (x: Double, y: Double) {
+        var sx = 1.0, sy = 1.0
+        cairo_surface_get_device_scale(cairo_get_target(cr), &sx, &sy)
+        return (sx * extra, sy * extra)
+    }
+
+    /// The picture of an image's intrinsic `box` under the current
+    /// transform at `scale` pixels per device unit: its key and its origin
+    /// in whole pixels; nil when the picture would be much larger than what
+    /// the clip shows of it (a `cover` of a tiny frame; unless `always`)
+    /// or past the pictures' size.
+    private func pictureKey(_ source: ImageSource, box: Rect, scale: (x: Double, y: Double), always: Bool)
         -> (SVGImageDocuments.PictureKey, origin: (x: Double, y: Double))? {
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
+        m = cairo_matrix_t(xx: m.xx * scale.x, yx: m.yx * scale.y, xy: m.xy * scale.x, yy: m.yy * scale.y,
+                           x0: m.x0 * scale.x, y0: m.y0 * scale.y)
         var xs: [Double] = [], ys: [Double] = []
-        for (u, v) in [(0.0, 0.0), (iw, 0), (0, ih), (iw, ih)] {
+        for (u, v) in [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)] {
             xs.append(m.xx * u + m.xy * v + m.x0)
             ys.append(m.yx * u + m.yy * v + m.y0)
         }
@@ -398,8 +430,10 @@ extension Painter {
         let w = (maxX.rounded(.up) - x0), h = (maxY.rounded(.up) - y0)
         guard w >= 1, h >= 1, w * h <= Double(SVGImageDocuments.maxPicturePixels) else { return nil }
         // What shows of it: a picture four times larger is not kept.
-        guard w * h <= 4 * max(deviceArea(Rect(x: 0, y: 0, width: iw, height: ih)), 1) else { return nil }
-        let key = SVGImageDocuments.PictureKey(digest: source.digest, bytes: source.data, xx: m.xx, yx: m.yx, xy: m.xy, yy: m.yy,
+        let shown = deviceArea(box) * scale.x * scale.y
+        guard always || w * h <= 4 * max(shown, 1) else { return nil }
+        let key = SVGImageDocuments.PictureKey(digest: source.digest, identity: SVGImageDocuments.identity(of: source.data),
+                                               xx: m.xx, yx: m.yx, xy: m.xy, yy: m.yy,
                                                x0: m.x0 - x0, y0: m.y0 - y0, width: Int32(w), height: Int32(h))
         return (key, (x0, y0))
     }

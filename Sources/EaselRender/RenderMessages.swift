@@ -10,8 +10,8 @@ extension Diagnostic.Message {
         .init(.workTooLarge, "translucent groups and clip masks nested here would hold more than \(pixels.wholeNumberText) pixels at once (flatten the nesting, or lower the scale)")
     }
     package static func cannotDecodePNG(_ path: String) -> Self { .init(.unreadableFile, "cannot decode the PNG '\(path)'") }
-    static func svgFiltersTooLarge(_ path: String, _ pixels: Double) -> Self {
-        .init(.workTooLarge, "the SVG '\(path)' has filters and would cover \(pixels.rounded().wholeNumberText) device pixels, more than the \(PaintCost.maxSVGFilterPixels.wholeNumberText) an image with filters may (librsvg holds several copies of a filter's region); draw it smaller or at a lower scale")
+    static func svgLayersTooLarge(_ path: String, _ pixels: Double, _ surfaces: Double) -> Self {
+        .init(.workTooLarge, "the SVG '\(path)' would cover \(pixels.rounded().wholeNumberText) device pixels with \(Int(surfaces)) layers or filter surfaces at once, more than \(PaintCost.maxSVGSurfacePixels.wholeNumberText) pixels in all (librsvg sizes them by the whole image, not what shows of it); draw it smaller or at a lower scale")
     }
     package static func cannotDrawSVG(_ path: String, _ problem: String) -> Self { .init(.invalidData, "librsvg cannot draw the SVG '\(path)': \(problem)") }
     static func cannotDrawFont(_ path: String) -> Self { .init(.unusableFont, "Cairo cannot draw glyphs from the font '\(path)'") }

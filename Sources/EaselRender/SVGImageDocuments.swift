@@ -11,13 +11,15 @@ import EaselModel
 /// image file: every `<image>` of it draws from the same parse. librsvg's
 /// handles are not for two threads at once, so renders do not share them.
 final class SVGImageDocuments {
-    private var handles: [Int: [(bytes: [UInt8], handle: UnsafeMutablePointer<RsvgHandle>)]] = [:]
+    private var handles: [Int: [(identity: UInt, handle: UnsafeMutablePointer<RsvgHandle>)]] = [:]
 
     /// Pictures of SVG images in device pixels, by file and device
     /// transform (`Painter.drawVector`): drawn once, painted per use.
     struct PictureKey: Hashable {
         var digest: Int
-        var bytes: [UInt8]
+        /// The file's bytes by their storage (`identity(of:)`), so that a
+        /// lookup never hashes or compares a whole file.
+        var identity: UInt
         /// The image's intrinsic box to device pixels, its translation
         /// reduced to the fraction of a pixel (the picture's own origin is
         /// a whole pixel).
@@ -30,9 +32,38 @@ final class SVGImageDocuments {
     /// image is drawn directly at each use.
     static let maxPicturePixels = 16 << 20
 
+    /// The PangoCairo font map librsvg's text is laid out with, over the
+    /// scene's fonts: made at the first text this render draws.
+    private var fontMap: (fonts: ObjectIdentifier, map: UnsafeMutablePointer<PangoFontMap>)?
+
     deinit {
         for list in handles.values { for entry in list { g_object_unref(UnsafeMutableRawPointer(entry.handle)) } }
         for surface in pictures.values { cairo_surface_destroy(surface) }
+        if let fontMap {
+            pango_fc_font_map_set_config(OpaquePointer(fontMap.map), nil)
+            g_object_unref(UnsafeMutableRawPointer(fontMap.map))
+        }
+    }
+
+    /// The storage of an image's bytes: every `<image>` of one file holds
+    /// the same array (the parser reads each file once), and the scene
+    /// holds it for as long as it is rendered.
+    static func identity(of bytes: [UInt8]) -> UInt {
+        bytes.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
+
+    /// The parsed document, or librsvg's message when it cannot read it.
+    /// `parse` runs before a first parse and may refuse it (the budget).
+    func handle(for source: ImageSource, parse: () -> Bool = { true }) -> Result<UnsafeMutablePointer<RsvgHandle>, SVGImageProblem> {
+        let identity = Self.identity(of: source.data)
+        if let known = handles[source.digest]?.first(where: { $0.identity == identity }) { return .success(known.handle) }
+        guard parse() else { return .failure(SVGImageProblem(text: "the paint budget is spent")) }
+        switch Self.load(source.data) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let handle):
+            handles[source.digest, default: []].append((identity, handle))
+            return .success(handle)
+        }
     }
 
     /// The picture for `key`, drawn by `draw` the first time (nil: nothing
@@ -44,17 +75,6 @@ final class SVGImageDocuments {
         pictures[key] = made
         picturePixels += pixels
         return made
-    }
-
-    /// The parsed document, or librsvg's message when it cannot read it.
-    func handle(for source: ImageSource) -> Result<UnsafeMutablePointer<RsvgHandle>, SVGImageProblem> {
-        if let known = handles[source.digest]?.first(where: { $0.bytes == source.data }) { return .success(known.handle) }
-        switch Self.load(source.data) {
-        case .failure(let problem): return .failure(problem)
-        case .success(let handle):
-            handles[source.digest, default: []].append((source.data, handle))
-            return .success(handle)
-        }
     }
 
     static func load(_ bytes: [UInt8]) -> Result<UnsafeMutablePointer<RsvgHandle>, SVGImageProblem> {
@@ -77,28 +97,30 @@ final class SVGImageDocuments {
     /// thread's default PangoCairo font map, which is set to one over the
     /// scene's fontconfig configuration for the draw, and only on this
     /// thread — other renders are not held. Returns librsvg's error.
-    static func draw(_ handle: UnsafeMutablePointer<RsvgHandle>, on cr: OpaquePointer, width: Double, height: Double,
-                     fonts: FontSet?) -> String? {
+    func draw(_ handle: UnsafeMutablePointer<RsvgHandle>, on cr: OpaquePointer, width: Double, height: Double,
+              fonts: FontSet?) -> String? {
         var map: UnsafeMutablePointer<PangoFontMap>?
         if let fonts {
-            map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)
-            pango_fc_font_map_set_config(OpaquePointer(map), fonts.config)
+            if fontMap?.fonts != ObjectIdentifier(fonts) {
+                if let old = fontMap {
+                    pango_fc_font_map_set_config(OpaquePointer(old.map), nil)
+                    g_object_unref(UnsafeMutableRawPointer(old.map))
+                }
+                let made = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)!
+                pango_fc_font_map_set_config(OpaquePointer(made), fonts.config)
+                fontMap = (ObjectIdentifier(fonts), made)
+            }
+            map = fontMap?.map
             pango_cairo_font_map_set_default(OpaquePointer(map))
         }
-        defer {
-            if let map {
-                pango_cairo_font_map_set_default(nil)
-                pango_fc_font_map_set_config(OpaquePointer(map), nil)
-                g_object_unref(UnsafeMutableRawPointer(map))
-            }
-        }
+        defer { if map != nil { pango_cairo_font_map_set_default(nil) } }
         PaintingProbe.svgImageDrawn()
         var viewport = RsvgRectangle(x: 0, y: 0, width: width, height: height)
         var error: UnsafeMutablePointer<GError>?
-        guard rsvg_handle_render_document(handle, cr, &viewport, &error) != 0 else { return message(error) }
+        guard rsvg_handle_render_document(handle, cr, &viewport, &error) != 0 else { return Self.message(error) }
         return nil
     }
 }
 
 /// Why librsvg or Cairo could not read or draw an SVG image.
-struct SVGImageProblem: Error { var text: String }
+public struct SVGImageProblem: Error { public var text: String }

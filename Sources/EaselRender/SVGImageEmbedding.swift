@@ -12,7 +12,7 @@ enum SVGImageEmbedding {
     /// The children of Cairo's root element, as markup, drawn into a
     /// `width`×`height` box (the image's fitted box) from the image's
     /// intrinsic `size`; or librsvg's or Cairo's problem.
-    static func content(_ handle: UnsafeMutablePointer<RsvgHandle>, width: Double, height: Double,
+    static func content(_ handle: UnsafeMutablePointer<RsvgHandle>, in documents: SVGImageDocuments, width: Double, height: Double,
                         intrinsic size: (width: Double, height: Double), fonts: FontSet?, idPrefix: String) -> Result<String, SVGImageProblem> {
         var problem: String?
         let (status, bytes) = ByteSink.collect { sink -> cairo_status_t in
@@ -20,7 +20,7 @@ enum SVGImageEmbedding {
             defer { cairo_surface_destroy(surface) }
             let cr = cairo_create(surface)
             cairo_scale(cr, width / size.width, height / size.height)
-            problem = SVGImageDocuments.draw(handle, on: cr!, width: size.width, height: size.height, fonts: fonts)
+            problem = documents.draw(handle, on: cr!, width: size.width, height: size.height, fonts: fonts)
             cairo_destroy(cr)
             cairo_surface_finish(surface)
             return cairo_surface_status(surface)
@@ -36,7 +36,10 @@ enum SVGImageEmbedding {
     /// run), every `url(#…)` and `#…` link to match, its root's children
     /// serialised.
     static func prefixed(_ document: [UInt8], _ prefix: String) -> String? {
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOBLANKS.rawValue)
+        // HUGE: Cairo writes a filter's result or an embedded picture as one
+        // base64 attribute, past libxml2's 10 MB default for a value; this
+        // is Cairo's own output (no DTD, no entities), not an input.
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOBLANKS.rawValue | XML_PARSE_HUGE.rawValue)
         let docOrNil = document.withUnsafeBufferPointer { b in
             b.baseAddress!.withMemoryRebound(to: CChar.self, capacity: b.count) { xmlReadMemory($0, Int32(b.count), nil, "UTF-8", options) }
         }

@@ -196,7 +196,14 @@ final class SVGWriter {
     }
 
     private func write(_ image: ImageDrawing) {
-        let c = image.clipRect
+        var c = image.clipRect
+        // An SVG image shows nothing outside its box (an overflow of its
+        // viewBox, a blur's bleed), as in PNG and PDF.
+        if image.source.vector != nil {
+            let d = image.destination
+            let x0 = max(c.minX, d.minX), y0 = max(c.minY, d.minY)
+            c = Rect(x: x0, y: y0, width: max(0, min(c.maxX, d.maxX) - x0), height: max(0, min(c.maxY, d.maxY) - y0))
+        }
         let clip = ResolvedClip(shapes: [ResolvedClip.Shape(path: .rect(c), rule: .nonzero, clip: [])], within: [])
         guard let tint = image.tint else {
             withClip(clip) { self.writePicture(image) }
@@ -227,30 +234,34 @@ final class SVGWriter {
     /// per file and fitted size and used wherever it is drawn.
     private func writeVector(_ image: ImageDrawing, _ svg: SVGImageFacts) {
         let d = image.destination
-        // librsvg draws filters as pictures at 1 pixel per unit here.
+        guard d.width > 0, d.height > 0, d.width.isFinite, d.height.isFinite else { return }
+        // librsvg draws layers and filters at 1 pixel per unit here.
         let pixels = d.width * d.height
-        if svg.filterPrimitives > 0, pixels > PaintCost.maxSVGFilterPixels {
-            failures.append(Diagnostic(.error, .svgFiltersTooLarge(image.source.path, pixels), at: current))
+        let surfaces = PaintCost.svgSurfaces(svg.work)
+        if surfaces > 0, pixels * (surfaces + 1) > PaintCost.maxSVGSurfacePixels {
+            failures.append(Diagnostic(.error, .svgLayersTooLarge(image.source.path, pixels, surfaces), at: current))
             budget.exceededAt = budget.exceededAt ?? current
             return
         }
-
-        let key = EmbeddedKey(digest: image.source.digest, bytes: image.source.data, width: d.width, height: d.height)
+        let key = EmbeddedKey(digest: image.source.digest, identity: SVGImageDocuments.identity(of: image.source.data),
+                              width: d.width, height: d.height)
         var id = embedded[key]
         if id == nil {
-            // librsvg's draw is charged once, where it is written.
-            guard spend(Double(svg.elements) * PaintCost.perOperation
-                        + Double(svg.filterPrimitives) * PaintCost.perSVGFilterPrimitivePixel * pixels) else { return }
-            let made = newID("v")
+            // librsvg's parse and draw are charged once, where it is written.
             let handle: UnsafeMutablePointer<RsvgHandle>
-            switch svgDocuments.handle(for: image.source) {
+            switch svgDocuments.handle(for: image.source, parse: { spend(Double(svg.parsedElements) * PaintCost.perSVGParsedElement) }) {
             case .success(let h): handle = h
             case .failure(let problem):
-                failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem.text), at: current))
+                if budget.exceededAt == nil {
+                    failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem.text), at: current))
+                }
                 return
             }
+            guard spend(PaintCost.svgDraw(svg.work, pixels: pixels)) else { return }
+            let made = newID("v")
             let draw = {
-                SVGImageEmbedding.content(handle, width: d.width, height: d.height, intrinsic: image.source.intrinsicSize,
+                SVGImageEmbedding.content(handle, in: self.svgDocuments, width: d.width, height: d.height,
+                                          intrinsic: image.source.intrinsicSize,
                                           fonts: svg.hasText ? self.svgFonts : nil, idPrefix: made + "-")
             }
             switch svg.hasText ? fontHold.using(draw) : draw() {
@@ -270,7 +281,8 @@ final class SVGWriter {
 
     private struct EmbeddedKey: Hashable {
         var digest: Int
-        var bytes: [UInt8]
+        /// The bytes by their storage (`SVGImageDocuments.identity`).
+        var identity: UInt
         var width: Double
         var height: Double
     }

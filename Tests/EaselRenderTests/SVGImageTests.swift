@@ -310,6 +310,56 @@ final class SVGImageTests: XCTestCase {
         }
     }
 
+    /// An SVG image inside a pattern tile is drawn at the tile's own
+    /// resolution (the tile's device scale), not at one pixel a point and
+    /// scaled up: at @3x it matches resvg's pattern of the same logo.
+    func testAnSVGImageInAPatternTileIsSharpAtThreeTimes() throws {
+        let dir = try folder(["logo.svg": Self.logo])
+        let compiled = try compileScene("""
+            <scene width="180" height="120" background="white">
+              <defs><pattern id="p" width="60" height="40"><image href="logo.svg" width="60" height="40"/></pattern></defs>
+              <rect width="180" height="120" fill="url(#p)"/>
+            </scene>
+            """, baseDirectory: dir)
+        let ours = try compiled.renderImage(scale: 3)
+        let reference = ##"<svg xmlns="http://www.w3.org/2000/svg" width="540" height="360" viewBox="0 0 180 120"><defs><pattern id="p" width="60" height="40" patternUnits="userSpaceOnUse"><svg width="60" height="40" viewBox="0 0 120 80">"## + Self.logoBody + ##"</svg></pattern></defs><rect width="180" height="120" fill="white"/><rect width="180" height="120" fill="url(#p)"/></svg>"##
+        let theirs = try ReferenceRenderers.resvg(reference)
+        XCTAssertLessThanOrEqual(Self.meanDifference(ours, theirs), 2)
+        assertSimilar(ours, theirs, tolerance: 48, maxFraction: 0.004, name: "svg-image-in-tile-3x")
+    }
+
+    /// Nothing of an SVG shows outside its fitted box — not what overflows
+    /// its viewBox — in PNG, PDF (poppler) and SVG (librsvg) alike; a
+    /// `data:` PNG inside it is drawn.
+    func testNothingShowsOutsideTheFittedBoxInAnyFormat() throws {
+        // A 1×1 opaque blue PNG, base64 (made here from its bytes).
+        let bluePNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC"
+        let svg = ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10"><rect x="-50" y="-50" width="110" height="110" fill="#e0302a"/><image x="2" y="2" width="6" height="6" preserveAspectRatio="none" xlink:href="data:image/png;base64,"## + bluePNG + ##""/></svg>"##
+        let dir = try folder(["over.svg": svg])
+        let compiled = try compileScene(##"<scene width="100" height="50" background="white"><image href="over.svg" width="100" height="50" fit="contain"/></scene>"##, baseDirectory: dir)
+        let png = try compiled.renderImage(scale: 1)
+        let pdf = try ReferenceRenderers.poppler(try compiled.render(format: .pdf))
+        let drawn = try ReferenceRenderers.rsvg(String(decoding: try compiled.render(format: .svg), as: UTF8.self))
+        for (name, image) in [("PNG", png), ("PDF", pdf), ("SVG", drawn)] {
+            assertPixel(image, 10, 25, ExpectedColor(1, 1, 1), tolerance: 2, "\(name): left of the box")
+            assertPixel(image, 90, 25, ExpectedColor(1, 1, 1), tolerance: 2, "\(name): right of the box")
+            assertPixel(image, 30, 25, ExpectedColor(hex: "#e0302a"), tolerance: 4, "\(name): inside")
+            assertPixel(image, 50, 25, ExpectedColor(0, 0, 1), tolerance: 4, "\(name): the data: PNG")
+        }
+    }
+
+    /// In a Display P3 scene librsvg's sRGB is converted like a PNG's: an
+    /// SVG's #d07020 is P3 (0.7658, 0.4585, 0.2081) in the PNG (the
+    /// CSS Color 4 matrices, evaluated independently of Easel), and poppler,
+    /// which colour-manages the P3-tagged PDF, shows #d07020 again (sRGB
+    /// numbers taken as P3 would show about #df6900).
+    func testAnSVGImageInADisplayP3SceneIsConverted() throws {
+        let dir = try folder(["ochre.svg": ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#d07020"/></svg>"##])
+        let compiled = try compileScene(##"<scene width="40" height="40" color-space="display-p3"><image href="ochre.svg" width="40" height="40"/></scene>"##, baseDirectory: dir)
+        assertPixel(try compiled.renderImage(scale: 2), 40, 40, ExpectedColor(0.7658, 0.4585, 0.2081), tolerance: 3, "PNG")
+        assertPixel(try ReferenceRenderers.poppler(try compiled.render(format: .pdf)), 20, 20, ExpectedColor(hex: "#d07020"), tolerance: 4, "PDF")
+    }
+
     func testTheSameSceneGivesTheSameBytes() throws {
         let dir = try folder(["logo.svg": Self.logo])
         for format in [OutputFormat.png, .pdf, .svg] {

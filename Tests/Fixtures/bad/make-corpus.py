@@ -10,6 +10,11 @@ cases = []
 def scene(body, attrs='width="100" height="100"'):
     return f'<scene {attrs}>\n{body}\n</scene>\n'
 
+def png(width, height, idat):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
 def case(name, content, fragment, code=1, args=""):
     path = os.path.join(HERE, name)
     data = content if isinstance(content, bytes) else content.encode()
@@ -157,22 +162,40 @@ def svg_case(name, svg, fragment, args=""):
     case(name + ".scene.xml", scene(f'<image href="{name}.svg" width="100" height="100"/>'), fragment, args=args)
 
 svg_case("svg-external-file", f'<svg {SVG} viewBox="0 0 10 10">\n<image xlink:href="/etc/passwd" width="10" height="10"/></svg>', "line 2, column 20: <image> refers to '/etc/passwd'")
-svg_case("svg-external-url", f'<svg {SVG} viewBox="0 0 10 10"><image href="http://example.invalid/a.png" width="10" height="10"/></svg>', "an SVG image reads no other file or URL")
+svg_case("svg-external-url", f'<svg {SVG} viewBox="0 0 10 10"><image href="http://example.invalid/a.png" width="10" height="10"/></svg>', "an SVG image reads no other file, URL or document")
 svg_case("svg-file-url-use", f'<svg {SVG} viewBox="0 0 10 10"><use xlink:href="file:///etc/passwd#x"/></svg>', "<use> refers to 'file:///etc/passwd#x'")
 svg_case("svg-relative-use", f'<svg {SVG} viewBox="0 0 10 10"><use href="other.svg#logo"/></svg>', "<use> refers to 'other.svg#logo'")
-svg_case("svg-css-url", f'<svg {SVG} viewBox="0 0 10 10"><style>rect {{ fill: url(http://example.invalid/p.svg#p) }}</style><rect width="10" height="10"/></svg>', "refers to another file or a URL")
-svg_case("svg-attribute-url", f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" filter="url(/etc/passwd#f)"/></svg>', "url(/etc/passwd#f) refers to another file")
-svg_case("svg-css-import", f'<svg {SVG} viewBox="0 0 10 10"><style>@import url(#x);</style></svg>', "a style sheet with @import")
-svg_case("svg-css-escape", f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" style="fill: \\75 rl(/etc/passwd)"/></svg>', "a style with a backslash escape")
-svg_case("svg-xinclude", f'<svg {SVG} xmlns:xi="http://www.w3.org/2001/XInclude" viewBox="0 0 10 10"><text><xi:include href="/etc/passwd" parse="text"/></text></svg>', "<include> refers to '/etc/passwd'")
+# librsvg loads a data: URL as a document wherever it resolves one, whatever its media type says.
+svg_case("svg-data-document-use", f'<svg {SVG} viewBox="0 0 10 10"><use xlink:href="data:image/png;base64,PHN2Zy8+#x"/></svg>', "<use> refers to 'data:image/png;base64,PHN2Zy8+#x'")
+svg_case("svg-data-fragment-image", f'<svg {SVG} viewBox="0 0 10 10"><image href="data:image/png;base64,PHN2Zy8+#x" width="10" height="10"/></svg>', "<image> refers to 'data:image/png;base64,PHN2Zy8+#x'")
+svg_case("svg-data-url-paint", f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" fill="url(data:image/svg+xml;base64,PHN2Zy8+#p)"/></svg>', "does not name an element of the document")
 svg_case("svg-data-html", f'<svg {SVG} viewBox="0 0 10 10"><image href="data:text/html,&lt;b&gt;hi" width="10" height="10"/></svg>', "refers to 'data:text/html")
+svg_case("svg-css-url", f'<svg {SVG} viewBox="0 0 10 10"><style>rect {{ fill: url(http://example.invalid/p.svg#p) }}</style><rect width="10" height="10"/></svg>', "url(http://example.invalid/p.svg#p) does not name an element")
+svg_case("svg-css-url-uppercase", f'<svg {SVG} viewBox="0 0 10 10"><style>rect {{ fill: URL(data:image/svg+xml;base64,PHN2Zy8+#p) }}</style><rect width="10" height="10"/></svg>', "does not name an element of the document")
+svg_case("svg-attribute-url", f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" filter="url(/etc/passwd#f)"/></svg>', "url(/etc/passwd#f) does not name an element")
+svg_case("svg-attribute-url-uppercase", f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" filter="Url( /etc/passwd#f )"/></svg>', "url(/etc/passwd#f) does not name an element")
+svg_case("svg-css-import", f'<svg {SVG} viewBox="0 0 10 10"><style>@import url(#x);</style></svg>', "a style sheet with @import")
+svg_case("svg-css-import-uppercase", f'<svg {SVG} viewBox="0 0 10 10"><style>@IMPORT "data:text/css,rect{{fill:red}}";</style></svg>', "a style sheet with @import")
+svg_case("svg-css-escape", f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" style="fill: \\75 rl(/etc/passwd)"/></svg>', "a backslash in style=")
+svg_case("svg-attribute-escape", f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" fill="u\\72l(#g)"/></svg>', "a backslash in fill=")
+svg_case("svg-style-sheet-pi", f'<?xml version="1.0"?>\n<?xml-stylesheet href="data:text/css,rect{{fill:red}}"?>\n<svg {SVG} viewBox="0 0 10 10"/>', "line 2, column 1: an <?xml-stylesheet?> is not allowed")
+svg_case("svg-utf7", f'<?xml version="1.0" encoding="UTF-7"?><svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" fill="+AHUAcgBs-(#g)"/></svg>', "declares encoding=\"UTF-7\"; an SVG image must be UTF-8")
+svg_case("svg-xinclude", f'<svg {SVG} xmlns:xi="http://www.w3.org/2001/XInclude" viewBox="0 0 10 10"><text><xi:include href="/etc/passwd" parse="text"/></text></svg>', "<xi:include> (XInclude) is not allowed")
+svg_case("svg-xinclude-data", f'<svg {SVG} xmlns:xi="http://www.w3.org/2001/XInclude" viewBox="0 0 10 10"><xi:include href="data:image/png;base64,PHN2Zy8+" parse="xml"/></svg>', "(XInclude) is not allowed")
 svg_case("svg-entity", f'<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY a "aaaa">]>\n<svg {SVG} viewBox="0 0 10 10"><text>&a;</text></svg>', "line 2, column 1: a DOCTYPE that declares entities")
 svg_case("svg-xxe", f'<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg {SVG} viewBox="0 0 10 10"><text>&x;</text></svg>', "a DOCTYPE that declares entities")
 svg_case("svg-parameter-entity", f'<!DOCTYPE svg [<!ENTITY % p SYSTEM "file:///etc/passwd"> %p;]><svg {SVG} viewBox="0 0 10 10"/>', "a DOCTYPE that declares entities")
 svg_case("svg-attlist", f'<!DOCTYPE svg [<!ATTLIST svg onload CDATA "x">]><svg {SVG} viewBox="0 0 10 10"/>', "a DOCTYPE that declares")
 svg_case("svg-billion-laughs", '<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">' + "".join(f'<!ENTITY {chr(98 + i)} "' + f"&{chr(97 + i)};" * 10 + '">' for i in range(9)) + f']>\n<svg {SVG} viewBox="0 0 10 10"><text>&j;</text></svg>', "a DOCTYPE that declares entities")
-svg_case("svg-use-bomb", f'<svg {SVG} viewBox="0 0 10 10"><defs><rect id="a0" width="1" height="1"/>' + "".join(f'<g id="a{i}">' + f'<use xlink:href="#a{i - 1}"/>' * 10 + "</g>" for i in range(1, 12)) + '</defs><use xlink:href="#a11"/></svg>', "elements once its references (<use>, url(#…)) are expanded")
+svg_case("svg-use-bomb", f'<svg {SVG} viewBox="0 0 10 10"><defs><rect id="a0" width="1" height="1"/>' + "".join(f'<g id="a{i}">' + f'<use xlink:href="#a{i - 1}"/>' * 10 + "</g>" for i in range(1, 12)) + '</defs><use xlink:href="#a11"/></svg>', "elements once its references (<use>, url(#…), style rules, markers) are expanded")
 svg_case("svg-pattern-bomb", f'<svg {SVG} viewBox="0 0 10 10"><defs><pattern id="p0" width="1" height="1"><rect width="1" height="1"/></pattern>' + "".join(f'<pattern id="p{i}" width="1" height="1">' + f'<rect width="1" height="1" fill="url(#p{i - 1})"/>' * 10 + "</pattern>" for i in range(1, 9)) + '</defs><rect width="10" height="10" fill="url(#p8)"/></svg>', "elements once its references")
+# A marker is drawn at every vertex: 1,000 rectangles at 1,000 vertices.
+svg_case("svg-marker-bomb", f'<svg {SVG} viewBox="0 0 10 10"><defs><marker id="m">' + '<rect width="1" height="1"/>' * 1000 + '</marker></defs><path marker-mid="url(#m)" d="M0 0' + " l1 1" * 1000 + '"/></svg>', "elements once its references")
+# One style rule filters every element: the blur is charged for each.
+svg_case("svg-style-rule-filters", f'<svg {SVG} viewBox="0 0 100 100"><filter id="f"><feGaussianBlur stdDeviation="5"/></filter><style>rect {{ filter: url(#f) }}</style>' + '<rect width="100" height="100"/>' * 50 + "</svg>", "painting this scene would cost more than", args="--scale 16")
+# A scribble whose 4,000 edges cross each other over a million times.
+svg_case("svg-path-crossings", f'<svg {SVG} viewBox="0 0 100 100"><path d="M0 0' + "".join(f" L{(i * 37) % 100} {(i * 61) % 100}" for i in range(4000)) + '"/></svg>', "painting this scene would cost more than")
+svg_case("svg-embedded-png-bomb", f'<svg {SVG} viewBox="0 0 10 10"><image width="10" height="10" href="data:image/png;base64,' + __import__("base64").b64encode(png(100000, 100000, b"")).decode() + '"/></svg>', "embeds a picture of 10000000000 pixels, more than the limit")
 svg_case("svg-use-cycle", f'<svg {SVG} viewBox="0 0 10 10"><g id="a"><use xlink:href="#b"/></g><g id="b"><use xlink:href="#a"/></g></svg>', "a reference that leads back to an element containing it")
 svg_case("svg-deep", f'<svg {SVG} viewBox="0 0 10 10">' + "<g>" * 120 + "</g>" * 120 + "</svg>", "nests its elements 121 deep", args="--max-depth 100")
 svg_case("svg-many-elements", f'<svg {SVG} viewBox="0 0 10 10">' + '<rect width="1" height="1"/>' * 3000 + "</svg>", "'svg-many-elements.svg' draws 3001 elements", args="--max-nodes 2000")
@@ -180,6 +203,7 @@ svg_case("svg-malformed", f'<svg {SVG} viewBox="0 0 10 10">\n<g>\n<rect width="5
 svg_case("svg-html-root", '<html><body>not a picture</body></html>', "is neither a PNG nor an SVG file (its root element is <html>")
 svg_case("svg-no-size", f'<svg {SVG}><rect width="5" height="5"/></svg>', "the SVG gives no size")
 svg_case("svg-bad-viewbox", f'<svg {SVG} viewBox="0 0 -10 10"/>', "viewBox=\"0 0 -10 10\" is not four numbers")
+svg_case("svg-tiny", f'<svg {SVG} viewBox="0 0 1e-300 1e-300"/>', "is not between 0.001 and 10,000,000")
 svg_case("svg-not-utf8", b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>caf\xe9</text></svg>', "must be UTF-8")
 svg_case("svg-too-large", f'<svg {SVG} viewBox="0 0 10 10">' + " " * 5000 + "</svg>", "more than the limit of 4096 bytes", args="--max-file-size 4096")
 case("csv-missing.scene.xml", scene('<lineGraph src="missing.csv" column="a"/>'), "cannot read 'missing.csv': no such file")
@@ -263,10 +287,6 @@ case("file-size-ceiling.scene.xml", scene("<rect/>"), "--max-file-size can be at
 case("valid-for-usage.scene.xml", scene("<rect/>"), "--scale must be greater than 0", code=2, args="--scale 0")
 
 # Support files the cases above read.
-def png(width, height, idat):
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
 open(os.path.join(HERE, "bomb.png"), "wb").write(png(100000, 100000, zlib.compress(b"\x00" * 1024)))
 open(os.path.join(HERE, "truncated.png"), "wb").write(png(16, 16, b"\x78\x9c\x00\x00"))
 open(os.path.join(HERE, "not-a-png.txt"), "w").write("just text\n")

@@ -1,5 +1,3 @@
-import EaselModel
-
 /// How hard a path is for Cairo to fill or stroke. Cairo's tessellator
 /// sweeps the path's edges (Bentley–Ottmann), so its time grows with the
 /// edges and with the points where they cross — up to the square of the
