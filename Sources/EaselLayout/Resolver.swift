@@ -99,11 +99,7 @@ struct Resolver {
             if let geometry { out.drawing = shapeDrawing(geometry, style: style, box: ownBox) }
             inset = .zero
         case .image(let source, let fit, let tint):
-            var drawing = imageDrawing(source, fit: fit, size: frame.size)
-            if let tint, tint != .none {
-                drawing.tint = paint(tint, opacity: 1, box: Rect(x: 0, y: 0, width: frame.width, height: frame.height))
-            }
-            out.drawing = .image(drawing)
+            out.drawing = .image(imageDrawing(source, fit: fit, tint: tint, size: frame.size))
             inset = .zero
         case .text(let style):
             out.drawing = .text(textDrawing(style, frame: frame, wraps: c.width != nil,
@@ -326,7 +322,10 @@ struct Resolver {
                              miterLimit: style.miterLimit, dash: style.dash, dashOffset: style.dashOffset)
     }
 
-    private func imageDrawing(_ source: ImageSource, fit: ImageFit, size: Size) -> ImageDrawing {
+    /// Kept out of `resolve`, which recurses once a nesting level: its
+    /// frame must stay small (256 levels run under AddressSanitizer).
+    @inline(never)
+    private func imageDrawing(_ source: ImageSource, fit: ImageFit, tint: Paint?, size: Size) -> ImageDrawing {
         let (iw, ih) = source.intrinsicSize
         let scale: (Double, Double)
         switch fit {
@@ -336,7 +335,9 @@ struct Resolver {
         }
         let w = iw * scale.0, h = ih * scale.1
         let dest = Rect(x: (size.width - w) / 2, y: (size.height - h) / 2, width: w, height: h)
-        return ImageDrawing(source: source, destination: dest, clipRect: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        let frame = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let paintID = tint.flatMap { $0 == .none ? nil : paint($0, opacity: 1, box: frame) }
+        return ImageDrawing(source: source, destination: dest, clipRect: frame, tint: paintID)
     }
 
     /// A `<clipPath>` resolved in the referring node's own space, its sizes

@@ -35,7 +35,14 @@ public struct ImageSource: Hashable, Sendable {
     public var pixelHeight: Int
     /// Set when the file is an SVG (drawn as vectors): what the parser
     /// learnt of it.
-    public var vector: SVGImageFacts?
+    public var vector: SVGImageFacts? {
+        get { if case .facts(let f)? = vectorStorage { return f } else { return nil } }
+        set { vectorStorage = newValue.map { .facts($0) } }
+    }
+    /// On the heap: a node holds its image source inline, and layout
+    /// recurses once per nesting level with nodes in its frames.
+    private var vectorStorage: VectorStorage?
+    private indirect enum VectorStorage: Hashable, Sendable { case facts(SVGImageFacts) }
     /// A hash of `data`, taken once: what decoded images are found by,
     /// so that painting an image never hashes its bytes. Seeded per
     /// process, as Swift's hashes are: never written anywhere.
@@ -43,8 +50,8 @@ public struct ImageSource: Hashable, Sendable {
 
     public init(path: String, data: [UInt8], pixelWidth: Int, pixelHeight: Int, vector: SVGImageFacts? = nil) {
         self.path = path; self.data = data; self.pixelWidth = pixelWidth; self.pixelHeight = pixelHeight
-        self.vector = vector
         digest = Self.digest(of: data)
+        self.vector = vector
     }
 
     /// The size `fit` works with, in points: a PNG's pixels, an SVG's
