@@ -128,7 +128,7 @@ public struct CompileSession: Sendable {
                     // librsvg's parse, once per file: its time and memory
                     // follow the elements, so it is charged as painting is.
                     guard let checked = images.checkSVG(source) else { return }
-                    decodeCost += Double(svg.parsedElements) * PaintCost.perSVGParsedElement
+                    decodeCost += svg.parseCost
                     if decodeCost > self.options.limits.maxPaintCost {
                         diagnostics.append(Diagnostic(.error, .paintBudgetExceeded(self.options.limits.maxPaintCost), at: node.location))
                     } else if case .failure(let problem) = checked {

@@ -9,6 +9,9 @@ public struct SVGImageFacts: Hashable, Sendable {
     /// Elements in the file, as librsvg parses them (its memory and the
     /// time of every parse follow them).
     public var parsedElements: Int
+    /// What each parse of it costs, in paint units: its elements, and its
+    /// style rules matched against every element.
+    public var parseCost: Double
     /// Its deepest nesting (the root is 1).
     public var depth: Int
     /// The characters of its text, in document order (checked against the
@@ -17,8 +20,8 @@ public struct SVGImageFacts: Hashable, Sendable {
     /// What one draw of it does, every reference expanded.
     public var work: SVGDrawWork
 
-    public init(width: Double, height: Double, parsedElements: Int, depth: Int, text: String, work: SVGDrawWork) {
-        self.width = width; self.height = height; self.parsedElements = parsedElements
+    public init(width: Double, height: Double, parsedElements: Int, parseCost: Double, depth: Int, text: String, work: SVGDrawWork) {
+        self.width = width; self.height = height; self.parsedElements = parsedElements; self.parseCost = parseCost
         self.depth = depth; self.text = text; self.work = work
     }
 
@@ -27,6 +30,9 @@ public struct SVGImageFacts: Hashable, Sendable {
     /// parser refuses a file whose start tags alone would exceed the
     /// paint budget before reading it into a tree.
     public static let parseCostPerElement = 10_000.0
+    /// Per style rule and element, as librsvg matches them: 2,000 rules
+    /// over 100,000 elements took 27 s (135 ns a pair).
+    public static let parseCostPerRuleMatch = 150.0
 
     /// Whether it draws text (its draw then uses the scene's fonts).
     public var hasText: Bool { text.contains { !$0.isWhitespace } }
@@ -47,6 +53,13 @@ public struct SVGDrawWork: Hashable, Sendable {
     public var pathCrossings: Double = 0
     /// Pixels of the `data:` pictures drawn.
     public var embeddedPixels: Double = 0
+    /// The length of the paths drawn (user units): with a dash pattern,
+    /// each dash is a piece Cairo strokes.
+    public var pathLength: Double = 0
+    /// The largest pattern tile, in square user units times the square of
+    /// the largest scale any transform inside the SVG applies: librsvg
+    /// draws a tile at its device size, whatever shows of it.
+    public var patternTileArea: Double = 0
     /// Elements drawn through a layer of their own (opacity, a mask, a clip
     /// path, a filter, a pattern fill): each a surface the image's size.
     public var layers: Double = 0
@@ -63,6 +76,8 @@ public struct SVGDrawWork: Hashable, Sendable {
         pathEdges += k * other.pathEdges
         pathCrossings += k * other.pathCrossings
         embeddedPixels += k * other.embeddedPixels
+        pathLength += k * other.pathLength
+        patternTileArea = max(patternTileArea, other.patternTileArea)
         layers += k * other.layers
         layerDepth = max(layerDepth, other.layerDepth)
     }
@@ -70,7 +85,8 @@ public struct SVGDrawWork: Hashable, Sendable {
     /// Every count held below 10¹⁸ (expansion multiplies).
     public var clamped: SVGDrawWork {
         var w = self
-        for path in [\SVGDrawWork.elements, \.filterPrimitives, \.pathEdges, \.pathCrossings, \.embeddedPixels, \.layers, \.layerDepth] as [WritableKeyPath<SVGDrawWork, Double>] {
+        for path in [\SVGDrawWork.elements, \.filterPrimitives, \.pathEdges, \.pathCrossings, \.embeddedPixels, \.pathLength,
+                     \.patternTileArea, \.layers, \.layerDepth] as [WritableKeyPath<SVGDrawWork, Double>] {
             w[keyPath: path] = min(w[keyPath: path], 1e18)
         }
         return w

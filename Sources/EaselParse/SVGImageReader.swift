@@ -75,13 +75,32 @@ enum SVGImageReader {
         case .success(let s): size = s
         case .failure(let problem): return .failure(.svgProblem(reference, root.location, problem.text))
         }
+        let characters = walk.text.unicodeScalars.count
+        if characters > maxTextCharacters {
+            return .failure(.svgProblem(reference, root.location, "\(characters) characters of text, more than \(maxTextCharacters): librsvg lays text out in more than linear time (40,000 characters took 17 s)", code: .inputTooLarge))
+        }
+        // librsvg matches every style rule against every element as it parses.
+        let elements = Double(walk.children.count)
+        let parseCost = elements * SVGImageFacts.parseCostPerElement + walk.cssRules * elements * SVGImageFacts.parseCostPerRuleMatch
+        if parseCost > limits.maxPaintCost {
+            return .failure(.svgProblem(reference, root.location, "\(Int(walk.cssRules)) style rules over \(walk.children.count) elements: parsing it would cost more than the paint budget (raise it with --max-paint)", code: .workTooLarge))
+        }
         switch walk.expandedWork() {
         case .failure(let problem): return .failure(problem)
+        case .success(let work) where work.embeddedPixels > maxEmbeddedPixels:
+            return .failure(.svgProblem(reference, root.location, "draws embedded pictures of \(Int(work.embeddedPixels)) pixels in all, more than \(Int(maxEmbeddedPixels)) (librsvg holds each as a decoded picture and a surface, 8 bytes a pixel)", code: .inputTooLarge))
         case .success(let work):
-            return .success(SVGImageFacts(width: size.0, height: size.1, parsedElements: walk.children.count,
+            return .success(SVGImageFacts(width: size.0, height: size.1, parsedElements: walk.children.count, parseCost: parseCost,
                                           depth: walk.deepest, text: walk.text, work: work))
         }
     }
+
+    /// Text an SVG image may hold: logos and cards hold a few words, and
+    /// librsvg 2.54 lays text out in worse than linear time.
+    static let maxTextCharacters = 4_000
+    /// Pixels of the `data:` pictures one SVG image may draw (with their
+    /// uses): a 64-megapixel one took 534 MB.
+    static let maxEmbeddedPixels = 16_777_216.0
 
     /// The `encoding` of an XML declaration at the start, if one names it.
     static func declaredEncoding(_ bytes: [UInt8]) -> String? {
@@ -189,6 +208,13 @@ enum SVGImageReader {
         var sheetReferences: [String] = []
         /// A style sheet sets a property that makes a layer: any element may have one.
         var sheetMakesLayers = false
+        /// Rules in the style sheets: librsvg matches each against every element.
+        var cssRules = 0.0
+        /// The shortest dash period anywhere (attributes or styles): every
+        /// path is counted as dashed with it.
+        var shortestDashPeriod = Double.infinity
+        /// The largest scale transforms nested in the document apply.
+        var largestScale = 1.0
 
         init(reference: String, limits: Limits) { self.reference = reference; self.limits = limits }
 
@@ -197,10 +223,21 @@ enum SVGImageReader {
         }
 
         /// Properties whose element is drawn through a layer of its own.
-        static let layerProperties = ["opacity", "mask", "clip-path", "filter"]
+        static let layerProperties = ["opacity", "mask", "clip-path", "filter", "mix-blend-mode", "isolation"]
+
+        /// The largest factor a transform list scales lengths by (its
+        /// largest singular value), 1 if it does not parse.
+        static func scale(of transform: String) -> Double {
+            guard case .success(let m) = TransformParser.parse(transform) else { return 1 }
+            let (a, b, c, d) = (m.a, m.b, m.c, m.d)
+            let s1 = a * a + b * b + c * c + d * d
+            let root = ((a * a + b * b - c * c - d * d) * (a * a + b * b - c * c - d * d) + 4 * (a * c + b * d) * (a * c + b * d)).squareRoot()
+            let value = ((s1 + root) / 2).squareRoot()
+            return value.isFinite ? max(value, 1) : .infinity
+        }
 
         @discardableResult
-        mutating func visit(_ element: XMLElement, depth: Int, inText: Bool = false) -> Int {
+        mutating func visit(_ element: XMLElement, depth: Int, inText: Bool = false, scale outerScale: Double = 1) -> Int {
             let index = children.count
             children.append([]); references.append([]); location.append(element.location)
             own.append(SVGDrawWork()); vertices.append(0)
@@ -208,13 +245,20 @@ enum SVGImageReader {
             own[index].elements = 1
             if name.hasPrefix("fe"), !name.hasPrefix("feFunc"), name != "feMergeNode", name != "feDistantLight",
                name != "fePointLight", name != "feSpotLight" {
-                own[index].filterPrimitives = 1
+                let weight = filterWeight(name, element)
+                own[index].filterPrimitives = weight
+            }
+            if name == "feTile" {
+                fail(element.location, "<feTile> is not allowed: librsvg 2.54 aborts the process on an empty input region (its issue 928)")
             }
             deepest = max(deepest, depth)
             if name == "include" || name == "fallback" {
                 fail(element.location, "<\(element.name)> (XInclude) is not allowed: an SVG image reads no other file")
             }
             var layer = false
+            var scale = outerScale
+            if let t = element.attribute("transform")?.value { scale *= Self.scale(of: t) }
+            largestScale = max(largestScale, scale)
             for a in element.attributes {
                 let attribute = SVGImageReader.localName(a.name)
                 let value = a.value
@@ -222,19 +266,29 @@ enum SVGImageReader {
                     fail(a.valueLocation, "a backslash in \(a.name)=\"…\" (a CSS escape could spell a reference past this check)")
                 }
                 if attribute == "id" { ids[value.trimmingSpaces] = ids[value.trimmingSpaces] ?? index }
-                // A link's target is never read: only what draws is checked.
-                if attribute == "href", name != "a" { checkHref(a, element: name, index: index) }
+                // librsvg 2.54 also reads an unprefixed `path` on <image> and
+                // <feImage> as the picture (for old Illustrator files). A
+                // link's target is not read, but a PDF writes it as a live
+                // link: it must stay in the document too.
+                if attribute == "href" || (attribute == "path" && (name == "image" || name == "feImage")) {
+                    checkHref(a, element: name, index: index)
+                }
+                checkLibrsvgLimits(attribute, value, element: name, at: a.valueLocation, index: index)
                 let lower = value.lowercased()
                 if lower.contains("url(") {
                     for id in checkURLs(in: value, at: a.valueLocation) {
                         references[index].append(Reference(id: id, isMarker: attribute.hasPrefix("marker") || lower.contains("marker")))
                     }
                 }
+                if attribute == "stroke-dasharray" { noteDashes(lower) }
                 if attribute == "style" {
                     checkStyleSheet(lower, at: a.valueLocation)
+                    checkLibrsvgLimits(inCSS: lower, at: a.valueLocation)
+                    if let r = lower.firstRange(of: "stroke-dasharray") { noteDashes(String(lower[r.upperBound...].prefix { $0 != ";" })) }
                     if Self.layerProperties.contains(where: { lower.contains($0) }) { layer = true }
                 }
-                if Self.layerProperties.contains(String(attribute)), attribute != "opacity" || (Double(value.trimmingSpaces) ?? 0) < 1 {
+                if Self.layerProperties.contains(String(attribute)), attribute != "opacity" || (Double(value.trimmingSpaces) ?? 0) < 1,
+                   lower.trimmingSpaces != "normal", lower.trimmingSpaces != "auto" {
                     layer = true
                 }
                 if (attribute == "fill" || attribute == "stroke"), lower.contains("url(") { layer = true }   // a pattern, maybe
@@ -244,6 +298,14 @@ enum SVGImageReader {
                 }
             }
             if name == "line" { vertices[index] = 2 }
+            if name == "pattern" {
+                // Its tile at its own size (a fraction of the box with
+                // objectBoundingBox units: the image's size bounds it then).
+                let w = element.attribute("width").flatMap { Double($0.value.trimmingSpaces) } ?? 0
+                let h = element.attribute("height").flatMap { Double($0.value.trimmingSpaces) } ?? 0
+                let t = element.attribute("patternTransform").map { Self.scale(of: $0.value) } ?? 1
+                own[index].patternTileArea = max(abs(w * h), 1) * t * t
+            }
             if layer { own[index].layers = 1; own[index].layerDepth = 1 }
             let textual = inText || name == "text"
             if name == "style" {
@@ -251,15 +313,108 @@ enum SVGImageReader {
                 if css.contains("\\") { fail(element.location, "a backslash in a style sheet (a CSS escape could spell a reference past this check)") }
                 let lower = css.lowercased()
                 checkStyleSheet(lower, at: element.location)
+                checkLibrsvgLimits(inCSS: lower, at: element.location)
+                cssRules += Double(css.filter { $0 == "{" }.count)
+                var rest = Substring(lower)
+                while let r = rest.firstRange(of: "stroke-dasharray") {
+                    rest = rest[r.upperBound...]
+                    noteDashes(String(rest.prefix { $0 != ";" && $0 != "}" }))
+                }
                 if lower.contains("url(") { sheetReferences += checkURLs(in: css, at: element.location) }
                 if Self.layerProperties.contains(where: { lower.contains($0) }) { sheetMakesLayers = true }
             }
             if textual { text += element.texts.joined() }
             for child in element.children {
-                let c = visit(child, depth: depth + 1, inText: textual)
+                let c = visit(child, depth: depth + 1, inText: textual, scale: scale)
                 children[index].append(c)
             }
             return index
+        }
+
+        /// A `stroke-dasharray`'s period (the sum of its lengths).
+        mutating func noteDashes(_ value: String) {
+            let numbers = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == ":" || $0 == "\t" || $0 == "\n" })
+                .compactMap { Double($0.filter { $0.isNumber || $0 == "." || $0 == "e" || $0 == "-" }) }
+            let period = numbers.reduce(0) { $0 + abs($1) } * (numbers.count % 2 == 1 ? 2 : 1)
+            if period > 0, period.isFinite { shortestDashPeriod = min(shortestDashPeriod, period) }
+        }
+
+        /// What a filter primitive costs per pixel, in units of a blur's
+        /// (`PaintCost.perSVGFilterPrimitivePixel`): turbulence per octave,
+        /// morphology and convolution by their kernels (a 20 × 20
+        /// convolution took 1.9 µs a pixel, 32 blurs' worth). Orders past
+        /// what librsvg 2.54 handles abort it, so they are refused.
+        mutating func filterWeight(_ name: Substring, _ element: XMLElement) -> Double {
+            func numbers(_ attribute: String) -> [Double] {
+                (element.attribute(attribute)?.value ?? "").split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+                    .compactMap { Double($0) }
+            }
+            switch name {
+            case "feTurbulence":
+                let octaves = numbers("numOctaves").first ?? 1
+                if !(octaves <= 10) { fail(element.location, "<feTurbulence numOctaves> above 10 (each octave is another pass over every pixel)") }
+                return 10 * max(1, min(octaves, 10))
+            case "feMorphology":
+                let r = min(numbers("radius").max() ?? 0, 10)   // librsvg's own clamp
+                return max(1, (2 * r + 1) * (2 * r + 1) / 8)
+            case "feConvolveMatrix":
+                let order = numbers("order")
+                let x = order.first ?? 3, y = order.count > 1 ? order[1] : x
+                guard x >= 1, y >= 1, x <= 20, y <= 20, x == x.rounded(), y == y.rounded() else {
+                    fail(element.location, "<feConvolveMatrix order> must be whole numbers from 1 to 20 (librsvg 2.54 aborts past them)")
+                    return 1
+                }
+                if numbers("kernelMatrix").count != Int(x * y) {
+                    fail(element.location, "<feConvolveMatrix kernelMatrix> must hold order × order numbers (librsvg 2.54 aborts otherwise)")
+                }
+                return max(1, x * y / 8)
+            default:
+                return 1
+            }
+        }
+
+        /// Values librsvg 2.54 aborts the process on (its issue 932: a
+        /// font size past about 10⁶ pixels): sizes and spacings over 10,000.
+        static let fontProperties = ["font-size", "letter-spacing", "word-spacing", "font"]
+        mutating func checkLibrsvgLimits(_ attribute: Substring, _ value: String, element: Substring, at location: SourceLocation, index: Int) {
+            guard Self.fontProperties.contains(String(attribute)) else { return }
+            if Self.largestNumber(in: value) > 10_000 {
+                fail(location, "\(attribute)=\"\(SVGImageReader.shortened(value))\": sizes and spacings above 10,000 are refused (librsvg 2.54 aborts on huge text)")
+            }
+        }
+
+        mutating func checkLibrsvgLimits(inCSS lowercased: String, at location: SourceLocation) {
+            // A `:lang()` selector aborts librsvg 2.54's style matching.
+            if lowercased.contains(":lang(") { fail(location, "a :lang() selector (librsvg 2.54 aborts on it)") }
+            for property in Self.fontProperties {
+                var rest = Substring(lowercased)
+                while let r = rest.firstRange(of: property) {
+                    rest = rest[r.upperBound...]
+                    guard rest.first == ":" || rest.first == " " else { continue }
+                    let declaration = rest.prefix { $0 != ";" && $0 != "}" }
+                    if Self.largestNumber(in: String(declaration)) > 10_000 {
+                        fail(location, "\(property) above 10,000 in a style (librsvg 2.54 aborts on huge text)")
+                        return
+                    }
+                }
+            }
+        }
+
+        /// The largest number written in `text` (0 if none; infinity for an
+        /// overflow or an exponent).
+        static func largestNumber(in text: String) -> Double {
+            var largest = 0.0, current = ""
+            for c in text + " " {
+                if c.isNumber || c == "." || c == "e" || c == "E" || ((c == "+" || c == "-") && (current.last == "e" || current.last == "E")) {
+                    current.append(c)
+                } else {
+                    if !current.isEmpty, current.first!.isNumber || current.first == "." {
+                        largest = max(largest, Double(current) ?? .infinity)
+                    }
+                    current = ""
+                }
+            }
+            return largest
         }
 
         mutating func addPath(_ parsed: Result<BezierPath, PathDataError>, index: Int, at location: SourceLocation) {
@@ -269,6 +424,10 @@ enum SVGImageReader {
             let estimate = PathCrossings.estimate(path)
             own[index].pathEdges = Double(estimate.edges)
             own[index].pathCrossings = estimate.crossings
+            own[index].pathLength = PathCrossings.edges(of: path).reduce(0) { total, e in
+                let dx = e.1.x - e.0.x, dy = e.1.y - e.0.y
+                return total + (dx * dx + dy * dy).squareRoot()
+            }
             vertices[index] = Double(estimate.edges) + 1
         }
 
@@ -340,9 +499,19 @@ enum SVGImageReader {
             var weight = [SVGDrawWork](repeating: SVGDrawWork(), count: n)
             // 0: not met, 1: on the path (its parts being weighed), 2: weighed.
             var state = [UInt8](repeating: 0, count: n)
+            // Elements and vertices under each element (children come after
+            // their parent in document order): a paint, marker or filter
+            // set on a group is inherited by what it holds, so a group's
+            // reference counts once for each of its elements, a marker once
+            // for each of their vertices.
+            var subtreeElements = [Double](repeating: 1, count: n), subtreeVertices = vertices
+            for i in stride(from: n - 1, through: 0, by: -1) {
+                for c in children[i] { subtreeElements[i] += subtreeElements[c]; subtreeVertices[i] += subtreeVertices[c] }
+            }
             func parts(_ i: Int) -> [(index: Int, times: Double)] {
                 children[i].map { ($0, 1) } + references[i].compactMap { r in
-                    ids[r.id].map { ($0, r.isMarker ? max(vertices[i], 1) : 1) }   // a dangling id draws nothing
+                    // A dangling id draws nothing.
+                    ids[r.id].map { ($0, r.isMarker ? max(subtreeVertices[i], 1) : max(subtreeElements[i], 1)) }
                 }
             }
             var stack: [Int] = Array(Set(sheetReferences.compactMap { ids[$0] })).sorted() + [0]
@@ -369,8 +538,15 @@ enum SVGImageReader {
                 state[i] = 2
             }
             var total = weight[0]
-            // A style sheet's reference may apply to every element.
-            for id in Set(sheetReferences) { if let j = ids[id] { total.add(weight[j], times: Double(n)) } }
+            // A style sheet's reference may apply to every element (a
+            // marker's to every vertex).
+            for id in Set(sheetReferences) { if let j = ids[id] { total.add(weight[j], times: max(Double(n), subtreeVertices[0])) } }
+            // Dashes: every path as if dashed with the shortest period, two
+            // edges a dash.
+            if shortestDashPeriod.isFinite {
+                total.pathEdges += 2 * total.pathLength / shortestDashPeriod
+            }
+            total.patternTileArea *= largestScale * largestScale
             if sheetMakesLayers {
                 total.layers = max(total.layers, Double(n))
                 total.layerDepth = max(total.layerDepth, Double(deepest))
@@ -402,22 +578,28 @@ enum SVGImageReader {
         return be32(16) * be32(20)
     }
 
-    /// The largest frame a JPEG's SOF markers declare.
+    /// A JPEG's frame from its first SOF marker, walking the markers
+    /// before it strictly: any byte that is not a marker where one must
+    /// be, a marker without a length (RSTn, TEM, a second SOI) or the
+    /// scan before a frame, and it is refused (nil) — a decoder skips such
+    /// bytes as garbage and may find a larger frame past a fake one.
     static func jpegPixels(_ b: [UInt8]) -> Double? {
         guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var i = 2, largest: Double?
-        while i + 9 < b.count {
-            guard b[i] == 0xFF else { return largest }
+        var i = 2
+        while i + 3 < b.count {
+            guard b[i] == 0xFF else { return nil }
             let marker = b[i + 1]
-            if marker == 0xD9 || marker == 0xDA { break }
+            if marker == 0x01 || marker == 0xFF || (0xD0...0xDA).contains(marker) { return nil }
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length >= 2, i + 2 + length <= b.count else { return nil }
             if (0xC0...0xCF).contains(marker), marker != 0xC4, marker != 0xC8, marker != 0xCC {
+                guard length >= 7 else { return nil }
                 let h = Double(Int(b[i + 5]) << 8 | Int(b[i + 6])), w = Double(Int(b[i + 7]) << 8 | Int(b[i + 8]))
-                largest = max(largest ?? 0, w * h)
+                return w * h
             }
-            i += 2 + max(length, 2)
+            i += 2 + length
         }
-        return largest
+        return nil
     }
 
     static func shortened(_ v: String) -> String {

@@ -342,9 +342,20 @@ extension Painter {
             budget.exceededAt = budget.exceededAt ?? location
             return
         }
-        let drawCost = PaintCost.svgDraw(svg.work, pixels: surfaces > 0 ? wholePixels : deviceArea(box) * pixelScale.x * pixelScale.y)
+        // A pattern's tile at the image's largest device scale.
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        let deviceScale = max((m.xx * m.xx + m.yx * m.yx).squareRoot(), (m.xy * m.xy + m.yy * m.yy).squareRoot()) * max(pixelScale.x, pixelScale.y)
+        let tilePixels = svg.work.patternTileArea * deviceScale * deviceScale
+        if tilePixels > PaintCost.maxSVGPatternTilePixels {
+            failures.append(Diagnostic(.error, .svgPatternTileTooLarge(image.source.path, tilePixels), at: location))
+            budget.exceededAt = budget.exceededAt ?? location
+            return
+        }
+        let drawCost = PaintCost.svgDraw(svg.work, pixels: surfaces > 0 ? wholePixels : deviceArea(box) * pixelScale.x * pixelScale.y,
+                                         vector: !backend.reusesSVGPictures)
         let handle: UnsafeMutablePointer<RsvgHandle>
-        switch svgDocuments.handle(for: image.source, parse: { spend(Double(svg.parsedElements) * PaintCost.perSVGParsedElement) }) {
+        switch svgDocuments.handle(for: image.source, parse: { spend(svg.parseCost) }) {
         case .success(let h): handle = h
         case .failure(let problem):
             if budget.exceededAt == nil {

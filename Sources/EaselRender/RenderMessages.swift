@@ -13,6 +13,9 @@ extension Diagnostic.Message {
     static func svgLayersTooLarge(_ path: String, _ pixels: Double, _ surfaces: Double) -> Self {
         .init(.workTooLarge, "the SVG '\(path)' would cover \(pixels.rounded().wholeNumberText) device pixels with \(Int(surfaces)) layers or filter surfaces at once, more than \(PaintCost.maxSVGSurfacePixels.wholeNumberText) pixels in all (librsvg sizes them by the whole image, not what shows of it); draw it smaller or at a lower scale")
     }
+    static func svgPatternTileTooLarge(_ path: String, _ pixels: Double) -> Self {
+        .init(.workTooLarge, "the SVG '\(path)' has a pattern whose tile would be drawn over \(pixels.rounded().wholeNumberText) device pixels, more than \(PaintCost.maxSVGPatternTilePixels.wholeNumberText) (librsvg draws a tile at its full size); draw it smaller or at a lower scale")
+    }
     package static func cannotDrawSVG(_ path: String, _ problem: String) -> Self { .init(.invalidData, "librsvg cannot draw the SVG '\(path)': \(problem)") }
     static func cannotDrawFont(_ path: String) -> Self { .init(.unusableFont, "Cairo cannot draw glyphs from the font '\(path)'") }
     static func outputSideTooLong(_ w: Int, _ h: Int) -> Self {

@@ -243,13 +243,21 @@ final class SVGWriter {
             budget.exceededAt = budget.exceededAt ?? current
             return
         }
+        let (iw, ih) = image.source.intrinsicSize
+        let scale = max(d.width / iw, d.height / ih)
+        let tilePixels = svg.work.patternTileArea * scale * scale
+        if tilePixels > PaintCost.maxSVGPatternTilePixels {
+            failures.append(Diagnostic(.error, .svgPatternTileTooLarge(image.source.path, tilePixels), at: current))
+            budget.exceededAt = budget.exceededAt ?? current
+            return
+        }
         let key = EmbeddedKey(digest: image.source.digest, identity: SVGImageDocuments.identity(of: image.source.data),
                               width: d.width, height: d.height)
         var id = embedded[key]
         if id == nil {
             // librsvg's parse and draw are charged once, where it is written.
             let handle: UnsafeMutablePointer<RsvgHandle>
-            switch svgDocuments.handle(for: image.source, parse: { spend(Double(svg.parsedElements) * PaintCost.perSVGParsedElement) }) {
+            switch svgDocuments.handle(for: image.source, parse: { spend(svg.parseCost) }) {
             case .success(let h): handle = h
             case .failure(let problem):
                 if budget.exceededAt == nil {
@@ -257,7 +265,7 @@ final class SVGWriter {
                 }
                 return
             }
-            guard spend(PaintCost.svgDraw(svg.work, pixels: pixels)) else { return }
+            guard spend(PaintCost.svgDraw(svg.work, pixels: pixels, vector: true)) else { return }
             let made = newID("v")
             let draw = {
                 SVGImageEmbedding.content(handle, in: self.svgDocuments, width: d.width, height: d.height,

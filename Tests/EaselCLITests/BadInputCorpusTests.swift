@@ -134,6 +134,13 @@ final class BadInputCorpusTests: XCTestCase {
                       + String(repeating: "<g/>", count: 990_000) + "</svg>")
         cases.append((try write("svg-groups.scene.xml", #"<scene width="10" height="10"><image href="groups.svg"/></scene>"#),
                       "'groups.svg' has 990001 elements; parsing it"))
+        // 1,000 style rules over 14,000 elements: librsvg matches each rule
+        // against each element as it parses (135 ns a pair).
+        _ = try write("cascade.svg", #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><style>"#
+                      + (0..<1000).map { ".c\($0) rect { fill: red }" }.joined(separator: "\n") + "</style>"
+                      + String(repeating: #"<rect width="1" height="1"/>"#, count: 14_000) + "</svg>")
+        cases.append((try write("svg-cascade.scene.xml", #"<scene width="10" height="10"><image href="cascade.svg"/></scene>"#),
+                      "1000 style rules over 14002 elements"))
         // A blur and a translucent group on an image drawn 150 times its
         // size into a small frame: librsvg sizes their surfaces by the
         // whole image, so the whole image is what is bounded.
