@@ -8,7 +8,7 @@ extension Diagnostic.Message {
     static let notUTF8 = Self(.malformedXML, "a scene file must be UTF-8 text")
     static let emptyDocument = Self(.malformedXML, "the file has no root element")
     static let styleSheetRefused = Self(.doctypeRefused, "an <?xml-stylesheet?> is not allowed: an SVG image reads no other file or document")
-    static let declarationsRefused = Self(.doctypeRefused, "a DOCTYPE that declares entities, elements or attributes is not allowed (an input SVG may only name a public DTD, which is never read)")
+    static let declarationsRefused = Self(.doctypeRefused, "a DOCTYPE that declares entities, elements or attributes is not allowed (an input SVG may only name a DTD, which is never read): delete its [ … ] block, and the attributes that use its entities (Illustrator's xmlns:x=\"&ns_extend;\" and the like)")
     static func tooManyAttributes(_ limit: Int) -> Self {
         .init(.inputTooLarge, "this element has more than \(limit) attributes (no element of the format takes more than 40)")
     }
