@@ -8,7 +8,7 @@ extension AssetBuild {
     /// layers. The scene's first dark variant that sets nothing else is
     /// its `night` resource; another variant a resource of its own
     /// (`NAME_VARIANT`); a tinted variant is iOS's and is passed over.
-    static func androidFiles(_ name: String, _ renderings: [Rendering], isAppIcon: Bool) -> [PlannedFile] {
+    static func androidFiles(_ name: String, _ renderings: [Rendering], isAppIcon: Bool, vectors: Bool = false) -> [PlannedFile] {
         // Checked before the build (invalidAndroidName, outputCollisions).
         let base = isAppIcon ? AndroidResources.launcherName : AndroidResources.resourceName(name) ?? name
         let night = nightVariant(renderings, isAppIcon: isAppIcon)
@@ -17,28 +17,50 @@ extension AssetBuild {
         for r in renderings where r.variant?.appearance != .tinted {
             let isNight = r.variant != nil && r.variantName == night
             let resource = base + (r.variant == nil || isNight ? "" : "_" + AndroidResources.mappedName(r.variantName!))
-            for (density, scale) in AndroidResources.densities {
-                if isAppIcon {
+            // With --android-vectors, what a VectorDrawable can express is one
+            // (drawable/…xml), the rest PNG densities. A plan (nothing
+            // compiled yet, or a locale kept from the last build) lists both.
+            let planning = r.compiled == nil
+            let vectorFolder = AndroidResources.folder("drawable", locale: r.locale, night: isNight, density: nil)
+            if isAppIcon {
+                let layers = r.adaptiveLayers.filter { !(isNight && $0 == "monochrome") }
+                let vectorLayers = vectors ? Set(layers.filter { planning || r.layerVectors[$0] != nil }) : []
+                for layer in layers where vectorLayers.contains(layer) {
+                    out.append(PlannedFile(path: vectorFolder + "/\(resource)_\(layer).xml", producer: r.producer,
+                                           bytes: { r.layerVectors[layer] }))
+                }
+                for (density, scale) in AndroidResources.densities {
                     let folder = AndroidResources.folder("mipmap", locale: r.locale, night: isNight, density: density)
                     let launcher = Int((Double(AndroidResources.launcherSize) * scale).rounded())
                     out.append(PlannedFile(path: folder + "/" + resource + ".png", producer: r.producer,
                                            bytes: { try r.compiled?.renderPNG(pixels: launcher) }))
                     let side = Int((Double(AndroidResources.layerSize) * scale).rounded())
                     // The system draws the monochrome layer in the theme's colours, night or not.
-                    for layer in r.adaptiveLayers where !(isNight && layer == "monochrome") {
+                    for layer in layers where planning || !vectorLayers.contains(layer) {
                         out.append(PlannedFile(path: folder + "/\(resource)_\(layer).png", producer: r.producer,
                                                bytes: { try r.layers[layer]?.renderPNG(pixels: side) }))
                     }
-                } else {
-                    let folder = AndroidResources.folder("drawable", locale: r.locale, night: isNight, density: density)
-                    out.append(PlannedFile(path: folder + "/" + resource + ".png", producer: r.producer,
-                                           bytes: { try r.render(format: .png, scale: scale) }))
                 }
-            }
-            // One XML for every density, locale and night mode: it names the layers' resources.
-            if isAppIcon, !isNight, r.locale == firstLocale, !r.adaptiveLayers.isEmpty {
-                let xml = AndroidResources.adaptiveIconXML(layers: r.adaptiveLayers)
-                out.append(PlannedFile(path: "mipmap-anydpi-v26/\(resource).xml", producer: r.producer, bytes: { xml }))
+                // One XML for every density, locale and night mode: it names the layers' resources.
+                if !isNight, r.locale == firstLocale, !r.adaptiveLayers.isEmpty {
+                    let xml = AndroidResources.adaptiveIconXML(layers: r.adaptiveLayers, vectors: vectorLayers)
+                    out.append(PlannedFile(path: "mipmap-anydpi-v26/\(resource).xml", producer: r.producer, bytes: { xml }))
+                    if vectors {
+                        out.append(PlannedFile(path: "mipmap-anydpi-v26/\(resource)_round.xml", producer: r.producer, bytes: { xml }))
+                    }
+                }
+            } else {
+                let vector = vectors && (planning || r.vector != nil)
+                if vector {
+                    out.append(PlannedFile(path: vectorFolder + "/" + resource + ".xml", producer: r.producer, bytes: { r.vector }))
+                }
+                if !vector || planning {
+                    for (density, scale) in AndroidResources.densities {
+                        let folder = AndroidResources.folder("drawable", locale: r.locale, night: isNight, density: density)
+                        out.append(PlannedFile(path: folder + "/" + resource + ".png", producer: r.producer,
+                                               bytes: { try r.render(format: .png, scale: scale) }))
+                    }
+                }
             }
         }
         return out
@@ -53,10 +75,13 @@ extension AssetBuild {
     /// What an Android app icon's renderings warn of: a foreground that
     /// draws outside the safe circle, layer groups without their pair.
     static func androidWarnings(_ renderings: [Rendering]) throws -> [Diagnostic] {
-        guard renderings.contains(where: \.isAppIcon) else { return [] }
+        var warnings: [Diagnostic] = []
+        for r in renderings where r.variant?.appearance != .tinted {
+            warnings += r.vectorFallbacks
+        }
+        guard renderings.contains(where: \.isAppIcon) else { return warnings }
         let night = nightVariant(renderings, isAppIcon: true)
         let firstLocale = renderings.first?.locale
-        var warnings: [Diagnostic] = []
         for r in renderings where r.variant?.appearance != .tinted && r.locale == firstLocale {
             let isNight = r.variant != nil && r.variantName == night
             guard !isNight, let compiled = r.compiled else { continue }

@@ -23,8 +23,11 @@ enum AndroidResources {
 
     /// The adaptive icon's layers an app icon with these top-level ids
     /// has: none unless it has both a background and a foreground.
-    static func adaptiveLayers(ids: [String]) -> [String] {
-        ids.contains("background") && ids.contains("foreground") ? layerIDs.filter(ids.contains) : []
+    /// `derivedMonochrome`: a monochrome layer is made from the foreground
+    /// when the scene has none (`--android-monochrome auto`).
+    static func adaptiveLayers(ids: [String], derivedMonochrome: Bool = false) -> [String] {
+        guard ids.contains("background") && ids.contains("foreground") else { return [] }
+        return layerIDs.filter { ids.contains($0) || $0 == "monochrome" && derivedMonochrome }
     }
 
     /// Java's reserved words and literals: `R.drawable.class` would not compile.
@@ -63,19 +66,21 @@ enum AndroidResources {
 
     /// `drawable-de-night-xhdpi`: qualifiers in the order Android requires
     /// (locale, night mode, density).
-    static func folder(_ type: String, locale: String?, night: Bool, density: String) -> String {
+    static func folder(_ type: String, locale: String?, night: Bool, density: String?) -> String {
         ([type] + [locale.map(localeQualifier), night ? "night" : nil, density].compactMap { $0 }).joined(separator: "-")
     }
 
-    /// The adaptive icon's XML: each layer a `@mipmap/` drawable.
-    static func adaptiveIconXML(layers: [String]) -> [UInt8] {
+    /// The adaptive icon's XML: each layer a `@mipmap/` drawable (PNGs
+    /// per density), or `@drawable/` for the layers in `vectors`.
+    static func adaptiveIconXML(layers: [String], vectors: Set<String> = []) -> [UInt8] {
         var xml = """
             <?xml version="1.0" encoding="utf-8"?>
             <adaptive-icon xmlns:android="http://schemas.android.com/apk/res/android">
 
             """
         for layer in layerIDs where layers.contains(layer) {
-            xml += "    <\(layer) android:drawable=\"@mipmap/\(launcherName)_\(layer)\" />\n"
+            let type = vectors.contains(layer) ? "drawable" : "mipmap"
+            xml += "    <\(layer) android:drawable=\"@\(type)/\(launcherName)_\(layer)\" />\n"
         }
         xml += "</adaptive-icon>\n"
         return Array(xml.utf8)
@@ -114,6 +119,11 @@ extension Diagnostic.Message {
     }
     static func outsideSafeZone(_ dp: Double) -> Self {
         .init(.outsideSafeZone, "the adaptive icon's foreground draws up to \(CFormat.string("%.1f", dp)) dp outside the safe circle (66 dp across, in the middle of 108): launchers' masks may cut it off")
+    }
+    static func drawnAsPNGs(_ why: String) -> Self {
+        let prefix = "cannot write this as a VectorDrawable: "
+        let reason = why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why
+        return .init(.notAVectorDrawable, "written as PNG densities instead of a VectorDrawable: \(reason)")
     }
     static func incompleteAdaptiveIcon(has: [String]) -> Self {
         .init(.incompleteAdaptiveIcon, "the app icon has a '\(has.joined(separator: "' and '"))' group but an adaptive icon needs both 'background' and 'foreground' (top-level elements with those ids): only the 48 dp launcher icon is made")

@@ -383,8 +383,9 @@ public enum AssetBuild {
             }
             // An Android app icon's layers, each compiled alone.
             if options.android, isAppIcon, variant?.appearance != .tinted {
-                r.adaptiveLayers = AndroidResources.adaptiveLayers(ids: c.scene.layers.map(\.id))
-                for layer in r.adaptiveLayers {
+                let ids = c.scene.layers.map(\.id)
+                r.adaptiveLayers = AndroidResources.adaptiveLayers(ids: ids, derivedMonochrome: options.androidMonochrome == .auto)
+                for layer in r.adaptiveLayers where ids.contains(layer) {
                     var layerOptions = localeOptions
                     layerOptions.variant = variant?.name
                     layerOptions.layer = layer
@@ -395,6 +396,10 @@ public enum AssetBuild {
                         return out
                     }
                     r.layers[layer] = compiledLayer
+                }
+                // --android-monochrome auto: the foreground's coverage, in one colour.
+                if r.adaptiveLayers.contains("monochrome"), !ids.contains("monochrome") {
+                    r.layers["monochrome"] = r.layers["foreground"]?.monochrome()
                 }
             }
             if !kept {

@@ -18,6 +18,10 @@ extension AssetBuild {
         /// `output` is an Android resource folder (`--android`): drawables
         /// per density, launcher and adaptive icons.
         public var android = false
+        /// `--android-vectors`: drawables and adaptive layers as VectorDrawables where they can be.
+        public var androidVectors = false
+        /// `--android-monochrome`.
+        public var androidMonochrome = AndroidMonochrome.none
         /// The platforms of an asset catalog's app icon sets (`--platforms`).
         public var platforms: [IconPlatform] = [.ios]
         /// An asset catalog's image slots (`--display-gamut`).
@@ -61,6 +65,15 @@ extension AssetBuild {
     }
 }
 
+/// `easel build --android-monochrome`: where an adaptive icon's themed
+/// layer comes from when the scene has no `monochrome` group.
+public enum AndroidMonochrome: String, Sendable, CaseIterable {
+    /// None is made (the system may colour-filter the icon itself).
+    case none
+    /// The foreground's coverage in one colour (`RenderTree.monochrome`).
+    case auto
+}
+
 /// `easel build --xcassets --display-gamut`: which of Xcode's gamut slots
 /// an imageset fills.
 public enum DisplayGamut: String, Sendable, CaseIterable {
@@ -78,7 +91,7 @@ extension AssetBuild.Options {
     /// Everything besides the files that decides what a build writes.
     var fingerprint: String {
         let l = compile.limits
-        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android) platforms=\(platforms.map(\.rawValue)) "
+        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android)\(androidVectors ? " android-vectors" : "")\(androidMonochrome == .auto ? " android-monochrome=auto" : "") platforms=\(platforms.map(\.rawValue)) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters),\(l.maxLayoutWork) "
             + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.encoding) dither=\(compile.dither.map(String.init) ?? "scene") "
             + "appearance=\(compile.appearance.rawValue) " + (displayGamut == .srgb ? "" : "display-gamut=\(displayGamut.rawValue) ")

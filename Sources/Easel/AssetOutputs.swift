@@ -34,7 +34,7 @@ extension AssetBuild {
         func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
         var out: [PlannedFile] = []
         let isAppIcon = renderings.contains(where: \.isAppIcon)
-        if options.android { return androidFiles(name, renderings, isAppIcon: isAppIcon) }
+        if options.android { return androidFiles(name, renderings, isAppIcon: isAppIcon, vectors: options.androidVectors) }
         if options.xcassets && isAppIcon { return appIconFiles(name, folder: folder, renderings, options) }
         if options.xcassets {
             // The first dark variant that changes nothing else joins the scene's own imageset.
@@ -97,8 +97,8 @@ extension AssetBuild {
                         out.append(PlannedFile(path: prefix + path(OutputName.file(name, variant: r.variantName, scale: s, extension: "png")),
                                                producer: r.producer, bytes: { try r.render(format: .png, scale: s) }))
                     }
-                case .pdf, .svg:
-                    out.append(PlannedFile(path: prefix + path(OutputName.file(name, variant: r.variantName, extension: format.rawValue)),
+                case .pdf, .svg, .vectorDrawable:
+                    out.append(PlannedFile(path: prefix + path(OutputName.file(name, variant: r.variantName, extension: format.fileExtension)),
                                            producer: r.producer, bytes: { try r.render(format: format) }))
                 }
             }

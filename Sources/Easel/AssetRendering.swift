@@ -17,6 +17,12 @@ extension AssetBuild {
         var rendered: [String: [UInt8]] = [:]
         /// An Android app icon's adaptive layers, each compiled alone, by id.
         var layers: [String: CompiledScene] = [:]
+        /// With `--android-vectors`, the VectorDrawables made of the scene
+        /// and of an app icon's adaptive layers (by id), and why the others
+        /// could not be (warnings at the element that stopped them).
+        var vector: [UInt8]?
+        var layerVectors: [String: [UInt8]] = [:]
+        var vectorFallbacks: [Diagnostic] = []
         /// The scene compiled in Display P3 for a catalog's P3 slot
         /// (`--display-gamut both`).
         var displayP3: CompiledScene?
@@ -34,6 +40,7 @@ extension AssetBuild {
 
         /// Renders every format and scale the build writes.
         mutating func prerender(_ options: Options) throws {
+            if options.android, options.androidVectors { return prerenderVectors() }
             // Icons and Android resources are rendered at their own sizes as their files are made.
             guard let compiled, !options.android, !(options.xcassets && compiled.scene.asset == .appIcon) else { return }
             let pdfOnly = options.xcassets && options.formats.contains(.pdf)
@@ -43,6 +50,31 @@ extension AssetBuild {
                 } else {
                     rendered[Self.key(format, nil)] = try compiled.render(format: format, time: options.xcassets ? 0 : nil)
                 }
+            }
+        }
+
+        /// The VectorDrawables of an Android build: the scene's, or an app
+        /// icon's layers' (108 dp); each that fails is a warning, and PNGs.
+        private mutating func prerenderVectors() {
+            func attempt(_ make: () throws -> [UInt8]) -> [UInt8]? {
+                do { return try make() } catch let error as DiagnosticsError {
+                    if let first = error.diagnostics.first(where: { $0.severity == .error }) {
+                        vectorFallbacks.append(Diagnostic(.warning, .drawnAsPNGs(first.message.text), at: first.location))
+                    }
+                } catch {
+                    vectorFallbacks.append(Diagnostic(.warning, .drawnAsPNGs("\(error)"), at: nil))
+                }
+                return nil
+            }
+            if isAppIcon {
+                for layer in adaptiveLayers {
+                    guard let compiled = layers[layer] else { continue }
+                    if let bytes = attempt({ try compiled.renderVectorDrawable(side: Double(AndroidResources.layerSize)) }) {
+                        layerVectors[layer] = bytes
+                    }
+                }
+            } else if let compiled {
+                vector = attempt { try compiled.renderVectorDrawable() }
             }
         }
 

@@ -10,7 +10,7 @@ public struct CompiledScene: Sendable {
     /// Every node's geometry and the shaped texts (`easel layout`, the checks).
     public var layout: LaidOutScene
     /// What the backends paint, made by the same layout pass.
-    public let renderTree: RenderTree
+    public internal(set) var renderTree: RenderTree
     public var warnings: [Diagnostic]
     public var limits: Limits
     public var pngCompression: PNGCompression
@@ -29,7 +29,7 @@ public struct CompiledScene: Sendable {
     /// The render tree with every point of its graph lines, for renders
     /// above `layout.maxScale`; nil when no line was reduced or the compile
     /// was told it paints at no larger scale.
-    let unreducedRenderTree: RenderTree?
+    var unreducedRenderTree: RenderTree?
     let outlines: CompiledGlyphOutlines
     /// The outlines of every glyph the texts use, taken from the process's
     /// table once, at the first raster or SVG render (or here): renders
@@ -44,6 +44,13 @@ public struct CompiledScene: Sendable {
         return still > 0 ? Diagnostic(.warning, .stillSVGAnimation(still), at: nil) : nil
     }
 
+    /// The warning a VectorDrawable of a Display P3 scene needs: it is
+    /// sRGB, so the colours outside sRGB are gamut-mapped.
+    public var vectorDrawableGamutWarning: Diagnostic? {
+        let outside = SceneRenderer.colorsOutsideSRGB(in: renderTree)
+        return outside > 0 ? Diagnostic(.warning, .vectorDrawableGamutMapped(outside), at: scene.location) : nil
+    }
+
     /// How long the scene animates: its `duration`, or the longest pass
     /// among its animations; nil when nothing animates.
     public var duration: Double? { scene.duration ?? renderTree.paints.longestPass }
@@ -53,10 +60,26 @@ public struct CompiledScene: Sendable {
     /// PDF show the frame at 0. Throws `DiagnosticsError`.
     public func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8] {
         let s = scale ?? scene.scale
-        return try SceneRenderer.render(try tree(for: format == .png ? s : 1), format: format, scale: s, time: time ?? 0,
+        return try SceneRenderer.render(try tree(for: format.isRaster ? s : 1), format: format, scale: s, time: time ?? 0,
                                         maxPaintCost: limits.maxPaintCost, animateSVG: time == nil,
                                         png: PNGSettings(compression: pngCompression), images: images,
                                         glyphs: format == .pdf ? GlyphOutlineSet() : glyphs)
+    }
+
+    /// An Android VectorDrawable of the scene at time 0, `side` dp wide
+    /// and high if given (else its size in points). Throws a located
+    /// `DiagnosticsError` for what a VectorDrawable cannot express.
+    public func renderVectorDrawable(side: Double? = nil) throws -> [UInt8] {
+        try SceneRenderer.vectorDrawable(try tree(for: 1), maxPaintCost: limits.maxPaintCost, glyphs: glyphs, side: side)
+    }
+
+    /// The scene in one colour (`RenderTree.monochrome`): an adaptive
+    /// icon's themed layer made from its foreground.
+    public func monochrome() -> CompiledScene {
+        var copy = self
+        copy.renderTree = renderTree.monochrome()
+        copy.unreducedRenderTree = unreducedRenderTree?.monochrome()
+        return copy
     }
 
     public func renderImage(scale: Double? = nil, time: Double = 0) throws -> RasterImage {
@@ -136,5 +159,11 @@ public struct CompiledScene: Sendable {
     /// `DiagnosticsError` for a node whose geometry is not finite.
     public func layoutJSON() throws(DiagnosticsError) -> String {
         try LayoutJSON.encode(layout)
+    }
+}
+
+extension Diagnostic.Message {
+    static func vectorDrawableGamutMapped(_ count: Int) -> Self {
+        .init(.colorOutsideGamut, "a VectorDrawable is sRGB: \(count == 1 ? "1 colour" : "\(count) colours") of this display-p3 scene outside sRGB \(count == 1 ? "is" : "are") gamut-mapped")
     }
 }

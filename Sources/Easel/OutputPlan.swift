@@ -35,7 +35,8 @@ extension AssetBuild {
         // once compiled: the plan holds every layer it could be.
         let ids = source.layerIDsAsWritten
         let layerIDs = ids.contains { $0.contains("{") } ? AndroidResources.layerIDs : ids
-        let adaptive = options.android && source.isAppIcon ? AndroidResources.adaptiveLayers(ids: layerIDs) : []
+        let adaptive = options.android && source.isAppIcon
+            ? AndroidResources.adaptiveLayers(ids: layerIDs, derivedMonochrome: options.androidMonochrome == .auto) : []
         let variants: [SceneVariant?] = [nil] + source.variantsAsWritten
         let renderings = renderedLocales(source, options).flatMap { locale in
             variants.map { variant in

@@ -53,6 +53,12 @@ struct Build: ParsableCommand {
     @Option(help: ArgumentHelp("Also write an Android resource folder: drawable-{mdpi…xxxhdpi}/NAME.png per scene; for an app icon mipmap-*/ic_launcher.png and an adaptive icon from its background, foreground and monochrome groups.", valueName: "res"))
     var android: String?
 
+    @Flag(name: .customLong("android-vectors"), help: "With --android: each scene a VectorDrawable can express as drawable/NAME.xml (the others as PNG densities, with a warning saying why), an app icon's adaptive layers as drawable/ic_launcher_*.xml.")
+    var androidVectors = false
+
+    @Option(name: .customLong("android-monochrome"), help: ArgumentHelp("With --android: 'auto' makes an app icon's themed (monochrome) layer from its foreground's coverage in one colour when it has no monochrome group.", valueName: "auto"))
+    var androidMonochrome: AndroidMonochrome?
+
     var platformList: [IconPlatform] {
         (platforms ?? "ios").split(separator: ",").compactMap { IconPlatform(rawValue: $0.trimmingSpaces) }
     }
@@ -90,7 +96,7 @@ struct Build: ParsableCommand {
         if let only = outputs.formatNames.first(where: OutputOptions.renderOnlyFormats.contains) {
             throw ValidationError("--formats \(only) is for render; a build writes png, pdf or svg (an app icon scene becomes an appiconset with --xcassets)")
         }
-        if xcassets, formatList.contains(.svg) || Set(formatList).count > 1 {
+        if xcassets, formatList.contains(.svg) || formatList.contains(.vectorDrawable) || Set(formatList).count > 1 {
             throw ValidationError("--xcassets takes --formats png (one image per scale) or pdf (a vector imageset)")
         }
         if let locales {
@@ -117,6 +123,8 @@ struct Build: ParsableCommand {
             if outputs.formats != nil && output == nil { throw ValidationError("--formats is for --out-dir; an Android resource folder holds PNGs") }
             if outputs.scales != nil && output == nil { throw ValidationError("--scales is for --out-dir; an Android resource folder has its five densities") }
         }
+        if android == nil, androidVectors { throw ValidationError("--android-vectors writes into an Android resource folder: add --android RES") }
+        if android == nil, androidMonochrome != nil { throw ValidationError("--android-monochrome makes an Android adaptive icon's layer: add --android RES") }
         if noManifest && watch { throw ValidationError("--watch rebuilds what changed, which the manifest records: drop --no-manifest") }
         if displayGamut != nil && !xcassets { throw ValidationError("--display-gamut chooses an asset catalog's image slots: add --xcassets") }
         if xcassets && output == nil { throw ValidationError("--xcassets needs the catalog's folder: --out-dir NAME.xcassets") }
@@ -178,6 +186,8 @@ struct Build: ParsableCommand {
         base.formats = formatList
         base.jobs = ParallelJobs.jobs(asked: jobs)
         base.platforms = platformList
+        base.androidVectors = androidVectors
+        base.androidMonochrome = androidMonochrome ?? .none
         base.displayGamut = displayGamut ?? .srgb
         base.dryRun = dryRun
         base.usesManifest = !noManifest

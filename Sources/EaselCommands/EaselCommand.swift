@@ -69,6 +69,7 @@ extension EaselCommand {
 
 extension PNGCompression: ExpressibleByArgument {}
 extension DisplayGamut: ExpressibleByArgument {}
+extension AndroidMonochrome: ExpressibleByArgument {}
 
 enum DitherChoice: String, ExpressibleByArgument, CaseIterable { case yes, no }
 

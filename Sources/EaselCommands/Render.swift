@@ -98,7 +98,7 @@ struct Render: ParsableCommand {
             return
         }
         if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
-            throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg|apng|icns|ico")
+            throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg|vector-drawable|apng|icns|ico")
         }
         if let scale, !ScaleOption.isValid(scale) { throw ValidationError(ScaleOption.rangeMessage("--scale")) }
         if let output, let format, let implied = OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension),
@@ -114,7 +114,7 @@ struct Render: ParsableCommand {
         if fps != nil || wantsAPNG {
             if time != nil { throw ValidationError("give either --time (one frame) or --fps (every frame), not both") }
             if scales != nil { throw ValidationError("--fps takes one --scale, not --scales") }
-            if let vector = formatNames.first(where: { $0 == "pdf" || $0 == "svg" }) {
+            if let vector = formatNames.first(where: { $0 == "pdf" || $0 == "svg" || $0 == "vector-drawable" }) {
                 throw ValidationError("--fps makes an animated PNG or PNG frames; use --time for a still \(vector)")
             }
             if let output, !wantsAPNG, URL(fileURLWithPath: output).pathExtension.lowercased() != "png" {
@@ -153,7 +153,7 @@ struct OutputPlan: Sendable {
         let dir = URL(fileURLWithPath: outDir ?? ".")
         return formats.flatMap { format -> [(url: URL, format: OutputFormat, scale: Double?)] in
             guard format == .png, !scales.isEmpty else {
-                return [(dir.appendingPathComponent(OutputName.file(base, variant: variant, extension: format.rawValue)), format, nil)]
+                return [(dir.appendingPathComponent(OutputName.file(base, variant: variant, extension: format.fileExtension)), format, nil)]
             }
             return scales.map { s in
                 (dir.appendingPathComponent(OutputName.file(base, variant: variant, scale: s, extension: "png")), .png, s)

@@ -78,6 +78,9 @@ struct RenderJob: Sendable {
             if outputs(for: input).contains(where: \.isAnimatedSVG), time == nil, let warning = compiled.stillSVGAnimationWarning {
                 session.report([warning])
             }
+            if outputs(for: input).contains(where: \.isVectorDrawable), let warning = compiled.vectorDrawableGamutWarning {
+                session.report([warning])
+            }
             return (session, session.hasErrors ? [] : written)
         }
         let sessions = results.map(\.0)
@@ -125,6 +128,11 @@ enum RenderOutput: Sendable {
         case .still(let url, _, _), .animatedPNG(let url, _), .icon(let url, _): return url.path
         case .frames(let folder, let name, _): return folder.appendingPathComponent(name + "-NNNN.png").path
         }
+    }
+
+    var isVectorDrawable: Bool {
+        if case .still(_, .vectorDrawable, _) = self { return true }
+        return false
     }
 
     var isAnimatedSVG: Bool {

@@ -75,6 +75,11 @@ public struct StrokeDrawing: Sendable {
     public var miterLimit: Double
     public var dash: [Double]
     public var dashOffset: Double
+
+    public init(paint: PaintID, width: Double, cap: LineCap, join: LineJoin, miterLimit: Double, dash: [Double], dashOffset: Double) {
+        self.paint = paint; self.width = width; self.cap = cap; self.join = join; self.miterLimit = miterLimit
+        self.dash = dash; self.dashOffset = dashOffset
+    }
 }
 
 public struct ImageDrawing: Sendable {

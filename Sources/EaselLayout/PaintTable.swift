@@ -16,6 +16,8 @@ public struct PaintTable: Sendable {
     }
     public private(set) var entries: [Entry] = []
     public init() {}
+    /// Every paint's id, in the table's order.
+    public var ids: [PaintID] { entries.indices.map { PaintID(index: $0) } }
 
     public mutating func add(_ entry: Entry) -> PaintID {
         entries.append(entry)

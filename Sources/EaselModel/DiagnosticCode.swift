@@ -63,6 +63,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case unusedSetting = 807
     case noSuchScene = 808
     case unreadableSource = 809
+    case notExpressible = 810
     // Platform asset sets
     case appIconNotSquare = 901
     case appIconNotOpaque = 902
@@ -71,6 +72,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case resourceNameCollision = 905
     case outsideSafeZone = 906
     case incompleteAdaptiveIcon = 907
+    case notAVectorDrawable = 908
 
     /// `E0103` or `W0103`.
     public func code(_ severity: Diagnostic.Severity) -> String {
@@ -82,7 +84,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     public var usualSeverity: Diagnostic.Severity {
         switch self {
         case .colorOutsideGamut, .missingString, .noLocaleDefinition, .labelOutsideFrame, .unknownFontFamily, .noDefaultFamily, .unknownFontAxis, .missingGlyphs, .textOverflows,
-             .marksDropped, .stillSVGAnimation, .staleManifest, .unusedSetting, .outsideSafeZone, .incompleteAdaptiveIcon:
+             .marksDropped, .stillSVGAnimation, .staleManifest, .unusedSetting, .outsideSafeZone, .incompleteAdaptiveIcon, .notAVectorDrawable:
             return .warning
         default:
             return .error
@@ -152,6 +154,7 @@ extension DiagnosticCode {
         case .unknownOutputFormat: return "The output's format cannot be told from its name; give `--format`."
         case .outputCollision: return "Two inputs would write the same output path (in a build: two scenes, variants or locales, also paths that differ only in case): reported before anything is written; for `render` a command-line error (exit 2), for `build` exit 1."
 
+        case .notExpressible: return "The output format cannot express this element (a raster image in a VectorDrawable, a group's opacity over overlapping parts); nothing is written."
         case .renderFailed: return "Cairo or the PNG encoder failed (out of memory, a bad frame); nothing is written."
         case .stillSVGAnimation: return "Animated paints that SVG cannot animate (a conic keyframe, keyframes of different kinds): the SVG shows their first frame."
         case .staleManifest: return "The build manifest in the output folder is not one this Easel reads: everything is built again."
@@ -164,6 +167,7 @@ extension DiagnosticCode {
         case .invalidResourceName: return "A scene's name cannot be made an Android resource name (`[a-z0-9_]`, not starting with a digit, not a Java keyword); rename the file."
         case .resourceNameCollision: return "Two scenes of one Android build become the same resource (`My Icon` and `my_icon`, or two app icons); rename one."
         case .outsideSafeZone: return "An adaptive icon's foreground draws outside the central circle, 66 dp across, that every launcher mask shows."
+        case .notAVectorDrawable: return "With `--android-vectors`, a scene (or adaptive icon layer) a VectorDrawable cannot express is written as PNG densities instead; the warning says which element and why."
         case .incompleteAdaptiveIcon: return "An app icon has some of the `background`/`foreground` layer groups but not both: no adaptive icon is made."
         }
     }
@@ -214,6 +218,7 @@ extension DiagnosticCode {
         case .cannotWrite: return "$ easel render card.scene.xml -o /proc/card.png"
         case .unknownOutputFormat: return "$ easel render card.scene.xml -o card.jpeg"
         case .outputCollision: return "$ easel render a/card.scene.xml b/card.scene.xml --out-dir out"
+        case .notExpressible: return "$ easel render photo-card.scene.xml -o card.xml   # a VectorDrawable of a scene with a PNG <image>"
         case .renderFailed: return "$ easel render card.scene.xml -o card.png   # when memory for the image cannot be allocated"
         case .stillSVGAnimation: return "$ easel render animated-conic.scene.xml -o out.svg"
         case .staleManifest: return "$ easel build scenes -o out   # out/.easel-manifest.json written by another Easel"
@@ -226,6 +231,7 @@ extension DiagnosticCode {
         case .invalidResourceName: return "$ easel build scenes --android res   # scenes/2x-banner.scene.xml"
         case .resourceNameCollision: return "$ easel build scenes --android res   # 'My Icon.scene.xml' and 'my_icon.scene.xml'"
         case .outsideSafeZone: return "$ easel build icons --android res   # a foreground layer drawing into the corners"
+        case .notAVectorDrawable: return "$ easel build icons --android res --android-vectors   # a scene with a PNG <image>"
         case .incompleteAdaptiveIcon: return "$ easel build icons --android res   # an app icon with a foreground group but no background group"
         }
     }

@@ -1,10 +1,20 @@
-/// What `render` produces. PNG is raster at the scene's scale; PDF and SVG
-/// are vectors at point size (1 scene point = 1 PDF point = 1 SVG user unit).
+/// What `render` produces. PNG is raster at the scene's scale; PDF, SVG and
+/// Android VectorDrawable are vectors at point size (1 scene point = 1 PDF
+/// point = 1 SVG user unit = 1 dp).
 public enum OutputFormat: String, CaseIterable, Sendable {
     case png, pdf, svg
+    case vectorDrawable = "vector-drawable"
 
-    /// The format a file name implies, from its extension.
+    /// The format a file name implies, from its extension (`.xml`: a VectorDrawable).
     public init?(fileExtension: String) {
-        self.init(rawValue: fileExtension.lowercased())
+        let lowered = fileExtension.lowercased()
+        if lowered == "xml" { self = .vectorDrawable; return }
+        self.init(rawValue: lowered)
     }
+
+    /// The extension of its files.
+    public var fileExtension: String { self == .vectorDrawable ? "xml" : rawValue }
+
+    /// Painted at a scale (PNG), or drawn at point size.
+    public var isRaster: Bool { self == .png }
 }

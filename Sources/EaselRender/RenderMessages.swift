@@ -33,5 +33,6 @@ extension Diagnostic.Message {
     }
     static func cannotTagPDF(_ reason: String) -> Self { .init(.renderFailed, "cannot write the PDF in Display P3 (qpdf: \(reason))") }
     static func cannotMakePaint(_ reason: String) -> Self { .init(.renderFailed, "Cairo cannot make this element's paint: \(reason)") }
+    static func notInVectorDrawable(_ why: String) -> Self { .init(.notExpressible, "cannot write this as a VectorDrawable: \(why)") }
     static let pngEncodingFailed = Self(.renderFailed, "could not compress the PNG (libdeflate)")
 }

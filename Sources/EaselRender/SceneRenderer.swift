@@ -51,6 +51,8 @@ public enum SceneRenderer {
             }
             if !failures.isEmpty { throw DiagnosticsError(failures) }
             return bytes
+        case .vectorDrawable:
+            return try vectorDrawable(scene, time: time, maxPaintCost: maxPaintCost, glyphs: glyphs)
         case .pdf:
             var failure: Error?
             // Finishing the surface subsets the fonts the text used.
@@ -88,6 +90,20 @@ public enum SceneRenderer {
         }
     }
 
+    /// An Android VectorDrawable of the tree; `side`: its width and height
+    /// in dp when not the scene's points (an adaptive icon layer is 108 dp
+    /// whatever the scene's size). Package access, as `render`.
+    package static func vectorDrawable(_ scene: RenderTree, time: Double = 0, maxPaintCost: Double = .infinity,
+                                       glyphs: GlyphOutlineSet, side: Double? = nil) throws -> [UInt8] {
+        let budget = PaintBudget(limit: maxPaintCost)
+        let (bytes, failures, _) = VectorDrawableWriter.document(scene, time: time, budget: budget, glyphs: glyphs, side: side)
+        if budget.remaining < 0 {
+            throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
+        }
+        if !failures.isEmpty { throw DiagnosticsError(failures) }
+        return bytes
+    }
+
     /// How many animated paints an animated SVG can only show as their first
     /// frame (a conic keyframe, keyframes of different kinds, transforms or
     /// spreads): what a caller should warn about.
@@ -96,6 +112,25 @@ public enum SceneRenderer {
             if case .animated(let a) = entry { return SVGAnimation(a) == nil }
             return false
         }.count
+    }
+
+    /// How many of a Display P3 tree's colours lie outside sRGB: what a
+    /// VectorDrawable (sRGB only) gamut-maps, and a caller warns of.
+    public static func colorsOutsideSRGB(in scene: RenderTree) -> Int {
+        guard scene.colorSpace == .displayP3 else { return 0 }
+        var colors: [Color] = [scene.background]
+        for id in scene.paints.ids {
+            switch scene.paints.paint(id, at: 0).kind {
+            case .solid(let c): colors.append(c)
+            case .linear(let g): colors += g.stops.map(\.color)
+            case .radial(let g): colors += g.stops.map(\.color)
+            case .conic(let g): colors += g.sectors.flatMap { [$0.startColor, $0.endColor] }
+            case .stripes(let s): colors += [s.color] + (s.background.map { [$0] } ?? [])
+            case .pattern, .crossFade: break
+            }
+        }
+        return Set(colors.filter { $0.alpha > 0 && !DisplayP3.isInside(DisplayP3.srgb(fromP3: $0.red, $0.green, $0.blue, alpha: $0.alpha), .srgb) }
+            .map { "\($0.red) \($0.green) \($0.blue)" }).count
     }
 
     /// A raster render without PNG encoding (package access, as `render`).

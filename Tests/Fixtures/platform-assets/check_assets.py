@@ -5,12 +5,16 @@ platforms' own rules typed out here (not read from Easel):
   check_assets.py container FILE.icns|FILE.ico REFERENCE_DIR
   check_assets.py android RES ICON_NAME [SCENE_NAME:WIDTHxHEIGHT ...]
   check_assets.py outside-circle PNG
+  check_assets.py link RES
 
 Each prints one JSON object; "errors" lists what is wrong.
 """
 import json
+import re
 import os
+import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 from PIL import Image, ImageChops
@@ -160,6 +164,77 @@ def outside_circle(path):
     return {"errors": [], "outside": count}
 
 
+# The framework attributes VectorDrawables and adaptive icons use, with the
+# formats Android's attrs.xml gives them ("VectorDrawable", "Adaptive icons"
+# in the platform docs): a stand-in for android.jar, which Debian does not
+# ship, so that `aapt2 link` resolves and type-checks every android: value.
+FRAMEWORK_ATTRS = {
+    "width": "dimension", "height": "dimension", "viewportWidth": "float", "viewportHeight": "float",
+    "alpha": "float", "name": "string", "tint": "color", "autoMirrored": "boolean",
+    "pathData": "string", "fillColor": "color", "strokeColor": "color", "strokeWidth": "float",
+    "strokeAlpha": "float", "fillAlpha": "float", "strokeMiterLimit": "float",
+    "strokeLineCap": {"butt": 0, "round": 1, "square": 2},
+    "strokeLineJoin": {"miter": 0, "round": 1, "bevel": 2},
+    "fillType": {"nonZero": 0, "evenOdd": 1},
+    "rotation": "float", "pivotX": "float", "pivotY": "float", "scaleX": "float", "scaleY": "float",
+    "translateX": "float", "translateY": "float",
+    "type": {"linear": 0, "radial": 1, "sweep": 2},
+    "startX": "float", "startY": "float", "endX": "float", "endY": "float",
+    "centerX": "float", "centerY": "float", "gradientRadius": "float",
+    "tileMode": {"disabled": -1, "clamp": 0, "repeat": 1, "mirror": 2},
+    "offset": "float", "color": "color", "startColor": "color", "centerColor": "color", "endColor": "color",
+    "drawable": "reference", "inset": "fraction|dimension",
+}
+
+
+def link(res):
+    """`aapt2 compile` of every file in RES, then `aapt2 link` of them all
+    into an APK against the stand-in framework."""
+    errors = []
+    with tempfile.TemporaryDirectory() as tmp:
+        values = os.path.join(tmp, "fw", "res", "values")
+        os.makedirs(values)
+        attrs, public = ["<resources>"], ["<resources>"]
+        for name, kind in FRAMEWORK_ATTRS.items():
+            if isinstance(kind, dict):
+                attrs.append('<attr name="%s">%s</attr>' % (name, "".join('<enum name="%s" value="%d"/>' % e for e in kind.items())))
+            else:
+                attrs.append('<attr name="%s" format="%s"/>' % (name, kind))
+            public.append('<public type="attr" name="%s"/>' % name)
+        for name, lines in (("attrs.xml", attrs), ("public.xml", public)):
+            with open(os.path.join(values, name), "w") as f:
+                f.write("\n".join(lines + ["</resources>"]))
+        with open(os.path.join(tmp, "fw", "AndroidManifest.xml"), "w") as f:
+            f.write('<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="android"/>')
+        with open(os.path.join(tmp, "AndroidManifest.xml"), "w") as f:
+            f.write('<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="org.easel.check"/>')
+        fw_flat = os.path.join(tmp, "fw-flat")
+        os.makedirs(fw_flat)
+        subprocess.run(["aapt2", "compile", "-o", fw_flat, os.path.join(values, "attrs.xml"), os.path.join(values, "public.xml")], check=True)
+        framework = os.path.join(tmp, "android.apk")
+        subprocess.run(["aapt2", "link", "-o", framework, "--manifest", os.path.join(tmp, "fw", "AndroidManifest.xml")]
+                       + [os.path.join(fw_flat, f) for f in sorted(os.listdir(fw_flat))], check=True)
+        flat = os.path.join(tmp, "flat")
+        os.makedirs(flat)
+        files = []
+        for folder in sorted(os.listdir(res)):
+            if not os.path.isdir(os.path.join(res, folder)):
+                continue
+            for name in sorted(os.listdir(os.path.join(res, folder))):
+                files.append(folder + "/" + name)
+                r = subprocess.run(["aapt2", "compile", "-o", flat, os.path.join(res, folder, name)], capture_output=True, text=True)
+                if r.returncode != 0:
+                    errors.append("aapt2 compile %s: %s" % (name, r.stderr.strip()))
+        apk = os.path.join(tmp, "app.apk")
+        r = subprocess.run(["aapt2", "link", "-o", apk, "--manifest", os.path.join(tmp, "AndroidManifest.xml"), "-I", framework,
+                            "--package-id", "0x80"] + [os.path.join(flat, f) for f in sorted(os.listdir(flat))],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            errors.append("aapt2 link: " + r.stderr.strip())
+        dump = subprocess.run(["aapt2", "dump", "resources", apk], capture_output=True, text=True).stdout if r.returncode == 0 else ""
+    return {"errors": errors, "files": files, "resources": sorted(set(re.findall(r"resource 0x[0-9a-f]+ (\S+)", dump)))}
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
     if command == "appiconset":
@@ -171,6 +246,8 @@ if __name__ == "__main__":
         result = android(args[0], args[1] or None, args[2:])
     elif command == "outside-circle":
         result = outside_circle(args[0])
+    elif command == "link":
+        result = link(args[0])
     else:
         raise SystemExit(f"unknown command {command}")
     print(json.dumps(result))
