@@ -12,6 +12,7 @@ import Glibc
 /// later children; gradients as `<aapt:attr>` `<gradient>`s in viewport
 /// coordinates; text as its glyph outlines.
 ///
+/// Stripes are their lines clipped to the shape, as the painter draws them.
 /// What a VectorDrawable cannot express is an error at the node, never
 /// left out: raster images, patterns, opacity over children that overlap
 /// (a group has no alpha), a radial gradient's focal point, even-odd clips.
@@ -277,6 +278,10 @@ final class VectorDrawableWriter {
     /// path's own space and the stroke is not dashed, else one each.
     private func draw(_ outline: BezierPath, rule: FillRule, fill: Paint?, stroke: (Paint, StrokeDrawing, BezierPath)?,
                       units: [BezierPath]? = nil) {
+        if let (stripes, opacity) = fill?.stripes {
+            drawStripes(stripes, opacity: opacity, in: outline, rule: rule)
+            return draw(outline, rule: rule, fill: nil, stroke: stroke)
+        }
         if let fill, let (sp, s, sPath) = stroke, fill.frame == nil, sp.frame == nil, sPath == outline {
             element(outline, attributes: fillAttributes(fill, rule) + strokeAttributes(sp, s, scale: 1),
                     children: fill.children + sp.children, reach: s.width)
@@ -294,6 +299,35 @@ final class VectorDrawableWriter {
                 self.element(path, attributes: self.strokeAttributes(sp, s, scale: scale), children: sp.children, reach: s.width / scale)
             }
         }
+    }
+
+    /// Stripes as the painter draws them: the background over the shape's
+    /// box, then the lines across it, all clipped to the shape.
+    private func drawStripes(_ st: StripesFill, opacity: Double, in outline: BezierPath, rule: FillRule) {
+        guard let area = outline.boundingBox else { return }
+        guard rule == .nonzero || Self.subpathCount(outline) <= 1 else {
+            return refuse("a VectorDrawable clips by the non-zero rule only, and these stripes fill an even-odd shape of several outlines")
+        }
+        let clip = pathData(outline)
+        guard clip.utf8.count <= Self.maxPathDataCharacters else {
+            return refuse("this striped shape's outline would be \(clip.utf8.count) characters of path data, more than the \(Self.maxPathDataCharacters) a VectorDrawable reads in one clip")
+        }
+        line("<group>"); indent += 1
+        line("<clip-path android:pathData=\"\(clip)\"/>")
+        if let bg = st.background {
+            element(.rect(area), attributes: " android:fillColor=\"\(color(bg, opacity: opacity))\"", children: [], reach: 0)
+        }
+        if let lines = st.lines(covering: area) {
+            if st.lineWidth > 0, spend(Double(lines.count) * PaintCost.perPathEdge) {
+                var path = BezierPath()
+                for (a, b) in lines { path.move(to: a); path.line(to: b) }
+                element(path, attributes: " android:strokeColor=\"\(color(st.color, opacity: opacity))\" android:strokeWidth=\"\(VectorDrawableNumber.format(st.lineWidth))\"",
+                        children: [], reach: st.lineWidth)
+            }
+        } else {
+            element(.rect(area), attributes: " android:fillColor=\"\(color(st.color, opacity: opacity * st.averageCoverage))\"", children: [], reach: 0)
+        }
+        indent -= 1; line("</group>")
     }
 
     /// `body` with the path in the frame's space, inside the groups of the
@@ -466,6 +500,8 @@ final class VectorDrawableWriter {
         var color: String?
         var children: [String] = []
         var frame: AffineTransform?
+        /// Stripes: lines (and a background) clipped to the shape.
+        var stripes: (StripesFill, opacity: Double)?
     }
 
     private func paint(_ id: PaintID, opacity: Double, stroked: Bool) -> Paint? {
@@ -527,9 +563,16 @@ final class VectorDrawableWriter {
         case .pattern:
             refuse("a VectorDrawable has no pattern fills")
             return nil
-        case .stripes:
-            refuse("a VectorDrawable has no pattern fills, and stripes are one")
-            return nil
+        case .stripes(let st):
+            if stroked {
+                refuse("a VectorDrawable cannot clip to a stroke, so a stroke cannot be striped; stripe a filled shape instead")
+                return nil
+            }
+            if o < 1, st.background != nil {
+                refuse("translucent stripes with a background are one layer, which a VectorDrawable cannot make; drop the opacity or the background")
+                return nil
+            }
+            return Paint(stripes: (st, o))
         case .crossFade:
             refuse("a VectorDrawable cannot blend two paints, as this animation does at this time; give another --time")
             return nil

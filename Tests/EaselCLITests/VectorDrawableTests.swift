@@ -42,8 +42,9 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
     /// to an ellipse, user-space radial reflecting, conic sweeps with and
     /// without hard stops, a conic stroke), a rotated group, a skewed group
     /// clipped by a union of two shapes, dashed round-capped curves, a
-    /// dashed gradient stroke with round joins, gradient text and a
-    /// translucent fill: the rasteriser draws the VectorDrawable within
+    /// dashed gradient stroke with round joins, gradient text, a
+    /// translucent fill and stripes (lines clipped to the shape): the
+    /// rasteriser draws the VectorDrawable within
     /// 3/255 mean of Easel's PNG, at 1x and 3x.
     func testEveryKindOfContentDrawsAsEaselsPNG() throws {
         let xml = dir.appendingPathComponent("kinds.xml").path
