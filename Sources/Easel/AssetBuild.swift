@@ -402,6 +402,29 @@ public enum AssetBuild {
                     r.layers["monochrome"] = r.layers["foreground"]?.monochrome()
                 }
             }
+            // An app icon's Icon Composer bundle: its appearances and layers compiled alone.
+            if options.iconComposer, isAppIcon, variant == nil, !options.android, !options.xcassets {
+                do {
+                    r.iconComposerFiles = try IconComposerBundle.files(for: c) { variantName, layer in
+                        var o = localeOptions
+                        o.variant = variantName
+                        o.layer = layer
+                        var session = CompileSession(options: o)
+                        guard let made = session.compile(source) else {
+                            throw DiagnosticsError(session.diagnostics.filter { $0.severity == .error })
+                        }
+                        return made
+                    }
+                } catch let error as DiagnosticsError {
+                    out.diagnostics += error.diagnostics
+                    out.failed = true
+                    return out
+                } catch {
+                    out.diagnostics.append(Diagnostic(.error, .failed(error), at: nil))
+                    out.failed = true
+                    return out
+                }
+            }
             if !kept {
                 do { try r.prerender(options) } catch let error as DiagnosticsError {
                     out.diagnostics += error.diagnostics

@@ -18,6 +18,8 @@ extension AssetBuild {
         /// `output` is an Android resource folder (`--android`): drawables
         /// per density, launcher and adaptive icons.
         public var android = false
+        /// `--icon-composer`: an app icon also as `NAME.icon` (Icon Composer).
+        public var iconComposer = false
         /// `--android-vectors`: drawables and adaptive layers as VectorDrawables where they can be.
         public var androidVectors = false
         /// `--android-monochrome`.
@@ -91,7 +93,7 @@ extension AssetBuild.Options {
     /// Everything besides the files that decides what a build writes.
     var fingerprint: String {
         let l = compile.limits
-        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android)\(androidVectors ? " android-vectors" : "")\(androidMonochrome == .auto ? " android-monochrome=auto" : "") platforms=\(platforms.map(\.rawValue)) "
+        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android)\(androidVectors ? " android-vectors" : "")\(androidMonochrome == .auto ? " android-monochrome=auto" : "")\(iconComposer ? " icon-composer" : "") platforms=\(platforms.map(\.rawValue)) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters),\(l.maxLayoutWork) "
             + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.encoding) dither=\(compile.dither.map(String.init) ?? "scene") "
             + "appearance=\(compile.appearance.rawValue) " + (displayGamut == .srgb ? "" : "display-gamut=\(displayGamut.rawValue) ")

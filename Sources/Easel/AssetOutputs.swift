@@ -90,6 +90,16 @@ extension AssetBuild {
         }
         for r in renderings {
             let prefix = r.locale.map { $0 + "/" } ?? ""
+            // An app icon's Icon Composer bundle, beside its other files.
+            if let bundle = r.iconComposerFiles {
+                for (file, bytes) in bundle {
+                    out.append(PlannedFile(path: prefix + path(name + ".icon/" + file), producer: r.producer, bytes: { bytes }))
+                }
+            } else {
+                for file in r.iconComposerCandidates {
+                    out.append(PlannedFile(path: prefix + path(name + ".icon/" + file), producer: r.producer, bytes: { nil }))
+                }
+            }
             for format in options.formats {
                 switch format {
                 case .png:

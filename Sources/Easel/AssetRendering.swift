@@ -23,6 +23,11 @@ extension AssetBuild {
         var vector: [UInt8]?
         var layerVectors: [String: [UInt8]] = [:]
         var vectorFallbacks: [Diagnostic] = []
+        /// With `--icon-composer`, an app icon's bundle (the scene's own
+        /// rendering holds it): its files, relative to `NAME.icon/`; before
+        /// anything is compiled, the files it may have (`plan`).
+        var iconComposerFiles: [(path: String, bytes: [UInt8])]?
+        var iconComposerCandidates: [String] = []
         /// The scene compiled in Display P3 for a catalog's P3 slot
         /// (`--display-gamut both`).
         var displayP3: CompiledScene?

@@ -229,7 +229,7 @@ extension AtomicFile {
 
     /// Runs `body` as a commit the signal handler waits for; after a signal
     /// no new commit starts (the write fails; the process is exiting).
-    private static func committing(_ path: String, _ body: () throws -> Void) throws {
+    static func committing(_ path: String, _ body: () throws -> Void) throws {
         #if DEBUG
         // Initialised here, not first in the signal handler.
         _ = announcesDeferredSignals.load(ordering: .relaxed)

@@ -73,6 +73,13 @@ public struct CompiledScene: Sendable {
         try SceneRenderer.vectorDrawable(try tree(for: 1), maxPaintCost: limits.maxPaintCost, glyphs: glyphs, side: side)
     }
 
+    /// A still SVG of the scene at time 0, `side` wide and high (its
+    /// viewBox the scene's size), text only as outlines: an Icon Composer layer.
+    public func renderIconLayerSVG(side: Double) throws -> [UInt8] {
+        try SceneRenderer.svg(try tree(for: 1), maxPaintCost: limits.maxPaintCost, images: images, glyphs: glyphs, side: side,
+                              selectableText: false)
+    }
+
     /// The scene in one colour (`RenderTree.monochrome`): an adaptive
     /// icon's themed layer made from its foreground.
     public func monochrome() -> CompiledScene {

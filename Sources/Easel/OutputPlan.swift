@@ -38,10 +38,14 @@ extension AssetBuild {
         let adaptive = options.android && source.isAppIcon
             ? AndroidResources.adaptiveLayers(ids: layerIDs, derivedMonochrome: options.androidMonochrome == .auto) : []
         let variants: [SceneVariant?] = [nil] + source.variantsAsWritten
+        let bundle = options.iconComposer && source.isAppIcon && !options.android && !options.xcassets
+            ? IconComposerBundle.candidates(layerIDs: ids, appearances: source.variantsAsWritten.compactMap(\.appearance)) : []
         let renderings = renderedLocales(source, options).flatMap { locale in
             variants.map { variant in
-                Rendering(variant: variant, locale: locale, compiled: nil, isAppIcon: source.isAppIcon,
-                          adaptiveLayers: variant?.appearance == .tinted ? [] : adaptive)
+                var r = Rendering(variant: variant, locale: locale, compiled: nil, isAppIcon: source.isAppIcon,
+                                  adaptiveLayers: variant?.appearance == .tinted ? [] : adaptive)
+                if variant == nil { r.iconComposerCandidates = bundle }
+                return r
             }
         }
         return ScenePlan(scene: scene, isAppIcon: source.isAppIcon, files: files(for: scene, renderings, options).map { ($0.path, $0.producer) })

@@ -14,7 +14,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
 
     // --formats, and --format as render has always spelled it.
     @Option(name: [.customLong("formats"), .customLong("format")],
-            help: "Comma-separated formats: png, pdf, svg, vector-drawable (an Android VectorDrawable, NAME.xml; render: also apng, an animated PNG, and icns or ico, icon files; one with -o). Default: render, the output's extension (png with --out-dir); build, png. --format is accepted too.")
+            help: "Comma-separated formats: png, pdf, svg, vector-drawable (an Android VectorDrawable, NAME.xml; render: also apng, an animated PNG, icns or ico, icon files, and icon, an Icon Composer bundle; one with -o). Default: render, the output's extension (png with --out-dir); build, png. --format is accepted too.")
     public var formats: String?
 
     @Option(name: .shortAndLong, help: "Scenes rendered at once (default: the number of cores).")
@@ -35,7 +35,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
     }
 
     /// Names render takes besides `OutputFormat`s: animated PNGs and icon files.
-    public static let renderOnlyFormats: Set<String> = Set(["apng"] + IconFileKind.allCases.map(\.rawValue))
+    public static let renderOnlyFormats: Set<String> = Set(["apng", "icon"] + IconFileKind.allCases.map(\.rawValue))
 
     /// The formats named (apng, icns and ico are not `OutputFormat`s: render handles them).
     public var formatList: [OutputFormat] { formatNames.compactMap(OutputFormat.init(rawValue:)) }
@@ -49,7 +49,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
         }
         if let formats {
             guard !formatNames.isEmpty, formatNames.allSatisfy({ OutputFormat(rawValue: $0) != nil || Self.renderOnlyFormats.contains($0) }) else {
-                throw ValidationError("--formats takes png, pdf, svg, vector-drawable (render: or apng, icns, ico), separated by commas, not '\(formats)'")
+                throw ValidationError("--formats takes png, pdf, svg, vector-drawable (render: or apng, icns, ico, icon), separated by commas, not '\(formats)'")
             }
             if Set(formatNames).count < formatNames.count { throw ValidationError("--formats names a format twice: '\(formats)'") }
         }

@@ -53,6 +53,9 @@ struct Build: ParsableCommand {
     @Option(help: ArgumentHelp("Also write an Android resource folder: drawable-{mdpi…xxxhdpi}/NAME.png per scene; for an app icon mipmap-*/ic_launcher.png and an adaptive icon from its background, foreground and monochrome groups.", valueName: "res"))
     var android: String?
 
+    @Flag(name: .customLong("icon-composer"), help: "Also write each app icon as an Icon Composer bundle, NAME.icon (icon.json and an SVG per layer group), beside its other outputs in --out-dir.")
+    var iconComposer = false
+
     @Flag(name: .customLong("android-vectors"), help: "With --android: each scene a VectorDrawable can express as drawable/NAME.xml (the others as PNG densities, with a warning saying why), an app icon's adaptive layers as drawable/ic_launcher_*.xml.")
     var androidVectors = false
 
@@ -123,6 +126,8 @@ struct Build: ParsableCommand {
             if outputs.formats != nil && output == nil { throw ValidationError("--formats is for --out-dir; an Android resource folder holds PNGs") }
             if outputs.scales != nil && output == nil { throw ValidationError("--scales is for --out-dir; an Android resource folder has its five densities") }
         }
+        if iconComposer, output == nil { throw ValidationError("--icon-composer writes NAME.icon beside the other outputs: add --out-dir DIR") }
+        if iconComposer, xcassets { throw ValidationError("--icon-composer writes NAME.icon, which goes beside an asset catalog, not in it: build it with another --out-dir") }
         if android == nil, androidVectors { throw ValidationError("--android-vectors writes into an Android resource folder: add --android RES") }
         if android == nil, androidMonochrome != nil { throw ValidationError("--android-monochrome makes an Android adaptive icon's layer: add --android RES") }
         if noManifest && watch { throw ValidationError("--watch rebuilds what changed, which the manifest records: drop --no-manifest") }
@@ -187,6 +192,7 @@ struct Build: ParsableCommand {
         base.jobs = ParallelJobs.jobs(asked: jobs)
         base.platforms = platformList
         base.androidVectors = androidVectors
+        base.iconComposer = iconComposer
         base.androidMonochrome = androidMonochrome ?? .none
         base.displayGamut = displayGamut ?? .srgb
         base.dryRun = dryRun

@@ -84,6 +84,17 @@ struct Render: ParsableCommand {
             if output != nil { throw ValidationError("-o writes one file: give one --format, or --out-dir for several") }
             if formatNames.contains("apng") { throw ValidationError("--format apng makes animated PNGs: give it alone") }
         }
+        if RenderJob.wantsIconComposer(formatNames: formatNames, output: output) {
+            if formatNames.count > 1 { throw ValidationError("--format icon makes Icon Composer bundles: give it alone") }
+            if fps != nil || wantsAPNG || time != nil || scale != nil || scales != nil {
+                throw ValidationError("an Icon Composer bundle holds vector layers at time 0: give none of --fps, --time, --scale, --scales")
+            }
+            if let output, URL(fileURLWithPath: output).pathExtension.lowercased() != "icon" {
+                throw ValidationError("--format icon and the extension of '\(output)' disagree (an Icon Composer bundle is NAME.icon)")
+            }
+            if layer != nil { throw ValidationError("an Icon Composer bundle holds every layer: drop --layer") }
+            return
+        }
         if let icon = iconKind {
             if formatNames.count > 1 { throw ValidationError("--format \(icon.rawValue) makes icon files: give it alone") }
             if fps != nil || wantsAPNG || time != nil || scale != nil || scales != nil {
@@ -98,7 +109,7 @@ struct Render: ParsableCommand {
             return
         }
         if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
-            throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg|vector-drawable|apng|icns|ico")
+            throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg|vector-drawable|apng|icns|ico|icon")
         }
         if let scale, !ScaleOption.isValid(scale) { throw ValidationError(ScaleOption.rangeMessage("--scale")) }
         if let output, let format, let implied = OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension),

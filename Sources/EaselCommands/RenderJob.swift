@@ -46,6 +46,11 @@ struct RenderJob: Sendable {
     /// An icon file was asked for, by name or format.
     var iconKind: IconFileKind? { Self.iconKind(formatNames: formatNames, output: output) }
 
+    /// An Icon Composer bundle was asked for, by name (`NAME.icon`) or format (`icon`).
+    static func wantsIconComposer(formatNames: [String], output: String?) -> Bool {
+        formatNames.contains("icon") || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "icon" } == true
+    }
+
     static func iconKind(formatNames: [String], output: String?) -> IconFileKind? {
         if let named = formatNames.lazy.compactMap(IconFileKind.init(rawValue:)).first { return named }
         return output.flatMap { IconFileKind(fileExtension: URL(fileURLWithPath: $0).pathExtension) }
@@ -72,8 +77,17 @@ struct RenderJob: Sendable {
             var (session, compiled) = compile(input, options)
             guard let compiled else { return (session, []) }
             var written: [String] = []
+            // The scene again as a variant, with one top-level group.
+            let again = { (variant: String?, layer: String) throws -> CompiledScene in
+                var o = options
+                o.variant = variant
+                o.layer = layer
+                let (s, c) = EaselCommands.compile(input, o)
+                guard let c else { throw DiagnosticsError(s.diagnostics.filter { $0.severity == .error }) }
+                return c
+            }
             for output in outputs(for: input) {
-                session.run { written += try output.write(compiled, time: time) }
+                session.run { written += try output.write(compiled, time: time, compile: again) }
             }
             if outputs(for: input).contains(where: \.isAnimatedSVG), time == nil, let warning = compiled.stillSVGAnimationWarning {
                 session.report([warning])
@@ -96,6 +110,11 @@ struct RenderJob: Sendable {
     /// What one scene writes.
     func outputs(for input: String) -> [RenderOutput] {
         let name = String(OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "png").dropLast(4))
+        if Self.wantsIconComposer(formatNames: formatNames, output: output) {
+            if let output { return [.iconComposer(URL(fileURLWithPath: output))] }
+            return [.iconComposer(URL(fileURLWithPath: outDir!).appendingPathComponent(
+                OutputName.file(OutputName.base(ofScene: input), variant: variant, extension: "icon")))]
+        }
         if let icon = iconKind {
             if let output { return [.icon(URL(fileURLWithPath: output), icon)] }
             return [.icon(URL(fileURLWithPath: outDir!).appendingPathComponent(
@@ -121,11 +140,13 @@ enum RenderOutput: Sendable {
     /// `NAME-0000.png`, `NAME-0001.png`… in the folder.
     case frames(folder: URL, name: String, fps: Double)
     case icon(URL, IconFileKind)
+    /// An Icon Composer bundle (a folder).
+    case iconComposer(URL)
 
     /// The path two scenes must not both write (frames: the series' pattern).
     var claimedPath: String {
         switch self {
-        case .still(let url, _, _), .animatedPNG(let url, _), .icon(let url, _): return url.path
+        case .still(let url, _, _), .animatedPNG(let url, _), .icon(let url, _), .iconComposer(let url): return url.path
         case .frames(let folder, let name, _): return folder.appendingPathComponent(name + "-NNNN.png").path
         }
     }
@@ -140,8 +161,11 @@ enum RenderOutput: Sendable {
         return false
     }
 
-    /// Renders and writes it atomically; the paths written.
-    func write(_ compiled: CompiledScene, time: Double?) throws -> [String] {
+    /// Renders and writes it atomically; the paths written. `compile`
+    /// compiles the scene again as a variant, with one top-level group
+    /// (what an Icon Composer bundle's appearances and layers need).
+    func write(_ compiled: CompiledScene, time: Double?,
+               compile: (_ variant: String?, _ layer: String) throws -> CompiledScene) throws -> [String] {
         switch self {
         case .still(let url, let format, let scale):
             try compiled.write(to: url, format: format, scale: scale, time: time)
@@ -160,6 +184,10 @@ enum RenderOutput: Sendable {
             return written
         case .icon(let url, let kind):
             try AtomicFile.write(try compiled.renderIconFile(kind), to: url)
+            return [url.path]
+        case .iconComposer(let url):
+            let files = try IconComposerBundle.files(for: compiled, compile: compile)
+            try AtomicFile.writeBundle(files, to: url)
             return [url.path]
         }
     }

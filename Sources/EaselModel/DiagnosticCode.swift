@@ -73,6 +73,7 @@ public enum DiagnosticCode: Int, CaseIterable, Sendable {
     case outsideSafeZone = 906
     case incompleteAdaptiveIcon = 907
     case notAVectorDrawable = 908
+    case notAnAppIcon = 909
 
     /// `E0103` or `W0103`.
     public func code(_ severity: Diagnostic.Severity) -> String {
@@ -167,6 +168,7 @@ extension DiagnosticCode {
         case .invalidResourceName: return "A scene's name cannot be made an Android resource name (`[a-z0-9_]`, not starting with a digit, not a Java keyword); rename the file."
         case .resourceNameCollision: return "Two scenes of one Android build become the same resource (`My Icon` and `my_icon`, or two app icons); rename one."
         case .outsideSafeZone: return "An adaptive icon's foreground draws outside the central circle, 66 dp across, that every launcher mask shows."
+        case .notAnAppIcon: return "An output only an app icon has (an Icon Composer `.icon` bundle) asked of a scene without `asset=\"app-icon\"`; nothing is written."
         case .notAVectorDrawable: return "With `--android-vectors`, a scene (or adaptive icon layer) a VectorDrawable cannot express is written as PNG densities instead; the warning says which element and why."
         case .incompleteAdaptiveIcon: return "An app icon has some of the `background`/`foreground` layer groups but not both: no adaptive icon is made."
         }
@@ -231,6 +233,7 @@ extension DiagnosticCode {
         case .invalidResourceName: return "$ easel build scenes --android res   # scenes/2x-banner.scene.xml"
         case .resourceNameCollision: return "$ easel build scenes --android res   # 'My Icon.scene.xml' and 'my_icon.scene.xml'"
         case .outsideSafeZone: return "$ easel build icons --android res   # a foreground layer drawing into the corners"
+        case .notAnAppIcon: return "$ easel render card.scene.xml -o Card.icon   # a scene that is not asset=\"app-icon\""
         case .notAVectorDrawable: return "$ easel build icons --android res --android-vectors   # a scene with a PNG <image>"
         case .incompleteAdaptiveIcon: return "$ easel build icons --android res   # an app icon with a foreground group but no background group"
         }

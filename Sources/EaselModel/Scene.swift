@@ -44,6 +44,24 @@ public enum SceneAsset: String, CaseIterable, Hashable, Sendable {
     case appIcon = "app-icon"
 }
 
+/// `<scene icon-shadow>`: the shadow of an Icon Composer icon's group.
+public enum IconShadow: String, CaseIterable, Hashable, Sendable {
+    case neutral
+    case layerColor = "layer-color"
+    case none
+}
+
+/// What an app icon says for Icon Composer (`-o NAME.icon`): the one
+/// group's shadow and translucency, and each layer's glass, by group id.
+public struct IconComposerSettings: Hashable, Sendable {
+    public var shadow: IconShadow?
+    /// 0…1; nil: Icon Composer's default.
+    public var translucency: Double?
+    /// `icon-glass` of top-level groups, by id.
+    public var glass: [String: Bool] = [:]
+    public init() {}
+}
+
 /// A parsed scene: the typed AST that layout resolves.
 public struct Scene: Hashable, Sendable {
     public var file: String
@@ -82,6 +100,8 @@ public struct Scene: Hashable, Sendable {
     public var direction: TextDirection = .ltr
     /// `<scene asset>`.
     public var asset: SceneAsset = .image
+    /// `icon-shadow`, `icon-translucency` and the groups' `icon-glass`.
+    public var iconComposer = IconComposerSettings()
     /// The ids of the scene's top-level elements that can be rendered alone
     /// (`ParseOptions.layer`), in file order, with where they are.
     public var layers: [(id: String, location: SourceLocation)] {

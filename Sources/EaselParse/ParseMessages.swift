@@ -10,6 +10,10 @@ extension Diagnostic.Message {
     static func notYetSupported(_ name: String) -> Self {
         .init(.unknownElement, "<\(name)> is part of the scene format but this version of Easel does not support it yet")
     }
+    static func iconTranslucencyRange(_ v: Double) -> Self {
+        .init(.invalidValue, "icon-translucency is between 0 and 1, not \(CFormat.string("%g", v))")
+    }
+    static let iconGlassPlacement = Self(.misplacedElement, "icon-glass belongs on a top-level <group> with an id (an Icon Composer layer)")
     static func misplacedElement(_ name: String, in parent: String) -> Self {
         .init(.misplacedElement, "<\(name)> is not allowed inside <\(parent)>")
     }

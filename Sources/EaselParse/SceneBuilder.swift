@@ -110,6 +110,11 @@ final class SceneBuilder {
                 diagnostics.error(.appIconNotSquare(width, height), on: a)
             }
         }
+        scene.iconComposer.shadow = keyword(root, "icon-shadow", IconShadow.self)
+        if let t = number(root, "icon-translucency"), let a = root.attribute("icon-translucency") {
+            if (0...1).contains(t) { scene.iconComposer.translucency = t } else { diagnostics.error(.iconTranslucencyRange(t), on: a) }
+        }
+        readIconGlass(root, into: &scene)
         direction = keyword(root, "dir", TextDirection.self) ?? localeDirection
         scene.direction = direction
         // Names from <defs> may be used before the <defs> that declares them.
@@ -153,5 +158,23 @@ extension SceneBuilder {
         // is hidden in the full-colour icon.
         for i in scene.nodes.indices { scene.nodes[i].common.hidden = false }
         if id != "background" { scene.background = .transparent }
+    }
+}
+
+extension SceneBuilder {
+    /// `icon-glass` of the top-level groups with an id (Icon Composer's
+    /// layers); on any other group it would say nothing, so it is an error.
+    func readIconGlass(_ root: XMLElement, into scene: inout Scene) {
+        for child in root.children where child.name == "group" {
+            guard let a = child.attribute("icon-glass"), let glass = bool(child, "icon-glass") else { continue }
+            if let id = child.attribute("id")?.value { scene.iconComposer.glass[id] = glass } else {
+                diagnostics.error(.iconGlassPlacement, on: a)
+            }
+        }
+        var pending = root.children.flatMap(\.children)
+        while let element = pending.popLast() {
+            if element.name == "group", let a = element.attribute("icon-glass") { diagnostics.error(.iconGlassPlacement, on: a) }
+            pending += element.children
+        }
     }
 }

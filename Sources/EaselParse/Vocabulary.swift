@@ -14,7 +14,8 @@ public enum Vocabulary {
                                            "font-variation"]
 
     public static let attributes: [String: [String]] = [
-        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir", "asset", "dither", "color-space"],
+        "scene": ["width", "height", "scale", "background", "version", "duration", "lang", "system-fonts", "dir", "asset", "dither", "color-space",
+                  "icon-shadow", "icon-translucency"],
         "defs": [],
         "color": ["name", "value", "dark", "tinted", "export"],
         "param": ["name", "type", "default"],
@@ -36,7 +37,7 @@ public enum Vocabulary {
         "polyline": box + paint + ["points"],
         "polygon": box + paint + ["points"],
         "path": box + paint + ["d"],
-        "group": ["id", "opacity", "transform", "transform-origin", "clip-path", "hidden"],
+        "group": ["id", "opacity", "transform", "transform-origin", "clip-path", "hidden", "icon-glass"],
         "repeat": ["id", "count", "transform", "hidden"],
         "image": box + ["href", "fit", "tint"],
         "text": box + fontAttributes + ["fill", "fill-opacity", "align", "line-spacing", "max-lines", "paint-bounds", "lang",

@@ -41,6 +41,9 @@ final class SVGWriter {
     /// Inside a `<pattern>`'s content: text there repeats as outlines, and
     /// an invisible copy of its label per tile would be noise.
     private var tileDepth = 0
+    /// The invisible `<text>` over glyph outlines (off for Icon Composer
+    /// layers, which are pictures: text only as outlines).
+    var selectableText = true
     private var paintIDs: [Int: String] = [:]
     private var current: SourceLocation?
     private let glyphs: GlyphOutlineSet
@@ -58,14 +61,19 @@ final class SVGWriter {
     }
 
     /// The whole document for `tree`.
+    /// `side`: the document's width and height when not the scene's size
+    /// (its viewBox is the scene's size either way).
     static func document(_ tree: RenderTree, time: Double, animates: Bool, budget: PaintBudget,
-                         fontHold: CairoFontAccess.Hold, glyphs: GlyphOutlineSet, svgFonts: FontSet? = nil) -> (bytes: [UInt8], failures: [Diagnostic]) {
+                         fontHold: CairoFontAccess.Hold, glyphs: GlyphOutlineSet, svgFonts: FontSet? = nil,
+                         side: Double? = nil, selectableText: Bool = true) -> (bytes: [UInt8], failures: [Diagnostic]) {
         let writer = SVGWriter(paints: tree.paints, time: time, animates: animates, budget: budget, fontHold: fontHold,
                                glyphs: glyphs, colorSpace: tree.colorSpace, svgFonts: svgFonts)
+        writer.selectableText = selectableText
         let w = SVGNumber.format(tree.size.width), h = SVGNumber.format(tree.size.height)
+        let shownW = side.map { SVGNumber.format($0) } ?? w, shownH = side.map { SVGNumber.format($0) } ?? h
         writer.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         writer.write("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" ")
-        writer.write("width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n")
+        writer.write("width=\"\(shownW)\" height=\"\(shownH)\" viewBox=\"0 0 \(w) \(h)\">\n")
         if tree.background.alpha > 0 {
             writer.write("<rect width=\"\(w)\" height=\"\(h)\"\(writer.colorAttributes("fill", tree.background, opacity: 1))/>\n")
         }
@@ -348,7 +356,7 @@ final class SVGWriter {
                 }
             }
         }
-        if tileDepth == 0, text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
+        if tileDepth == 0, selectableText, text.fill != nil || text.spanFills.contains(where: { $0.fill != nil }) {
             write(SVGTextOverlay(runs: runs, lines: text.shaped.lines).element())
         }
     }

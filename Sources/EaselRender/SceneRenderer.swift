@@ -39,18 +39,7 @@ public enum SceneRenderer {
             }
             return bytes
         case .svg:
-            // Colour glyphs are drawn by Cairo into pictures (`SVGWriter`).
-            let fontHold = CairoFontAccess.Hold(untilEnd: false)
-            defer { fontHold.end() }
-            let budget = PaintBudget(limit: maxPaintCost)
-            let (bytes, failures) = SVGWriter.document(scene, time: animateSVG ? 0 : time, animates: animateSVG,
-                                                       budget: budget, fontHold: fontHold, glyphs: glyphs,
-                                                       svgFonts: images.fontsForSVGText)
-            if budget.remaining < 0 {
-                throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
-            }
-            if !failures.isEmpty { throw DiagnosticsError(failures) }
-            return bytes
+            return try svg(scene, time: time, animates: animateSVG, maxPaintCost: maxPaintCost, images: images, glyphs: glyphs)
         case .vectorDrawable:
             return try vectorDrawable(scene, time: time, maxPaintCost: maxPaintCost, glyphs: glyphs)
         case .pdf:
@@ -88,6 +77,26 @@ public enum SceneRenderer {
                 throw Self.failure(.cannotTagPDF(error.description), scene.location)
             }
         }
+    }
+
+    /// SVG of the tree; `side`: its width and height when not the scene's
+    /// points (an Icon Composer layer is 1024 whatever the scene's size);
+    /// `selectableText`: invisible real text over the glyph outlines.
+    package static func svg(_ scene: RenderTree, time: Double = 0, animates: Bool = false, maxPaintCost: Double = .infinity,
+                            images: DecodedImages, glyphs: GlyphOutlineSet, side: Double? = nil,
+                            selectableText: Bool = true) throws -> [UInt8] {
+        // Colour glyphs are drawn by Cairo into pictures (`SVGWriter`).
+        let fontHold = CairoFontAccess.Hold(untilEnd: false)
+        defer { fontHold.end() }
+        let budget = PaintBudget(limit: maxPaintCost)
+        let (bytes, failures) = SVGWriter.document(scene, time: animates ? 0 : time, animates: animates,
+                                                   budget: budget, fontHold: fontHold, glyphs: glyphs,
+                                                   svgFonts: images.fontsForSVGText, side: side, selectableText: selectableText)
+        if budget.remaining < 0 {
+            throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
+        }
+        if !failures.isEmpty { throw DiagnosticsError(failures) }
+        return bytes
     }
 
     /// An Android VectorDrawable of the tree; `side`: its width and height

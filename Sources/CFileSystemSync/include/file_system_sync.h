@@ -6,4 +6,8 @@
 /// for all of a build's outputs. 0, or -1 with errno set.
 int easel_sync_file_system(int fd);
 
+/// Swaps two names in one folder atomically (glibc's renameat2 with
+/// RENAME_EXCHANGE): a folder output replaced whole. 0, or -1 with errno set.
+int easel_exchange_names(int folder, const char *a, const char *b);
+
 #endif

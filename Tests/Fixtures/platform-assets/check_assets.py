@@ -6,6 +6,8 @@ platforms' own rules typed out here (not read from Easel):
   check_assets.py android RES ICON_NAME [SCENE_NAME:WIDTHxHEIGHT ...]
   check_assets.py outside-circle PNG
   check_assets.py link RES
+  check_assets.py icon-bundle NAME.icon
+  check_assets.py icon-fill NAME.icon PNG [dark|tinted]
 
 Each prints one JSON object; "errors" lists what is wrong.
 """
@@ -235,6 +237,133 @@ def link(res):
     return {"errors": errors, "files": files, "resources": sorted(set(re.findall(r"resource 0x[0-9a-f]+ (\S+)", dump)))}
 
 
+COLOR = re.compile(r"^(srgb|display-p3):([0-9.]+),([0-9.]+),([0-9.]+),([0-9.]+)$")
+APPEARANCES = {"dark", "tinted", "light"}
+
+
+def parse_color(text, errors):
+    m = COLOR.match(text) if isinstance(text, str) else None
+    if not m:
+        errors.append("not a colour string: %r" % (text,))
+        return (0, 0, 0, 0)
+    parts = [float(v) for v in m.groups()[1:]]
+    if not all(0 <= v <= 1 for v in parts):
+        errors.append("colour components outside 0-1: %r" % text)
+    return tuple(parts)
+
+
+def check_fill(fill, errors):
+    if not isinstance(fill, dict) or len(set(fill) & {"solid", "linear-gradient", "automatic-gradient"}) != 1:
+        errors.append("a fill is one of solid, linear-gradient, automatic-gradient: %r" % (fill,))
+        return
+    if "solid" in fill:
+        parse_color(fill["solid"], errors)
+    if "linear-gradient" in fill:
+        stops = fill["linear-gradient"]
+        if not isinstance(stops, list) or len(stops) != 2:
+            errors.append("a linear-gradient fill has two colours")
+        for c in stops or []:
+            parse_color(c, errors)
+        o = fill.get("orientation", {})
+        for end in ("start", "stop"):
+            point = o.get(end)
+            if not (isinstance(point, dict) and set(point) == {"x", "y"} and all(isinstance(v, (int, float)) for v in point.values())):
+                errors.append("orientation.%s is {x, y}: %r" % (end, point))
+
+
+def check_specializations(values, check, errors):
+    if not isinstance(values, list) or not values:
+        errors.append("specializations are a list of {appearance, value}")
+        return
+    for v in values:
+        extra = set(v) - {"appearance", "value", "idiom"}
+        if extra or "value" not in v:
+            errors.append("a specialization has appearance and value: %r" % (v,))
+        if "appearance" in v and v["appearance"] not in APPEARANCES:
+            errors.append("unknown appearance %r" % v["appearance"])
+        if "value" in v:
+            check(v["value"])
+
+
+def icon_bundle(bundle):
+    """The structure Icon Composer bundles have (see docs/platform-assets.md):
+    every referenced picture in Assets/, the colour strings, fills and
+    specializations well formed, layers in one group."""
+    errors = []
+    doc = json.load(open(os.path.join(bundle, "icon.json")))
+    assets = set(os.listdir(os.path.join(bundle, "Assets")))
+    referenced = set()
+    if "fill" in doc and "fill-specializations" in doc:
+        errors.append("fill and fill-specializations both given")
+    if "fill" in doc:
+        check_fill(doc["fill"], errors)
+    if "fill-specializations" in doc:
+        check_specializations(doc["fill-specializations"], lambda v: check_fill(v, errors), errors)
+    if doc.get("supported-platforms", {}).get("squares") != "shared":
+        errors.append("supported-platforms.squares is shared")
+    groups = doc.get("groups", [])
+    if len(groups) != 1:
+        errors.append("one group, not %d" % len(groups))
+    layers = []
+    for group in groups:
+        for key in set(group) - {"layers", "shadow", "translucency"}:
+            errors.append("unexpected group key %r" % key)
+        if "shadow" in group and group["shadow"].get("kind") not in ("neutral", "layer-color", "none"):
+            errors.append("shadow kind %r" % group["shadow"].get("kind"))
+        if "translucency" in group:
+            t = group["translucency"]
+            if not (isinstance(t.get("enabled"), bool) and 0 <= t.get("value", -1) <= 1):
+                errors.append("translucency is {enabled, value 0-1}: %r" % t)
+        for layer in group.get("layers", []):
+            names = [layer.get("image-name")]
+            if "image-name-specializations" in layer:
+                check_specializations(layer["image-name-specializations"], lambda v: names.append(v), errors)
+            for n in names:
+                referenced.add(n)
+                if n not in assets:
+                    errors.append("layer %r names %r, which Assets/ lacks" % (layer.get("name"), n))
+            if "glass" in layer and not isinstance(layer["glass"], bool):
+                errors.append("glass is true or false")
+            layers.append(layer.get("name"))
+    for unused in sorted(assets - referenced):
+        errors.append("Assets/%s is not referenced" % unused)
+    return {"errors": errors, "layers": layers, "assets": sorted(assets), "json": doc}
+
+
+def icon_fill(bundle, png, appearance=None):
+    """The bundle's fill (in the appearance asked) evaluated at sample
+    pixels of an image of the canvas, against that image: a solid colour,
+    or a linear gradient whose offset is the projection onto start→stop in
+    unit coordinates, colours mixed in straight sRGB components."""
+    doc = json.load(open(os.path.join(bundle, "icon.json")))
+    fill = doc.get("fill")
+    specs = doc.get("fill-specializations", [])
+    if specs:
+        default = next(v["value"] for v in specs if "appearance" not in v)
+        fill = next((v["value"] for v in specs if v.get("appearance") == appearance), default)
+    errors = []
+    im = Image.open(png).convert("RGBA")
+    w, h = im.size
+    px = im.load()
+    worst = 0
+    for j in range(8):
+        for i in range(8):
+            x, y = (i + 0.5) / 8, (j + 0.5) / 8
+            if "solid" in fill:
+                c = parse_color(fill["solid"], errors)
+            else:
+                a = parse_color(fill["linear-gradient"][0], errors)
+                b = parse_color(fill["linear-gradient"][1], errors)
+                s, e = fill["orientation"]["start"], fill["orientation"]["stop"]
+                dx, dy = e["x"] - s["x"], e["y"] - s["y"]
+                t = ((x - s["x"]) * dx + (y - s["y"]) * dy) / (dx * dx + dy * dy)
+                t = min(1, max(0, t))
+                c = tuple(p + (q - p) * t for p, q in zip(a, b))
+            got = px[int(x * w), int(y * h)]
+            worst = max(worst, max(abs(c[k] * 255 - got[k]) for k in range(4)))
+    return {"errors": errors, "max": worst}
+
+
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
     if command == "appiconset":
@@ -248,6 +377,10 @@ if __name__ == "__main__":
         result = outside_circle(args[0])
     elif command == "link":
         result = link(args[0])
+    elif command == "icon-bundle":
+        result = icon_bundle(args[0])
+    elif command == "icon-fill":
+        result = icon_fill(args[0], args[1], args[2] if len(args) > 2 else None)
     else:
         raise SystemExit(f"unknown command {command}")
     print(json.dumps(result))

@@ -1,0 +1,67 @@
+import CFileSystemSync
+import FoundationEssentials
+import Glibc
+
+/// A folder output (an Icon Composer `.icon` bundle) written as files are:
+/// whole or not at all. Its files are written into a hidden folder beside
+/// it, which then takes the bundle's name in one step — swapped with the
+/// old bundle (renameat2's exchange), which is then removed — so a reader
+/// sees the old bundle or the new one, never a mix, and a failure leaves
+/// the old one as it was.
+extension AtomicFile {
+    public static func writeBundle(_ files: [(path: String, bytes: [UInt8])], to url: URL) throws {
+        let directory = url.deletingLastPathComponent().path
+        let folder = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, String(cString: strerror(errno))), at: nil)])
+        }
+        defer { close(folder) }
+        // From the hidden folder's making to its rename, Ctrl-C waits: none is left behind.
+        try committing(url.path) { try writeBundle(files, to: url, in: folder, directory: directory) }
+    }
+
+    private static func writeBundle(_ files: [(path: String, bytes: [UInt8])], to url: URL, in folder: Int32, directory: String) throws {
+        let name = url.lastPathComponent
+        var made: String?
+        for _ in 0..<16 {
+            let candidate = ".\(name).easel-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)
+            if mkdirat(folder, candidate, 0o755) == 0 { made = candidate; break }
+            if errno != EEXIST { break }
+        }
+        guard let temporary = made else {
+            throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path, String(cString: strerror(errno))), at: nil)])
+        }
+        let temporaryPath = (directory.isEmpty ? "." : directory) + "/" + temporary
+        func discard() { try? FileManager.default.removeItem(atPath: temporaryPath) }
+        do {
+            for (path, bytes) in files {
+                let parts = path.split(separator: "/").map(String.init)
+                var at = openat(folder, temporary, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                for part in parts.dropLast() where at >= 0 {
+                    if mkdirat(at, part, 0o755) != 0, errno != EEXIST { close(at); at = -1; break }
+                    let next = openat(at, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    close(at)
+                    at = next
+                }
+                guard at >= 0 else {
+                    throw DiagnosticsError([Diagnostic(.error, .cannotWrite(url.path + "/" + path, String(cString: strerror(errno))), at: nil)])
+                }
+                defer { close(at) }
+                try write(bytes, named: parts.last!, inFolder: at, shownAs: url.path + "/" + path)
+            }
+        } catch {
+            discard()
+            throw error
+        }
+        if easel_exchange_names(folder, temporary, name) == 0 {
+            // The old bundle now has the hidden name.
+            discard()
+        } else if errno == ENOENT, renameat(folder, temporary, folder, name) == 0 {
+            return
+        } else {
+            let reason = String(cString: strerror(errno))
+            discard()
+            throw DiagnosticsError([Diagnostic(.error, .cannotReplace(url.path, reason), at: nil)])
+        }
+    }
+}
