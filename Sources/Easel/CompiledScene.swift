@@ -70,7 +70,7 @@ public struct CompiledScene: Sendable {
     /// and high if given (else its size in points). Throws a located
     /// `DiagnosticsError` for what a VectorDrawable cannot express.
     public func renderVectorDrawable(side: Double? = nil) throws -> [UInt8] {
-        try SceneRenderer.vectorDrawable(try tree(for: 1), maxPaintCost: limits.maxPaintCost, glyphs: glyphs, side: side)
+        try SceneRenderer.vectorDrawable(try tree(for: 1), maxPaintCost: limits.maxPaintCost, images: images, glyphs: glyphs, side: side)
     }
 
     /// A still SVG of the scene at time 0, `side` wide and high (its

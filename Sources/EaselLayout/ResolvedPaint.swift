@@ -32,6 +32,12 @@ public struct LinearShading: Sendable, Hashable {
     /// Stops for dithered PNG output (`StopResolution.rasterStops`); nil:
     /// `stops` serve.
     public var rasterStops: [ShadingStop]? = nil
+
+    public init(start: Point, end: Point, stops: [ShadingStop], spread: SpreadMethod, matrix: AffineTransform,
+                rasterStops: [ShadingStop]? = nil) {
+        self.start = start; self.end = end; self.stops = stops; self.spread = spread; self.matrix = matrix
+        self.rasterStops = rasterStops
+    }
 }
 
 /// A radial gradient in gradient space: offset 0 at `focus`, 1 on the
@@ -47,6 +53,12 @@ public struct RadialShading: Sendable, Hashable {
     /// Stops for dithered PNG output (`StopResolution.rasterStops`); nil:
     /// `stops` serve.
     public var rasterStops: [ShadingStop]? = nil
+
+    public init(center: Point, radius: Double, focus: Point, stops: [ShadingStop], spread: SpreadMethod, matrix: AffineTransform,
+                rasterStops: [ShadingStop]? = nil) {
+        self.center = center; self.radius = radius; self.focus = focus; self.stops = stops; self.spread = spread
+        self.matrix = matrix; self.rasterStops = rasterStops
+    }
 }
 
 /// A sweep around `center` (gradient space, in points), made of sectors

@@ -1,6 +1,7 @@
 import CCairo
 import CPangoCairo
 import CRsvg
+import EaselLayout
 import EaselModel
 
 /// SVG images as librsvg documents: parsed once per render from the bytes
@@ -124,3 +125,25 @@ final class SVGImageDocuments {
 
 /// Why librsvg or Cairo could not read or draw an SVG image.
 public struct SVGImageProblem: Error { public var text: String }
+
+extension SVGImageDocuments {
+    /// Why librsvg may not draw `image` into a vector output's surface
+    /// (Cairo's SVG surface, at 1 pixel per unit for its layers and
+    /// filters), or nil: the surfaces one image holds at once, and a
+    /// pattern tile at its largest inner scale.
+    static func vectorDrawRefusal(_ image: ImageDrawing, _ svg: SVGImageFacts) -> Diagnostic.Message? {
+        let d = image.destination
+        let pixels = d.width * d.height
+        let surfaces = PaintCost.svgSurfaces(svg.work)
+        if surfaces > 0, pixels * (surfaces + 1) > PaintCost.maxSVGSurfacePixels {
+            return .svgLayersTooLarge(image.source.path, pixels, surfaces)
+        }
+        let (iw, ih) = image.source.intrinsicSize
+        let scale = max(d.width / iw, d.height / ih)
+        let tilePixels = svg.work.patternTileArea * scale * scale
+        if tilePixels > PaintCost.maxSVGPatternTilePixels {
+            return .svgPatternTileTooLarge(image.source.path, tilePixels)
+        }
+        return nil
+    }
+}

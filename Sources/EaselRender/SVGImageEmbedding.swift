@@ -14,6 +14,15 @@ enum SVGImageEmbedding {
     /// intrinsic `size`; or librsvg's or Cairo's problem.
     static func content(_ handle: UnsafeMutablePointer<RsvgHandle>, in documents: SVGImageDocuments, width: Double, height: Double,
                         intrinsic size: (width: Double, height: Double), fonts: FontSet?, idPrefix: String) -> Result<String, SVGImageProblem> {
+        cairoDocument(handle, in: documents, width: width, height: height, intrinsic: size, fonts: fonts).flatMap { bytes in
+            prefixed(bytes, idPrefix).map { .success($0) } ?? .failure(SVGImageProblem(text: "Cairo's SVG could not be read back"))
+        }
+    }
+
+    /// Cairo's SVG document of librsvg's drawing into a `width`×`height`
+    /// box from the image's intrinsic `size`.
+    static func cairoDocument(_ handle: UnsafeMutablePointer<RsvgHandle>, in documents: SVGImageDocuments, width: Double, height: Double,
+                              intrinsic size: (width: Double, height: Double), fonts: FontSet?) -> Result<[UInt8], SVGImageProblem> {
         var problem: String?
         let (status, bytes) = ByteSink.collect { sink -> cairo_status_t in
             guard let surface = cairo_svg_surface_create_for_stream(ByteSink.write, sink, width, height) else { return CAIRO_STATUS_NO_MEMORY }
@@ -27,7 +36,7 @@ enum SVGImageEmbedding {
         }
         if let problem { return .failure(SVGImageProblem(text: problem)) }
         guard status == CAIRO_STATUS_SUCCESS else { return .failure(SVGImageProblem(text: String(cString: cairo_status_to_string(status)))) }
-        return prefixed(bytes, idPrefix).map { .success($0) } ?? .failure(SVGImageProblem(text: "Cairo's SVG could not be read back"))
+        return .success(bytes)
     }
 
     /// Cairo's document with every id renamed `prefix` + its number in

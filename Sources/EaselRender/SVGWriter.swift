@@ -243,19 +243,9 @@ final class SVGWriter {
     private func writeVector(_ image: ImageDrawing, _ svg: SVGImageFacts) {
         let d = image.destination
         guard d.width > 0, d.height > 0, d.width.isFinite, d.height.isFinite else { return }
-        // librsvg draws layers and filters at 1 pixel per unit here.
         let pixels = d.width * d.height
-        let surfaces = PaintCost.svgSurfaces(svg.work)
-        if surfaces > 0, pixels * (surfaces + 1) > PaintCost.maxSVGSurfacePixels {
-            failures.append(Diagnostic(.error, .svgLayersTooLarge(image.source.path, pixels, surfaces), at: current))
-            budget.exceededAt = budget.exceededAt ?? current
-            return
-        }
-        let (iw, ih) = image.source.intrinsicSize
-        let scale = max(d.width / iw, d.height / ih)
-        let tilePixels = svg.work.patternTileArea * scale * scale
-        if tilePixels > PaintCost.maxSVGPatternTilePixels {
-            failures.append(Diagnostic(.error, .svgPatternTileTooLarge(image.source.path, tilePixels), at: current))
+        if let refusal = SVGImageDocuments.vectorDrawRefusal(image, svg) {
+            failures.append(Diagnostic(.error, refusal, at: current))
             budget.exceededAt = budget.exceededAt ?? current
             return
         }

@@ -41,7 +41,7 @@ public enum SceneRenderer {
         case .svg:
             return try svg(scene, time: time, animates: animateSVG, maxPaintCost: maxPaintCost, images: images, glyphs: glyphs)
         case .vectorDrawable:
-            return try vectorDrawable(scene, time: time, maxPaintCost: maxPaintCost, glyphs: glyphs)
+            return try vectorDrawable(scene, time: time, maxPaintCost: maxPaintCost, images: images, glyphs: glyphs)
         case .pdf:
             var failure: Error?
             // Finishing the surface subsets the fonts the text used.
@@ -103,9 +103,13 @@ public enum SceneRenderer {
     /// in dp when not the scene's points (an adaptive icon layer is 108 dp
     /// whatever the scene's size). Package access, as `render`.
     package static func vectorDrawable(_ scene: RenderTree, time: Double = 0, maxPaintCost: Double = .infinity,
-                                       glyphs: GlyphOutlineSet, side: Double? = nil) throws -> [UInt8] {
+                                       images: DecodedImages, glyphs: GlyphOutlineSet, side: Double? = nil) throws -> [UInt8] {
         let budget = PaintBudget(limit: maxPaintCost)
-        let (bytes, failures, _) = VectorDrawableWriter.document(scene, time: time, budget: budget, glyphs: glyphs, side: side)
+        // SVG images' text is drawn by Cairo (`VectorDrawableWriter`).
+        let fontHold = CairoFontAccess.Hold(untilEnd: false)
+        defer { fontHold.end() }
+        let (bytes, failures, _) = VectorDrawableWriter.document(scene, time: time, budget: budget, glyphs: glyphs, side: side,
+                                                                 svgFonts: images.fontsForSVGText, fontHold: fontHold)
         if budget.remaining < 0 {
             throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)
         }

@@ -1,3 +1,4 @@
+import CRsvg
 import EaselLayout
 import EaselModel
 import Glibc
@@ -19,14 +20,14 @@ import Glibc
 /// Colours are sRGB: a Display P3 scene's colours are converted, those
 /// outside sRGB gamut-mapped (`gamutMapped` counts them for a warning).
 final class VectorDrawableWriter {
-    private var out = ""
+    var out = ""
     private let paints: PaintTable
     private let time: Double
     private let budget: PaintBudget
     private let glyphs: GlyphOutlineSet
     private let colorSpace: SceneColorSpace
     private var current: SourceLocation?
-    private var indent = 1
+    var indent = 1
     private(set) var failures: [Diagnostic] = []
     /// Display P3 colours outside sRGB written as their gamut-mapped sRGB.
     private(set) var gamutMapped = 0
@@ -36,15 +37,26 @@ final class VectorDrawableWriter {
     /// path is split into paths of independent parts.
     static let maxPathDataCharacters = 32_767
 
-    init(paints: PaintTable, time: Double, budget: PaintBudget, glyphs: GlyphOutlineSet, colorSpace: SceneColorSpace) {
+    /// SVG images: parsed once per document, drawn by librsvg into Cairo's
+    /// SVG surface and read back as shapes (`SVGImageShapes`); text in them
+    /// in the scene's fonts, under Cairo's font lock.
+    private let svgDocuments: SVGImageDocuments
+    private let svgFonts: FontSet?
+    private let fontHold: CairoFontAccess.Hold?
+
+    init(paints: PaintTable, time: Double, budget: PaintBudget, glyphs: GlyphOutlineSet, colorSpace: SceneColorSpace,
+         svgDocuments: SVGImageDocuments = SVGImageDocuments(), svgFonts: FontSet? = nil, fontHold: CairoFontAccess.Hold? = nil) {
         self.paints = paints; self.time = time; self.budget = budget; self.glyphs = glyphs; self.colorSpace = colorSpace
+        self.svgDocuments = svgDocuments; self.svgFonts = svgFonts; self.fontHold = fontHold
     }
 
     /// `side`: the drawable's width and height in dp, if not the scene's
     /// size in points (the viewport is the scene's size either way).
-    static func document(_ tree: RenderTree, time: Double, budget: PaintBudget, glyphs: GlyphOutlineSet, side: Double? = nil)
+    static func document(_ tree: RenderTree, time: Double, budget: PaintBudget, glyphs: GlyphOutlineSet, side: Double? = nil,
+                         svgFonts: FontSet? = nil, fontHold: CairoFontAccess.Hold? = nil)
         -> (bytes: [UInt8], failures: [Diagnostic], gamutMapped: Int) {
-        let writer = VectorDrawableWriter(paints: tree.paints, time: time, budget: budget, glyphs: glyphs, colorSpace: tree.colorSpace)
+        let writer = VectorDrawableWriter(paints: tree.paints, time: time, budget: budget, glyphs: glyphs, colorSpace: tree.colorSpace,
+                                          svgFonts: svgFonts, fontHold: fontHold)
         let vw = VectorDrawableNumber.format(tree.size.width), vh = VectorDrawableNumber.format(tree.size.height)
         let w = side.map(VectorDrawableNumber.format) ?? vw, h = side.map(VectorDrawableNumber.format) ?? vh
         writer.out += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
@@ -94,9 +106,11 @@ final class VectorDrawableWriter {
             case .group(let g): write(g, opacity: opacity)
             case .path(let p): write(p, opacity: opacity)
             case .image(let i):
-                refuse(i.drawing.source.vector != nil
-                    ? "this <image> is an SVG file, which Easel does not turn into VectorDrawable paths; draw its shapes in the scene"
-                    : "this <image> is raster pixels, which a VectorDrawable cannot hold")
+                if let svg = i.drawing.source.vector {
+                    write(i.drawing, svg, opacity: opacity)
+                } else {
+                    refuse("this <image> is raster pixels, which a VectorDrawable cannot hold")
+                }
             case .text(let t): write(t.drawing, opacity: opacity)
             }
         }
@@ -123,6 +137,67 @@ final class VectorDrawableWriter {
         }
         write(group.children, opacity: inner)
         for _ in 0..<max(1, frames.count) { indent -= 1; line("</group>") }
+    }
+
+    /// An SVG image as its shapes, placed in its fitted box and clipped to
+    /// what shows of it, written by a writer of the image's own paints
+    /// (sRGB, as librsvg draws).
+    private func write(_ image: ImageDrawing, _ svg: SVGImageFacts, opacity: Double) {
+        let d = image.destination
+        guard d.width > 0, d.height > 0, d.width.isFinite, d.height.isFinite else { return }
+        if let refusal = SVGImageDocuments.vectorDrawRefusal(image, svg) {
+            failures.append(Diagnostic(.error, refusal, at: current))
+            budget.exceededAt = budget.exceededAt ?? current
+            return
+        }
+        let handle: UnsafeMutablePointer<RsvgHandle>
+        switch svgDocuments.handle(for: image.source, parse: { spend(svg.parseCost) }) {
+        case .success(let h): handle = h
+        case .failure(let problem):
+            if budget.exceededAt == nil { failures.append(Diagnostic(.error, .cannotDrawSVG(image.source.path, problem.text), at: current)) }
+            return
+        }
+        guard spend(PaintCost.svgDraw(svg.work, pixels: d.width * d.height, vector: true)) else { return }
+        let draw = {
+            SVGImageEmbedding.cairoDocument(handle, in: self.svgDocuments, width: d.width, height: d.height,
+                                            intrinsic: image.source.intrinsicSize, fonts: svg.hasText ? self.svgFonts : nil)
+        }
+        let drawn = svg.hasText ? (fontHold?.using(draw) ?? draw()) : draw()
+        let shapes: SVGImageShapes
+        switch drawn.flatMap({ SVGImageShapes.read($0, location: current ?? SourceLocation(file: "", line: 1, column: 1)) }) {
+        case .success(let s): shapes = s
+        case .failure(let problem):
+            return refuse("the SVG image '\(image.source.path)' cannot be written as VectorDrawable paths: \(problem.text)")
+        }
+        let c = image.clipRect
+        let x0 = max(c.minX, d.minX), y0 = max(c.minY, d.minY)
+        let box = Rect(x: x0 - d.x, y: y0 - d.y, width: max(0, min(c.maxX, d.maxX) - x0), height: max(0, min(c.maxY, d.maxY) - y0))
+        let clip = ResolvedClip(shapes: [ResolvedClip.Shape(path: .rect(box), rule: .nonzero, clip: [])], within: [])
+        let placed = RenderGroup(location: current ?? SourceLocation(file: "", line: 1, column: 1), transform: .translation(d.x, d.y), clip: clip, children: shapes.nodes)
+        var table = shapes.paints
+        var space = SceneColorSpace.srgb
+        if let tint = image.tint {
+            // The tint over the image's coverage: each shape in the tint at
+            // its own paint's alpha — the same picture where the shapes do
+            // not overlap, or where the tint and every shape are opaque.
+            let paint = paints.paint(tint, at: time)
+            let opaque = paint.opacity >= 1 && paint.kind.isOpaque
+                && shapes.paints.ids.allSatisfy { let p = shapes.paints.paint($0, at: 0); return p.opacity >= 1 && p.kind.isOpaque }
+            guard let moved = paint.kind.moved(-d.x, -d.y), opaque || Self.paintsApart(shapes.nodes) else {
+                return refuse("a VectorDrawable cannot paint this tint through the SVG image's coverage: its shapes overlap and are not all opaque under an opaque tint (or the tint is a pattern)")
+            }
+            table = PaintTable()
+            for id in shapes.paints.ids {
+                let own = shapes.paints.paint(id, at: 0)
+                _ = table.add(.fixed(ResolvedPaint(kind: moved, opacity: paint.opacity * own.opacity * own.kind.largestAlpha)))
+            }
+            space = colorSpace
+        }
+        let inner = VectorDrawableWriter(paints: table, time: 0, budget: budget, glyphs: glyphs, colorSpace: space)
+        inner.indent = indent
+        inner.write([.group(placed)], opacity: opacity)
+        out += inner.out
+        failures += inner.failures
     }
 
     /// Whether everything `nodes` paint — each fill, stroke and text — lies

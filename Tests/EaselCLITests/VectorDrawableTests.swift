@@ -94,6 +94,33 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
         }
     }
 
+    /// SVG images become their shapes: librsvg's drawing read back from
+    /// Cairo's SVG surface — gradients, clips, dashes, text as glyphs —
+    /// drawn by the rasteriser as Easel draws the PNG; the docs' scene of
+    /// SVG images (each fit, and a tint) too. A blur is a picture: an error
+    /// naming the file.
+    func testSVGImagesBecomeTheirShapes() throws {
+        let fixtures = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/vector-drawable")
+        for file in ["svg-images.scene.xml", "badge.svg", "blur.svg"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(file), to: dir.appendingPathComponent(file))
+        }
+        try FileManager.default.copyItem(at: ExternalTool.repositoryRoot.appendingPathComponent("examples/svg-logo/logo.svg"),
+                                         to: dir.appendingPathComponent("logo.svg"))
+        let scenes = [dir.appendingPathComponent("svg-images.scene.xml").path,
+                      ExternalTool.repositoryRoot.appendingPathComponent("docs/scenes/svg-images.scene.xml").path]
+        for (k, scene) in scenes.enumerated() {
+            let xml = dir.appendingPathComponent("s\(k).xml").path, png = dir.appendingPathComponent("s\(k).png").path
+            let r = try easel(["render", scene, "-o", xml])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(try easel(["render", scene, "-o", png, "--scale", "3"]).status, 0)
+            XCTAssertLessThanOrEqual(try compare(xml, png, scale: 3).mean, 3, scene)
+        }
+        let blur = try write("blur.scene.xml", "<scene width=\"40\" height=\"40\">\n  <image href=\"blur.svg\" width=\"40\" height=\"40\"/>\n</scene>")
+        let r = try easel(["render", blur, "-o", dir.appendingPathComponent("blur.xml").path])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("blur.scene.xml:2:3: error: cannot write this as a VectorDrawable: the SVG image 'blur.svg' cannot be written as VectorDrawable paths: it draws an embedded picture"), r.stderr)
+    }
+
     // MARK: What a VectorDrawable cannot hold
 
     func testWhatAVectorDrawableCannotExpressIsALocatedErrorAndNoFile() throws {
