@@ -20,6 +20,9 @@ import FoundationEssentials
 public enum IconComposerBundle {
     /// Icon Composer's canvas, in points.
     public static let canvas = 1024.0
+    /// The most layers a bundle is made with (Icon Composer's own documents
+    /// hold a handful; each is compiled alone in each appearance).
+    public static let maxLayers = 16
 
     /// The bundle's files, relative to the bundle, `icon.json` last.
     /// `compile(variant, layer)` compiles the scene as its variant of that
@@ -32,6 +35,10 @@ public enum IconComposerBundle {
         try scene.requireSquare("an Icon Composer icon")
         let appearances = Self.appearances(scene.scene)
         let ids = layerIDs(scene.scene)
+        // Each layer is compiled alone in each appearance: a bounded number.
+        guard ids.count <= maxLayers else {
+            throw DiagnosticsError([Diagnostic(.error, .tooManyIconLayers(ids.count), at: scene.scene.location)])
+        }
         let p3 = scene.scene.colorSpace == .displayP3
         var files: [(String, [UInt8])] = []
         var json = [String: JSONValue]()
@@ -237,5 +244,8 @@ public enum IconComposerBundle {
 }
 
 extension Diagnostic.Message {
+    static func tooManyIconLayers(_ count: Int) -> Self {
+        .init(.inputTooLarge, "an Icon Composer bundle of \(count) layers (visible top-level groups with an id); at most \(IconComposerBundle.maxLayers), each compiled alone per appearance")
+    }
     static let iconComposerNeedsAppIcon = Self(.notAnAppIcon, "an Icon Composer icon (.icon) is made from an app icon: mark the scene asset=\"app-icon\"")
 }

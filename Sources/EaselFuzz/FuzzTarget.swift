@@ -44,8 +44,8 @@ func fuzzPreviewRequest(_ bytes: [UInt8]) {
     done.wait()
 }
 
-/// One fuzz input: any bytes as a scene, through parse, layout and a small
-/// raster render. Limits are lowered so each input runs in milliseconds;
+/// One fuzz input: any bytes as a scene, through parse, layout, a small
+/// raster render and a VectorDrawable. Limits are lowered so each input runs in milliseconds;
 /// nothing is written.
 ///
 /// After a NUL byte come the command line's parameter surfaces, one per
@@ -86,6 +86,9 @@ func fuzzScene(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                                                  options: options) {
         _ = try? scene.renderImage()
         _ = try? scene.layoutJSON()
+        // The VectorDrawable writer walks the same tree its own way (dash
+        // pieces, group decompositions, split path data, SVG images as shapes).
+        _ = try? scene.renderVectorDrawable()
     }
     return 0
 }

@@ -20,6 +20,28 @@ enum DashedOutline {
         return out
     }
 
+    /// At most how many pieces `pieces` makes: the path's control polygon
+    /// (no shorter than the path) over the pattern's period, each period's
+    /// "on" lengths, and one more per outline.
+    static func estimatedPieces(_ path: BezierPath, dash: [Double]) -> Double {
+        let total = dash.reduce(0, +)
+        guard total > 0 else { return 0 }
+        var length = 0.0, outlines = 0.0
+        var at = Point.zero
+        for e in path.elements {
+            switch e {
+            case .move(let p): at = p; outlines += 1
+            case .line(let p): length += hypot(p.x - at.x, p.y - at.y); at = p
+            case .cubic(let c1, let c2, let p):
+                length += hypot(c1.x - at.x, c1.y - at.y) + hypot(c2.x - c1.x, c2.y - c1.y) + hypot(p.x - c2.x, p.y - c2.y)
+                at = p
+            case .close: break
+            }
+        }
+        // An odd pattern repeats twice over: its period holds each length twice.
+        return length / total * Double(dash.count) + 2 * outlines
+    }
+
     /// The pieces of one subpath: its segments as cubics (lines are
     /// cubics with control points on them), and whether it is closed.
     private struct Subpath {

@@ -37,6 +37,9 @@ final class VectorDrawableWriter {
     /// path is split into paths of independent parts.
     static let maxPathDataCharacters = 32_767
 
+    /// The most pieces one dashed stroke may become.
+    static let maxDashPieces = 200_000.0
+
     /// SVG images: parsed once per document, drawn by librsvg into Cairo's
     /// SVG surface and read back as shapes (`SVGImageShapes`); text in them
     /// in the scene's fonts, under Cairo's font lock.
@@ -338,6 +341,12 @@ final class VectorDrawableWriter {
             guard let p = paint(s.paint, opacity: opacity, stroked: true) else { return }
             stroke = p
             if !s.dash.isEmpty {
+                // Charged, and bounded, before any piece is made.
+                let estimate = DashedOutline.estimatedPieces(outline, dash: s.dash)
+                guard estimate <= Self.maxDashPieces else {
+                    return refuse("this dash pattern would make about \(estimate.rounded().wholeNumberText) pieces of path (a VectorDrawable has no dashes), more than \(Self.maxDashPieces.wholeNumberText); lengthen the dashes")
+                }
+                guard spend(estimate * 3 * PaintCost.perPathEdge) else { return }
                 guard let pieces = DashedOutline.pieces(outline, dash: s.dash, offset: s.dashOffset) else {
                     if s.dash.allSatisfy({ $0 == 0 }) { stroke = nil }
                     return draw(outline, rule: shape.fillRule, fill: fill, stroke: stroke.map { ($0, s, outline) })
@@ -475,7 +484,7 @@ final class VectorDrawableWriter {
     /// In order of each group's first outline.
     static func independentParts(_ path: BezierPath, reach: Double) -> [BezierPath] {
         let outlines = outlines(of: path)
-        guard outlines.count > 1, outlines.count <= 20_000 else { return [path] }
+        guard outlines.count > 1, outlines.count <= 5_000 else { return [path] }
         let boxes = outlines.map { o -> Rect in
             let b = o.boundingBox ?? .zero
             return Rect(x: b.x - reach, y: b.y - reach, width: b.width + 2 * reach, height: b.height + 2 * reach)

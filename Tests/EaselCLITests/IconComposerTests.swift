@@ -170,6 +170,12 @@ final class IconComposerTests: XCTestCase, CommandLineTesting {
         XCTAssertEqual(n.status, 1)
         XCTAssertTrue(n.stderr.contains("nested.scene.xml:1:67: error: icon-translucency is between 0 and 1, not 2"), n.stderr)
         XCTAssertTrue(n.stderr.contains("nested.scene.xml:2:36: error: icon-glass belongs on a top-level <group> with an id"), n.stderr)
+        // Each layer is compiled alone per appearance: at most 16 of them.
+        let groups = (0..<17).map { "<group id=\"g\($0)\"><rect width=\"4\" height=\"4\"/></group>" }.joined()
+        let many = try write("many.scene.xml", "<scene width=\"10\" height=\"10\" asset=\"app-icon\">\(groups)</scene>")
+        let m = try easel(["render", many, "-o", dir.appendingPathComponent("many.icon").path])
+        XCTAssertEqual(m.status, 1)
+        XCTAssertTrue(m.stderr.contains("many.scene.xml:1:1: error: an Icon Composer bundle of 17 layers"), m.stderr)
         let usage = try easel(["render", Self.exampleIcon, "--format", "icon", "-o", dir.appendingPathComponent("x.png").path])
         XCTAssertEqual(usage.status, 2)
         XCTAssertTrue(usage.stderr.contains("--format icon and the extension of"), usage.stderr)

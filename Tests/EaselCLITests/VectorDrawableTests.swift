@@ -132,6 +132,8 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
              "opacity.scene.xml:2:1: error: cannot write this as a VectorDrawable: a VectorDrawable group has no opacity"),
             ("focus", #"<scene width="40" height="40"><defs><radialGradient id="g" focus="0.3 0.3"><stop color="white"/><stop color="blue"/></radialGradient></defs>"# + "\n" + #"<circle cx="20" cy="20" r="20" fill="url(#g)"/></scene>"#,
              "focus.scene.xml:2:1: error: cannot write this as a VectorDrawable: a VectorDrawable's radial gradient has no focal point"),
+            ("dashes", #"<scene width="400" height="400">"# + "\n" + #"<path d="M0 0 L400 400 L0 400 L400 0 Z" fill="none" stroke="black" dash="0.001 0.001"/></scene>"#,
+             "dashes.scene.xml:2:1: error: cannot write this as a VectorDrawable: this dash pattern would make about"),
             ("evenodd", #"<scene width="40" height="40"><defs><clipPath id="c"><path d="M0 0H40V40H0Z M10 10H30V30H10Z" clip-rule="evenodd"/></clipPath></defs>"# + "\n" + #"<group clip-path="url(#c)"><rect width="40" height="40"/></group></scene>"#,
              "evenodd.scene.xml:2:1: error: cannot write this as a VectorDrawable: a VectorDrawable clips by the non-zero rule only"),
         ]
