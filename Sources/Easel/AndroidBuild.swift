@@ -14,6 +14,12 @@ extension AssetBuild {
         let night = nightVariant(renderings, isAppIcon: isAppIcon)
         let firstLocale = renderings.first?.locale
         var out: [PlannedFile] = []
+        // One adaptive icon XML names each layer for every locale and night
+        // mode: a layer is a VectorDrawable only where every rendering of it is one.
+        let vectorEverywhere = Set(AndroidResources.layerIDs.filter { layer in
+            vectors && renderings.filter { $0.variant?.appearance != .tinted && $0.adaptiveLayers.contains(layer) }
+                .allSatisfy { $0.compiled == nil || $0.layerVectors[layer] != nil }
+        })
         for r in renderings where r.variant?.appearance != .tinted {
             let isNight = r.variant != nil && r.variantName == night
             let resource = base + (r.variant == nil || isNight ? "" : "_" + AndroidResources.mappedName(r.variantName!))
@@ -24,7 +30,7 @@ extension AssetBuild {
             let vectorFolder = AndroidResources.folder("drawable", locale: r.locale, night: isNight, density: nil)
             if isAppIcon {
                 let layers = r.adaptiveLayers.filter { !(isNight && $0 == "monochrome") }
-                let vectorLayers = vectors ? Set(layers.filter { planning || r.layerVectors[$0] != nil }) : []
+                let vectorLayers = Set(layers.filter(vectorEverywhere.contains))
                 for layer in layers where vectorLayers.contains(layer) {
                     out.append(PlannedFile(path: vectorFolder + "/\(resource)_\(layer).xml", producer: r.producer,
                                            bytes: { r.layerVectors[layer] }))
@@ -43,7 +49,7 @@ extension AssetBuild {
                 }
                 // One XML for every density, locale and night mode: it names the layers' resources.
                 if !isNight, r.locale == firstLocale, !r.adaptiveLayers.isEmpty {
-                    let xml = AndroidResources.adaptiveIconXML(layers: r.adaptiveLayers, vectors: vectorLayers)
+                    let xml = AndroidResources.adaptiveIconXML(layers: r.adaptiveLayers, vectors: vectorEverywhere)
                     out.append(PlannedFile(path: "mipmap-anydpi-v26/\(resource).xml", producer: r.producer, bytes: { xml }))
                     if vectors {
                         out.append(PlannedFile(path: "mipmap-anydpi-v26/\(resource)_round.xml", producer: r.producer, bytes: { xml }))

@@ -295,6 +295,11 @@ public enum AssetBuild {
            let still = renderings.lazy.compactMap({ $0.compiled?.stillSVGAnimationWarning }).first {
             warnings.append(still)
         }
+        // VectorDrawables are sRGB: a Display P3 scene's colours outside it are gamut-mapped, said once.
+        if (options.android && options.androidVectors) || (options.formats.contains(.vectorDrawable) && !options.android),
+           let mapped = renderings.lazy.compactMap({ $0.compiled?.vectorDrawableGamutWarning }).first {
+            warnings.append(mapped)
+        }
         let ok = session.run {
             if options.android { warnings += try androidWarnings(renderings) }
             let made = try files.map { ($0.path, try $0.bytes()) }
@@ -404,6 +409,12 @@ public enum AssetBuild {
             }
             // An app icon's Icon Composer bundle: its appearances and layers compiled alone.
             if options.iconComposer, isAppIcon, variant == nil, !options.android, !options.xcassets {
+                // A build names the bundle's files before it compiles: from ids as written.
+                if let id = source.layerIDsAsWritten.first(where: { $0.contains("{") }) {
+                    out.diagnostics.append(Diagnostic(.error, .iconLayerIDWithParameter(id), at: c.scene.location))
+                    out.failed = true
+                    return out
+                }
                 do {
                     r.iconComposerFiles = try IconComposerBundle.files(for: c) { variantName, layer in
                         var o = localeOptions

@@ -58,6 +58,21 @@ extension AtomicFile {
             discard()
         } else if errno == ENOENT, renameat(folder, temporary, folder, name) == 0 {
             return
+        } else if errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP {
+            // A file system without exchange: the old bundle aside, the new in place, the old removed.
+            let aside = temporary + "-old"
+            guard renameat(folder, name, folder, aside) == 0 else {
+                let reason = String(cString: strerror(errno))
+                discard()
+                throw DiagnosticsError([Diagnostic(.error, .cannotReplace(url.path, reason), at: nil)])
+            }
+            guard renameat(folder, temporary, folder, name) == 0 else {
+                let reason = String(cString: strerror(errno))
+                _ = renameat(folder, aside, folder, name)
+                discard()
+                throw DiagnosticsError([Diagnostic(.error, .cannotReplace(url.path, reason), at: nil)])
+            }
+            try? FileManager.default.removeItem(atPath: (directory.isEmpty ? "." : directory) + "/" + aside)
         } else {
             let reason = String(cString: strerror(errno))
             discard()

@@ -19,6 +19,9 @@ extension Diagnostic.Message {
     public static func unusedSetting(_ name: String) -> Self {
         .init(.unusedSetting, "--set \(name)=…: no scene built declares a parameter '\(name)'")
     }
+    public static func outputIsAnInput(_ path: String) -> Self {
+        .init(.outputCollision, "the output '\(path)' is a scene this render reads: writing it would replace the scene; name the output otherwise")
+    }
     public static func outputCollision(_ path: String, _ first: String, _ second: String) -> Self {
         .init(.outputCollision, "'\(first)' and '\(second)' would both write '\(path)'; render them into different folders, or give one a variant")
     }

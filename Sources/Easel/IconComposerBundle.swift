@@ -26,15 +26,23 @@ public enum IconComposerBundle {
 
     /// The bundle's files, relative to the bundle, `icon.json` last.
     /// `compile(variant, layer)` compiles the scene as its variant of that
-    /// name (nil: itself) with only its top-level group `layer`.
+    /// name (nil: itself) with only its top-level group `layer` (nil: all).
     public static func files(for scene: CompiledScene,
-                             compile: (_ variant: String?, _ layer: String) throws -> CompiledScene) throws -> [(path: String, bytes: [UInt8])] {
+                             compile: (_ variant: String?, _ layer: String?) throws -> CompiledScene) throws -> [(path: String, bytes: [UInt8])] {
         guard scene.scene.asset == .appIcon else {
             throw DiagnosticsError([Diagnostic(.error, .iconComposerNeedsAppIcon, at: scene.scene.location)])
         }
         try scene.requireSquare("an Icon Composer icon")
         let appearances = Self.appearances(scene.scene)
         let ids = layerIDs(scene.scene)
+        // What would be in no layer is an error, not left out.
+        if let stray = scene.scene.nodes.first(where: { node in
+            guard !node.common.hidden else { return false }
+            if case .group = node.kind, node.common.id != nil { return false }
+            return true
+        }) {
+            throw DiagnosticsError([Diagnostic(.error, .outsideIconLayers, at: stray.location)])
+        }
         // Each layer is compiled alone in each appearance: a bounded number.
         guard ids.count <= maxLayers else {
             throw DiagnosticsError([Diagnostic(.error, .tooManyIconLayers(ids.count), at: scene.scene.location)])
@@ -53,7 +61,11 @@ public enum IconComposerBundle {
             }
             if !fills.isEmpty { layerIDs.removeAll { $0 == "background" } }
         } else if scene.renderTree.background.alpha > 0 {
-            fills = appearances.map { ($0.0, .object(["solid": .string(colorString(scene.renderTree.background, p3: p3))])) }
+            // The scene's background colour, as each appearance paints it.
+            for (appearance, variant) in appearances {
+                let tree = variant == nil ? scene.renderTree : try compile(variant, nil).renderTree
+                fills.append((appearance, .object(["solid": .string(colorString(tree.background, p3: p3))])))
+            }
         }
         if let first = fills.first {
             if fills.allSatisfy({ $0.1 == first.1 }) {
@@ -71,7 +83,7 @@ public enum IconComposerBundle {
             for (appearance, variant) in appearances {
                 let svg = try compile(variant, id).renderIconLayerSVG(side: canvas)
                 let name = written[svg] ?? {
-                    let made = id + (appearance.map { "-" + $0.rawValue } ?? "") + ".svg"
+                    let made = fileName(id) + (appearance.map { "-" + $0.rawValue } ?? "") + ".svg"
                     files.append(("Assets/" + made, svg))
                     written[svg] = made
                     return made
@@ -101,12 +113,22 @@ public enum IconComposerBundle {
         return files
     }
 
+    /// A layer's file name from its id: letters, digits, `-` and `_` kept,
+    /// anything else (a `/`, a `.`) an underscore, so no id names a file
+    /// outside `Assets/`.
+    static func fileName(_ id: String) -> String {
+        let kept = String(id.unicodeScalars.map { s -> Character in
+            ("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s) || s == "-" || s == "_" ? Character(s) : "_"
+        })
+        return kept.isEmpty ? "_" : kept
+    }
+
     /// Every file a bundle of these top-level ids and variant appearances
     /// may have (a build's plan, made before anything is compiled): each
     /// id's SVG in each appearance, and `icon.json`.
     public static func candidates(layerIDs: [String], appearances: [Appearance]) -> [String] {
         let suffixes = [""] + [Appearance.dark, .tinted].filter(appearances.contains).map { "-" + $0.rawValue }
-        return layerIDs.flatMap { id in suffixes.map { "Assets/" + id + $0 + ".svg" } } + ["icon.json"]
+        return layerIDs.flatMap { id in suffixes.map { "Assets/" + fileName(id) + $0 + ".svg" } } + ["icon.json"]
     }
 
     /// The ids of the layers a bundle has: the top-level groups with an id
@@ -246,6 +268,10 @@ public enum IconComposerBundle {
 extension Diagnostic.Message {
     static func tooManyIconLayers(_ count: Int) -> Self {
         .init(.inputTooLarge, "an Icon Composer bundle of \(count) layers (visible top-level groups with an id); at most \(IconComposerBundle.maxLayers), each compiled alone per appearance")
+    }
+    static let outsideIconLayers = Self(.notAnAppIcon, "this top-level element is in no Icon Composer layer: a bundle holds the background group (its fill) and top-level groups with an id, one layer each; put it in one, or hide it")
+    static func iconLayerIDWithParameter(_ id: String) -> Self {
+        .init(.notAnAppIcon, "the top-level id '\(id)' has a parameter, but easel build names an Icon Composer bundle's files before it compiles the scene; write the id out (easel render -o NAME.icon takes it)")
     }
     static let iconComposerNeedsAppIcon = Self(.notAnAppIcon, "an Icon Composer icon (.icon) is made from an app icon: mark the scene asset=\"app-icon\"")
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Easel
 import EaselCommandLine
 import FoundationEssentials
+import Glibc
 
 /// What `easel render` was asked to do, as plain values. `Render` builds
 /// one from ArgumentParser's parse; the form build tools run once per
@@ -78,7 +79,7 @@ struct RenderJob: Sendable {
             guard let compiled else { return (session, []) }
             var written: [String] = []
             // The scene again as a variant, with one top-level group.
-            let again = { (variant: String?, layer: String) throws -> CompiledScene in
+            let again = { (variant: String?, layer: String?) throws -> CompiledScene in
                 var o = options
                 o.variant = variant
                 o.layer = layer
@@ -165,7 +166,7 @@ enum RenderOutput: Sendable {
     /// compiles the scene again as a variant, with one top-level group
     /// (what an Icon Composer bundle's appearances and layers need).
     func write(_ compiled: CompiledScene, time: Double?,
-               compile: (_ variant: String?, _ layer: String) throws -> CompiledScene) throws -> [String] {
+               compile: (_ variant: String?, _ layer: String?) throws -> CompiledScene) throws -> [String] {
         switch self {
         case .still(let url, let format, let scale):
             try compiled.write(to: url, format: format, scale: scale, time: time)
@@ -249,6 +250,16 @@ extension RenderJob {
         // Each collision is reported at the scene that would overwrite, not
         // at the first input (which may have nothing to do with it).
         var found: [(input: String, diagnostic: Diagnostic)] = []
+        // An output that is one of the scenes (`-o card.scene.xml`, `--out-dir .`
+        // beside `card.xml`): by path, or by file for links to it.
+        let inputPaths = Set(inputs.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        let inputFiles = Set(inputs.compactMap(Self.fileIdentity))
+        for input in inputs {
+            for path in paths(input) where inputPaths.contains(URL(fileURLWithPath: path).standardizedFileURL.path)
+                || Self.fileIdentity(path).map(inputFiles.contains) == true {
+                found.append((input, Diagnostic(.error, .outputIsAnInput(path), at: nil)))
+            }
+        }
         for input in inputs {
             for path in Set(paths(input).map { URL(fileURLWithPath: $0).standardizedFileURL.path }).sorted() {
                 if let first = writer[path], first != input {
@@ -261,6 +272,13 @@ extension RenderJob {
         guard !found.isEmpty else { return }
         for (input, diagnostic) in found { report([diagnostic], input: input) }
         throw failureStatus(found.map(\.diagnostic)) ?? ExitCode(2)
+    }
+
+    /// The device and inode of an existing file, nil if there is none.
+    static func fileIdentity(_ path: String) -> [UInt64]? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return [UInt64(info.st_dev), UInt64(info.st_ino)]
     }
 
     /// `--depfile`, one rule per scene that compiled: what it wrote and

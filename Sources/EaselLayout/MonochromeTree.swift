@@ -2,16 +2,14 @@ import EaselModel
 
 extension RenderTree {
     /// The tree in one colour, keeping where and how strongly it paints:
-    /// every paint black at its largest alpha (a gradient's most opaque
-    /// stop) times its opacity, every picture tinted black (its alpha
-    /// kept). Android's themed icons use only a monochrome layer's alpha
+    /// every paint black with its own alpha (a gradient's stops keep theirs)
+    /// and opacity, every picture tinted black (its alpha kept). Android's themed icons use only a monochrome layer's alpha
     /// (`easel build --android-monochrome auto` makes it from the foreground).
     public func monochrome() -> RenderTree {
         var table = PaintTable()
         for id in paints.ids {
             let paint = paints.paint(id, at: 0)
-            _ = table.add(.fixed(ResolvedPaint(kind: .solid(Color(red: 0, green: 0, blue: 0, alpha: paint.kind.largestAlpha)),
-                                               opacity: paint.opacity)))
+            _ = table.add(.fixed(ResolvedPaint(kind: paint.kind.inBlack, opacity: paint.opacity)))
         }
         let black = table.add(.fixed(ResolvedPaint(kind: .solid(.black), opacity: 1)))
         var tree = self
@@ -38,17 +36,39 @@ extension RenderTree {
 }
 
 extension ResolvedPaint.Kind {
-    /// The largest alpha a paint of this kind reaches (a gradient's most
-    /// opaque stop; a pattern's tile may be opaque anywhere: 1).
-    public var largestAlpha: Double {
+    /// The paint with every colour black, its alpha and geometry kept (a
+    /// pattern keeps its tile, whose own paints are turned black with the
+    /// rest of the table).
+    public var inBlack: ResolvedPaint.Kind {
+        func black(_ c: Color) -> Color { Color(red: 0, green: 0, blue: 0, alpha: c.alpha) }
+        func blackStops(_ stops: [ShadingStop]) -> [ShadingStop] { stops.map { ShadingStop(offset: $0.offset, color: black($0.color)) } }
+        switch self {
+        case .solid(let c): return .solid(black(c))
+        case .linear(var g): g.stops = blackStops(g.stops); g.rasterStops = g.rasterStops.map(blackStops); return .linear(g)
+        case .radial(var g): g.stops = blackStops(g.stops); g.rasterStops = g.rasterStops.map(blackStops); return .radial(g)
+        case .conic(var g):
+            func blackSectors(_ sectors: [ConicSector]) -> [ConicSector] {
+                sectors.map { var s = $0; s.startColor = black(s.startColor); s.endColor = black(s.endColor); return s }
+            }
+            g.sectors = blackSectors(g.sectors); g.rasterSectors = g.rasterSectors.map(blackSectors)
+            return .conic(g)
+        case .stripes(var st): st.color = black(st.color); st.background = st.background.map(black); return .stripes(st)
+        case .pattern: return self
+        case .crossFade(let a, let b, let p):
+            return .crossFade(ResolvedPaint(kind: a.kind.inBlack, opacity: a.opacity), ResolvedPaint(kind: b.kind.inBlack, opacity: b.opacity), p)
+        }
+    }
+
+    /// The one alpha the paint has everywhere, if it has one (a gradient
+    /// whose stops all have it); nil when it varies.
+    public var uniformAlpha: Double? {
+        func one(_ alphas: [Double]) -> Double? { alphas.allSatisfy { $0 == alphas.first } ? alphas.first : nil }
         switch self {
         case .solid(let c): return c.alpha
-        case .linear(let g): return g.stops.map(\.color.alpha).max() ?? 0
-        case .radial(let g): return g.stops.map(\.color.alpha).max() ?? 0
-        case .conic(let g): return g.sectors.flatMap { [$0.startColor.alpha, $0.endColor.alpha] }.max() ?? 0
-        case .stripes(let s): return max(s.color.alpha, s.background?.alpha ?? 0)
-        case .pattern: return 1
-        case .crossFade(let a, let b, _): return max(a.kind.largestAlpha, b.kind.largestAlpha)
+        case .linear(let g): return one(g.stops.map(\.color.alpha))
+        case .radial(let g): return one(g.stops.map(\.color.alpha))
+        case .conic(let g): return one(g.sectors.flatMap { [$0.startColor.alpha, $0.endColor.alpha] })
+        case .stripes, .pattern, .crossFade: return nil
         }
     }
 

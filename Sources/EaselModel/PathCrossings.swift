@@ -50,6 +50,22 @@ public enum PathCrossings {
         return Estimate(edges: n, crossings: Double(hits) / Double(tested) * pairs)
     }
 
+    /// Whether the path is one outline that does not cross itself (so the
+    /// non-zero and even-odd rules fill it alike, and turning it round
+    /// makes its winding the other sign everywhere inside): convex ones at
+    /// once, others of up to 400 edges by testing every pair; nil past that.
+    public static func isSimpleLoop(_ path: BezierPath) -> Bool? {
+        let moves = path.elements.reduce(0) { n, e in if case .move = e { return n + 1 } else { return n } }
+        guard moves == 1 else { return false }
+        if convexLoopEdges(path) != nil { return true }
+        let edges = self.edges(of: path)
+        guard edges.count <= 400 else { return nil }
+        for i in edges.indices {
+            for j in (i + 1)..<edges.count where cross(edges[i], edges[j]) { return false }
+        }
+        return true
+    }
+
     /// The edge count of a path that is one loop whose control polygon is
     /// convex (every rect, rounded rect, circle and ellipse): it cannot cross
     /// itself, and nothing needs to be allocated to know. Convex: every turn

@@ -128,8 +128,12 @@ enum DashedOutline {
                 }
             }
         }
-        if let last = piece {
-            if subpath.closed, startsOn, pieces.count > 0, first(pieces[0], startsAt: subpath.start) {
+        if var last = piece {
+            if subpath.closed, startsOn, pieces.isEmpty {
+                // On all the way round: the outline itself, closed (its start a join, not two caps).
+                last.close()
+                pieces.append(last)
+            } else if subpath.closed, startsOn, pieces.count > 0, first(pieces[0], startsAt: subpath.start) {
                 // On at both ends of a closed subpath: one piece through the start.
                 var joined = last
                 for e in pieces[0].elements.dropFirst() {

@@ -105,7 +105,9 @@ struct SVGImageShapes {
             let style = try cascade(inherited, &properties)
             let transform = try attribute(node, "transform").map(parseTransform) ?? .identity
             let opacity = (attribute(node, "opacity") ?? properties["opacity"]).flatMap(Double.init) ?? 1
-            let clip = try attribute(node, "clip-path").map { try clipPath($0) } ?? nil
+            // Cairo writes the clip's rule on the element that uses it.
+            let clipRule = attribute(node, "clip-rule") ?? properties["clip-rule"]
+            let clip = try attribute(node, "clip-path").map { try clipPath($0, rule: clipRule) } ?? nil
             var content: [RenderNode]
             switch name {
             case "g", "svg":
@@ -195,7 +197,7 @@ struct SVGImageShapes {
         }
 
         /// `url(#id)` of a `<clipPath>` of paths and rectangles.
-        func clipPath(_ value: String) throws -> ResolvedClip? {
+        func clipPath(_ value: String, rule usersRule: String?) throws -> ResolvedClip? {
             guard value.hasPrefix("url(#") else { return nil }
             let id = String(value.dropFirst(5).prefix { $0 != ")" })
             guard let node = byID[id] else { throw fail("a clip path that names nothing") }
@@ -209,7 +211,7 @@ struct SVGImageShapes {
                     var path = name == "path" ? try parsePath(attribute(c, "d") ?? "") : rect(c)
                     if let t = try attribute(c, "transform").map(parseTransform) { path = path.applying(t) }
                     let d = try declarations(c)
-                    let rule: FillRule = (attribute(c, "clip-rule") ?? d["clip-rule"] ?? attribute(node, "clip-rule")) == "evenodd" ? .evenodd : .nonzero
+                    let rule: FillRule = (attribute(c, "clip-rule") ?? d["clip-rule"] ?? attribute(node, "clip-rule") ?? usersRule) == "evenodd" ? .evenodd : .nonzero
                     shapes.append(ResolvedClip.Shape(path: path, rule: rule, clip: []))
                 }
                 child = c.pointee.next

@@ -186,13 +186,15 @@ final class VectorDrawableWriter {
             let paint = paints.paint(tint, at: time)
             let opaque = paint.opacity >= 1 && paint.kind.isOpaque
                 && shapes.paints.ids.allSatisfy { let p = shapes.paints.paint($0, at: 0); return p.opacity >= 1 && p.kind.isOpaque }
-            guard let moved = paint.kind.moved(-d.x, -d.y), opaque || Self.paintsApart(shapes.nodes) else {
-                return refuse("a VectorDrawable cannot paint this tint through the SVG image's coverage: its shapes overlap and are not all opaque under an opaque tint (or the tint is a pattern)")
+            // Each shape's coverage is its paint's alpha: one number only when the alpha is the same all over it.
+            let uniform = shapes.paints.ids.allSatisfy { shapes.paints.paint($0, at: 0).kind.uniformAlpha != nil }
+            guard let moved = paint.kind.moved(-d.x, -d.y), uniform, opaque || Self.paintsApart(shapes.nodes) else {
+                return refuse("a VectorDrawable cannot paint this tint through the SVG image's coverage: its shapes overlap and are not all opaque under an opaque tint, or one fades (a gradient of changing alpha), or the tint is a pattern")
             }
             table = PaintTable()
             for id in shapes.paints.ids {
                 let own = shapes.paints.paint(id, at: 0)
-                _ = table.add(.fixed(ResolvedPaint(kind: moved, opacity: paint.opacity * own.opacity * own.kind.largestAlpha)))
+                _ = table.add(.fixed(ResolvedPaint(kind: moved, opacity: paint.opacity * own.opacity * (own.kind.uniformAlpha ?? 1))))
             }
             space = colorSpace
         }
@@ -217,11 +219,15 @@ final class VectorDrawableWriter {
                     if p.fill != nil, p.stroke != nil { return false }
                     if let b = p.bounds { boxes.append(t.isIdentity ? b : b.applying(t)) }
                 case .text(let text):
+                    let runs = text.drawing.shaped.runs
                     for group in text.drawing.fillGroups where group.fill != nil {
+                        // Decorations and missing-glyph boxes are paths of their own over the glyphs.
+                        if group.runs.contains(where: { !runs[$0].decorations.isEmpty || !runs[$0].missing.isEmpty }) { return false }
                         boxes.append(t.isIdentity ? group.box : group.box.applying(t))
                     }
-                case .image(let i):
-                    boxes.append(i.drawing.clipRect)
+                case .image:
+                    // An SVG image's shapes may overlap one another.
+                    return false
                 }
                 if boxes.count > 4096 { return false }
             }
@@ -256,19 +262,20 @@ final class VectorDrawableWriter {
                 refuse("a VectorDrawable cannot clip a clip path's own shape; clip the content in a group inside instead")
                 return nil
             }
-            if clip.shapes.count == 1 {
-                guard shape.rule == .nonzero || Self.subpathCount(shape.path) <= 1 else {
-                    refuse("a VectorDrawable clips by the non-zero rule only, and this even-odd clip has several outlines")
-                    return nil
-                }
+            // One non-zero shape is itself; an even-odd one, or a shape in a
+            // union, must be one outline that does not cross itself (turned
+            // clockwise, the windings of several add up to their union).
+            if clip.shapes.count == 1, shape.rule == .nonzero {
                 union = shape.path
-            } else {
-                guard let oriented = Self.clockwise(shape.path) else {
-                    refuse("a VectorDrawable clips with one non-zero path, and this clip joins shapes of several outlines (holes), which cannot be joined into one")
-                    return nil
-                }
-                union.append(oriented)
+                continue
             }
+            guard PathCrossings.isSimpleLoop(shape.path) == true, let oriented = Self.clockwise(shape.path) else {
+                refuse(clip.shapes.count == 1
+                    ? "a VectorDrawable clips by the non-zero rule only, and this even-odd clip has several outlines or crosses itself"
+                    : "a VectorDrawable clips with one non-zero path, and this clip joins shapes of several outlines or that cross themselves, which cannot be joined into one")
+                return nil
+            }
+            union.append(oriented)
         }
         let d = pathData(union)
         guard d.utf8.count <= Self.maxPathDataCharacters else {
@@ -374,8 +381,10 @@ final class VectorDrawableWriter {
         if let fill {
             framed(fill.frame, outline) { path, _ in
                 let inverse = fill.frame?.inverted
+                // Glyphs painted one by one blend twice where they overlap, unless the paint is opaque.
+                let placed = units.map { u in inverse.map { i in u.map { $0.applying(i) } } ?? u }
                 self.element(path, attributes: self.fillAttributes(fill, rule), children: fill.children, reach: 0,
-                             units: units.map { u in inverse.map { i in u.map { $0.applying(i) } } ?? u })
+                             units: fill.opaque ? placed : placed.map { Self.independentParts(of: $0, reach: 0) })
             }
         }
         if let (sp, s, sPath) = stroke {
@@ -389,8 +398,8 @@ final class VectorDrawableWriter {
     /// box, then the lines across it, all clipped to the shape.
     private func drawStripes(_ st: StripesFill, opacity: Double, in outline: BezierPath, rule: FillRule) {
         guard let area = outline.boundingBox else { return }
-        guard rule == .nonzero || Self.subpathCount(outline) <= 1 else {
-            return refuse("a VectorDrawable clips by the non-zero rule only, and these stripes fill an even-odd shape of several outlines")
+        guard rule == .nonzero || PathCrossings.isSimpleLoop(outline) == true else {
+            return refuse("a VectorDrawable clips by the non-zero rule only, and these stripes fill an even-odd shape of several outlines or one that crosses itself")
         }
         let clip = pathData(outline)
         guard clip.utf8.count <= Self.maxPathDataCharacters else {
@@ -483,8 +492,17 @@ final class VectorDrawableWriter {
     /// stroke's reach) touch another's: each group paints the same alone.
     /// In order of each group's first outline.
     static func independentParts(_ path: BezierPath, reach: Double) -> [BezierPath] {
-        let outlines = outlines(of: path)
-        guard outlines.count > 1, outlines.count <= 5_000 else { return [path] }
+        independentParts(of: outlines(of: path), reach: reach)
+    }
+
+    /// `units` grouped so that no group's boxes touch another's (each unit
+    /// one outline, or a glyph's outlines).
+    static func independentParts(of outlines: [BezierPath], reach: Double) -> [BezierPath] {
+        guard outlines.count > 1, outlines.count <= 5_000 else {
+            var all = BezierPath()
+            for o in outlines { all.append(o) }
+            return [all]
+        }
         let boxes = outlines.map { o -> Rect in
             let b = o.boundingBox ?? .zero
             return Rect(x: b.x - reach, y: b.y - reach, width: b.width + 2 * reach, height: b.height + 2 * reach)
@@ -586,6 +604,8 @@ final class VectorDrawableWriter {
         var frame: AffineTransform?
         /// Stripes: lines (and a background) clipped to the shape.
         var stripes: (StripesFill, opacity: Double)?
+        /// Opaque wherever it paints: parts drawn one by one paint the same where they overlap.
+        var opaque = false
     }
 
     private func paint(_ id: PaintID, opacity: Double, stroked: Bool) -> Paint? {
@@ -594,7 +614,7 @@ final class VectorDrawableWriter {
         let o = resolved.opacity * opacity
         switch resolved.kind {
         case .solid(let c):
-            return Paint(color: color(c, opacity: o))
+            return Paint(color: color(c, opacity: o), opaque: c.alpha * o >= 1)
         case .linear(let g):
             // An affine map of a linear gradient is a linear gradient: the
             // offset is an affine function of the point, whose gradient
@@ -610,7 +630,7 @@ final class VectorDrawableWriter {
             let end = Point(start.x + gx / n2, start.y + gy / n2)
             let head = "<gradient android:type=\"linear\"" + coordinates(["startX": start.x, "startY": start.y, "endX": end.x, "endY": end.y])
                 + tileMode(g.spread) + ">"
-            return Paint(children: gradient(attribute, head, items(g.stops, opacity: o)))
+            return Paint(children: gradient(attribute, head, items(g.stops, opacity: o)), opaque: o >= 1 && resolved.kind.isOpaque)
         case .radial(let g):
             guard abs(g.focus.x - g.center.x) < 1e-9, abs(g.focus.y - g.center.y) < 1e-9 else {
                 refuse("a VectorDrawable's radial gradient has no focal point; give this gradient's focus its centre")
@@ -626,7 +646,7 @@ final class VectorDrawableWriter {
             guard r > 0, r.isFinite else { return Paint(color: color(g.stops.last?.color ?? .transparent, opacity: o)) }
             let head = "<gradient android:type=\"radial\"" + coordinates(["centerX": c.x, "centerY": c.y, "gradientRadius": r])
                 + tileMode(g.spread) + ">"
-            return Paint(children: gradient(attribute, head, items(g.stops, opacity: o)), frame: frame)
+            return Paint(children: gradient(attribute, head, items(g.stops, opacity: o)), frame: frame, opaque: o >= 1 && resolved.kind.isOpaque)
         case .conic(let g):
             guard let first = g.sectors.first, g.matrix.inverted != nil else { return nil }
             // A sweep starts at 3 o'clock: the frame turns it to the first sector's angle.
@@ -643,7 +663,7 @@ final class VectorDrawableWriter {
                 stops.append(ShadingStop(offset: b, color: s.endColor))
             }
             let head = "<gradient android:type=\"sweep\"" + coordinates(["centerX": g.center.x, "centerY": g.center.y]) + ">"
-            return Paint(children: gradient(attribute, head, items(stops, opacity: o)), frame: frame)
+            return Paint(children: gradient(attribute, head, items(stops, opacity: o)), frame: frame, opaque: o >= 1 && resolved.kind.isOpaque)
         case .pattern:
             refuse("a VectorDrawable has no pattern fills")
             return nil

@@ -109,6 +109,24 @@ final class IconComposerTests: XCTestCase, CommandLineTesting {
         </scene>
         """
 
+    /// Without a background group, the scene's background colour is the
+    /// fill, in each appearance's colour.
+    func testTheSceneBackgroundIsTheFillInEachAppearance() throws {
+        let scene = try write("plain.scene.xml", """
+            <scene width="100" height="100" asset="app-icon" background="paper">
+              <defs><color name="paper" value="#ffffff" dark="#1c1c1e"/><variant name="dark" appearance="dark"/></defs>
+              <group id="mark"><circle cx="50" cy="50" r="30" fill="#ff9f0a"/></group>
+            </scene>
+            """)
+        let bundle = dir.appendingPathComponent("Plain.icon").path
+        let r = try easel(["render", scene, "-o", bundle])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try check(["icon-bundle", bundle])["json"] as? [String: Any] ?? [:]
+        let fills = json["fill-specializations"] as? [[String: Any]] ?? []
+        XCTAssertEqual(fills.compactMap { ($0["value"] as? [String: Any])?["solid"] as? String },
+                       ["srgb:1.00000,1.00000,1.00000,1.00000", "srgb:0.10980,0.10980,0.11765,1.00000"])
+    }
+
     /// A radial background is no fill: it is the bottom layer. Layers are
     /// listed front to back; glass, shadow and translucency are the scene's;
     /// a layer that looks the same in the dark has one picture.
@@ -170,6 +188,18 @@ final class IconComposerTests: XCTestCase, CommandLineTesting {
         XCTAssertEqual(n.status, 1)
         XCTAssertTrue(n.stderr.contains("nested.scene.xml:1:67: error: icon-translucency is between 0 and 1, not 2"), n.stderr)
         XCTAssertTrue(n.stderr.contains("nested.scene.xml:2:36: error: icon-glass belongs on a top-level <group> with an id"), n.stderr)
+        // Content in no layer is an error, not left out.
+        let stray = try write("stray.scene.xml", "<scene width=\"10\" height=\"10\" asset=\"app-icon\">\n  <group id=\"a\"/>\n  <circle cx=\"5\" cy=\"5\" r=\"2\"/>\n</scene>")
+        let st = try easel(["render", stray, "-o", dir.appendingPathComponent("stray.icon").path])
+        XCTAssertEqual(st.status, 1)
+        XCTAssertTrue(st.stderr.contains("stray.scene.xml:3:3: error: this top-level element is in no Icon Composer layer"), st.stderr)
+        // An id names its file inside Assets/ whatever it holds.
+        let escape = try write("escape.scene.xml", #"<scene width="10" height="10" asset="app-icon"><group id="../../escaped"><rect width="4" height="4"/></group></scene>"#)
+        let bundle = dir.appendingPathComponent("out/escape.icon")
+        try FileManager.default.createDirectory(at: bundle.deletingLastPathComponent(), withIntermediateDirectories: true)
+        XCTAssertEqual(try easel(["render", escape, "-o", bundle.path]).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: bundle.path + "/Assets"), ["______escaped.svg"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("escaped.svg").path))
         // Each layer is compiled alone per appearance: at most 16 of them.
         let groups = (0..<17).map { "<group id=\"g\($0)\"><rect width=\"4\" height=\"4\"/></group>" }.joined()
         let many = try write("many.scene.xml", "<scene width=\"10\" height=\"10\" asset=\"app-icon\">\(groups)</scene>")

@@ -21,14 +21,22 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
     static let checker = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/platform-assets/check_assets.py").path
     static let kinds = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/vector-drawable/kinds.scene.xml").path
 
-    /// The independent rasteriser's comparison of a VectorDrawable with a PNG at `scale`.
+    /// The independent rasteriser's comparison of a VectorDrawable with a
+    /// PNG at `scale`. Besides the mean (which a small missing element
+    /// hardly moves) every 8-pixel block's mean must agree within 32/255:
+    /// glyph anti-aliasing moves a block by at most about 17, a missing
+    /// stroke, dash or stripe by 100 or more.
     func compare(_ xml: String, _ png: String, scale: Double, file: StaticString = #filePath, line: UInt = #line) throws -> (mean: Double, max: Double) {
         let r = try ExternalTool.run("python3", [Self.rasteriser, "compare", xml, png, "\(scale)"])
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
         XCTAssertEqual(json["errors"] as? [String], [], file: file, line: line)
+        XCTAssertLessThanOrEqual(json["block_max"] as? Double ?? 999, blockBound, "8-pixel block means of \(xml)", file: file, line: line)
         return (json["mean"] as? Double ?? 999, json["max"] as? Double ?? 999)
     }
+
+    /// Raised only by the test that shows the rasteriser sees wrong drawables.
+    var blockBound = 32.0
 
     func python(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         let r = try ExternalTool.run("python3", arguments)
@@ -56,6 +64,10 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
             XCTAssertTrue(text.contains(needed), "the drawable has \(needed)")
         }
         XCTAssertFalse(text.contains("dash"), "a VectorDrawable has no dashes: they are pieces of path")
+        // The same scene, the same bytes.
+        let again = dir.appendingPathComponent("again.xml").path
+        XCTAssertEqual(try easel(["render", Self.kinds, "-o", again]).status, 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: again), FileManager.default.contents(atPath: xml))
         for scale in [1.0, 3.0] {
             let png = dir.appendingPathComponent("kinds@\(scale).png").path
             XCTAssertEqual(try easel(["render", Self.kinds, "-o", png, "--scale", "\(scale)"]).status, 0)
@@ -84,6 +96,18 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
         XCTAssertEqual(try easel(["render", Self.kinds, "-o", xml]).status, 0)
         XCTAssertEqual(try easel(["render", Self.kinds, "-o", png]).status, 0)
         let text = try String(contentsOfFile: xml, encoding: .utf8)
+        blockBound = .infinity
+        // The dashed curve taken out: the mean hardly moves, its blocks do.
+        let curve = text.range(of: "android:strokeColor=\"#E76F51\"").map { r -> String in
+            let start = text[..<r.lowerBound].range(of: "<path", options: .backwards)!.lowerBound
+            let end = text[r.upperBound...].range(of: "/>")!.upperBound
+            return String(text[..<start] + text[end...])
+        }
+        let withoutCurve = dir.appendingPathComponent("no-curve.xml").path
+        try XCTUnwrap(curve).write(toFile: withoutCurve, atomically: true, encoding: .utf8)
+        let r = try ExternalTool.run("python3", [Self.rasteriser, "compare", withoutCurve, png, "1"])
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        XCTAssertGreaterThan(json["block_max"] as? Double ?? 0, 64, "the curve's blocks")
         for (label, broken) in [("no rotation", text.replacingOccurrences(of: "android:rotation=", with: "android:pivotX=")),
                                 ("sweep turned", text.replacingOccurrences(of: "android:type=\"sweep\" android:centerX=\"365\"", with: "android:type=\"sweep\" android:centerX=\"375\"")),
                                 ("no clip", text.replacingOccurrences(of: "<clip-path ", with: "<path "))] {
@@ -134,6 +158,12 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
              "focus.scene.xml:2:1: error: cannot write this as a VectorDrawable: a VectorDrawable's radial gradient has no focal point"),
             ("dashes", #"<scene width="400" height="400">"# + "\n" + #"<path d="M0 0 L400 400 L0 400 L400 0 Z" fill="none" stroke="black" dash="0.001 0.001"/></scene>"#,
              "dashes.scene.xml:2:1: error: cannot write this as a VectorDrawable: this dash pattern would make about"),
+            ("star", #"<scene width="40" height="40"><defs><clipPath id="c"><path d="M20 0 L32 40 L0 14 L40 14 L8 40 Z" clip-rule="evenodd"/></clipPath></defs>"# + "\n" + #"<group clip-path="url(#c)"><rect width="40" height="40"/></group></scene>"#,
+             "star.scene.xml:2:1: error: cannot write this as a VectorDrawable: a VectorDrawable clips by the non-zero rule only, and this even-odd clip has several outlines or crosses itself"),
+            ("bowtie", #"<scene width="40" height="40"><defs><clipPath id="c"><path d="M0 0 L40 40 L40 0 L0 40 Z"/><rect width="10" height="40"/></clipPath></defs>"# + "\n" + #"<group clip-path="url(#c)"><rect width="40" height="40"/></group></scene>"#,
+             "bowtie.scene.xml:2:1: error: cannot write this as a VectorDrawable: a VectorDrawable clips with one non-zero path, and this clip joins shapes of several outlines or that cross themselves"),
+            ("underline", #"<scene width="80" height="40">"# + "\n" + #"<group opacity="0.5"><text x="4" y="4" font-size="20"><span underline="true">gyp</span></text></group></scene>"#,
+             "underline.scene.xml:2:1: error: cannot write this as a VectorDrawable: a VectorDrawable group has no opacity"),
             ("evenodd", #"<scene width="40" height="40"><defs><clipPath id="c"><path d="M0 0H40V40H0Z M10 10H30V30H10Z" clip-rule="evenodd"/></clipPath></defs>"# + "\n" + #"<group clip-path="url(#c)"><rect width="40" height="40"/></group></scene>"#,
              "evenodd.scene.xml:2:1: error: cannot write this as a VectorDrawable: a VectorDrawable clips by the non-zero rule only"),
         ]
@@ -146,6 +176,12 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
             XCTAssertTrue(r.stderr.contains("[E0810]"), r.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: out), name)
         }
+        // A scene is never its own output.
+        let own = try write("own.scene.xml", #"<scene width="4" height="4"/>"#)
+        let overwritten = try easel(["render", own, "-o", own, "--format", "vector-drawable"])
+        XCTAssertNotEqual(overwritten.status, 0)
+        XCTAssertTrue(overwritten.stderr.contains("is a scene this render reads"), overwritten.stderr)
+        XCTAssertEqual(try String(contentsOfFile: own, encoding: .utf8), #"<scene width="4" height="4"/>"#)
         // A group whose parts lie apart takes its opacity into each paint.
         let apart = try write("apart.scene.xml", #"<scene width="40" height="20"><group opacity="0.5"><rect width="15" height="20"/><rect x="20" width="15" height="20" fill="red"/></group></scene>"#)
         let out = dir.appendingPathComponent("apart.xml").path
@@ -273,6 +309,10 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
         }
         XCTAssertLessThanOrEqual(alphaDifference / Double(m.width * m.height), 1)
         XCTAssertEqual(colours, [[0, 0, 0]], "one colour")
+        // The fading circle fades in the monochrome layer too: alpha at four heights.
+        for y in [76, 100, 124, 140].map({ $0 * 2 }) {
+            XCTAssertEqual(Double(m.rgba[(y * m.width + 216) * 4 + 3]), Double(f.rgba[(y * f.width + 216) * 4 + 3]), accuracy: 3, "y \(y)")
+        }
         // The PNG build makes the same layer as PNGs.
         let pngRes = dir.appendingPathComponent("res-png").path
         XCTAssertEqual(try easel(["build", folder.path, "--android", pngRes, "--android-monochrome", "auto"]).status, 0)
@@ -290,10 +330,12 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
     /// gradient background and a foreground of shapes, a stroke and text.
     static let iconWithoutMonochrome = """
         <scene width="216" height="216" asset="app-icon">
-          <defs><linearGradient id="bg" angle="135"><stop color="#5ac8fa"/><stop color="#0040dd"/></linearGradient></defs>
+          <defs><linearGradient id="bg" angle="135"><stop color="#5ac8fa"/><stop color="#0040dd"/></linearGradient>
+            <linearGradient id="fade" angle="90"><stop color="#ffffff"/><stop color="#ffffff" opacity="0"/></linearGradient></defs>
           <group id="background"><rect width="216" height="216" fill="url(#bg)"/></group>
           <group id="foreground">
-            <circle cx="108" cy="108" r="40" fill="#ffffff" fill-opacity="0.9"/>
+            <circle cx="108" cy="108" r="40" fill="url(#fade)"/>
+            <rect x="60" y="150" width="96" height="10" fill="#ffffff" fill-opacity="0.6"/>
             <polyline points="80,120 100,96 116,108 140,84" fill="none" stroke="#ffd60a" stroke-width="7" line-cap="round" line-join="round"/>
             <text x="88" y="124" font-size="20" fill="#0040dd">Aa</text>
           </group>

@@ -144,7 +144,9 @@ final class CrossRendererTests: XCTestCase {
     }
 
     func testOutputIsDeterministic() throws {
-        for format in OutputFormat.allCases {
+        // The scene's group opacity over overlapping parts has no VectorDrawable
+        // (VectorDrawableTests render the same drawable twice).
+        for format in OutputFormat.allCases where format != .vectorDrawable {
             let a = try compileScene(scene).render(format: format)
             let b = try compileScene(scene).render(format: format)
             XCTAssertEqual(a, b, "\(format) output differs between two runs")

@@ -212,7 +212,8 @@ final class TextTests: XCTestCase {
     /// The example card in four scripts, compiled twice: the same bytes.
     func testTextOutputIsDeterministic() throws {
         let url = ExternalTool.repositoryRoot.appendingPathComponent("examples/hello-world.scene.xml")
-        for format in OutputFormat.allCases {
+        // Emoji have no VectorDrawable (VectorDrawableTests render text twice).
+        for format in OutputFormat.allCases where format != .vectorDrawable {
             XCTAssertEqual(try Easel.compile(fileAt: url).get().render(format: format),
                            try Easel.compile(fileAt: url).get().render(format: format), "\(format)")
         }

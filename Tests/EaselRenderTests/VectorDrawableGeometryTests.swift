@@ -50,6 +50,10 @@ final class VectorDrawableGeometryTests: XCTestCase {
         let square = BezierPath.rect(Rect(x: 0, y: 0, width: 40, height: 40))
         let around = try XCTUnwrap(DashedOutline.pieces(square, dash: [30, 20], offset: 0))
         XCTAssertEqual(lengths(around), [40, 30, 30])
+        // On all the way round: the square itself, closed (a join at its start, no caps).
+        let whole = try XCTUnwrap(DashedOutline.pieces(square, dash: [1000, 10], offset: 0))
+        XCTAssertEqual(lengths(whole), [160])
+        XCTAssertEqual(whole.elements.last, .close)
         // A curve is cut at arc length: pieces of a quarter circle of radius 100.
         var arc = BezierPath()
         arc.move(to: Point(100, 0))
