@@ -286,7 +286,7 @@ public enum AssetBuild {
             session.report([Diagnostic(.error, .sceneChangedDuringBuild(unplanned.path), at: SourceLocation(file: shown, line: 1, column: 1))])
             return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics)
         }
-        let outputs = files.map(\.path)
+        var outputs = files.map(\.path)
         // Every file rendered before the first is written: a scene that
         // fails writes nothing.
         // The mirrored tree's SVGs animate (a catalog has none): what they cannot animate is said, once.
@@ -307,6 +307,9 @@ public enum AssetBuild {
                 guard let bytes else { continue }   // a locale whose translations did not change
                 try outputFolder.write(bytes, to: relative)
             }
+            // A kept locale lists every file it could have (a VectorDrawable
+            // or PNG densities): only those on disk are its outputs.
+            outputs = made.filter { $0.1 != nil || outputFolder.exists($0.0) }.map(\.0)
         }
         session.report(warnings)
         guard ok else { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }

@@ -95,6 +95,27 @@ final class LocalizedBuildTests: XCTestCase {
         }
     }
 
+    /// With `--android-vectors` a locale kept from the last build records
+    /// only the files it wrote (a VectorDrawable), not the PNGs it could
+    /// have been: changing another locale's text removes nothing.
+    func testAKeptLocaleOfVectorDrawablesRecordsOnlyItsFiles() throws {
+        let res = dir.appendingPathComponent("res")
+        func buildRes() throws -> ToolResult {
+            try ExternalTool.run(ExternalTool.easelExecutable, ["build", src.path, "--android", res.path, "--android-vectors", "--locales", "en,de", "--strings", strings.path])
+        }
+        let first = try buildRes()
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: res.appendingPathComponent("drawable-en/promo.xml").path))
+        try writeStrings(de: "Fortschritte")
+        let second = try buildRes()
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertTrue(second.stdout.contains("0 removed"), second.stdout)
+        let manifest = try String(contentsOf: res.appendingPathComponent(".easel-build.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\\/", with: "/")
+        XCTAssertTrue(manifest.contains("drawable-en/promo.xml"), manifest)
+        XCTAssertFalse(manifest.contains("drawable-en-mdpi/promo.png"), "a kept locale lists no file it did not write")
+    }
+
     /// In an asset catalog each locale's images (dark ones included) are
     /// entries of the scene's one imageset, marked with their locale, each
     /// file of the right pixel size.
