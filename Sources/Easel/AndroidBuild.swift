@@ -43,8 +43,10 @@ extension AssetBuild {
                     let side = Int((Double(AndroidResources.layerSize) * scale).rounded())
                     // The system draws the monochrome layer in the theme's colours, night or not.
                     for layer in layers where planning || !vectorLayers.contains(layer) {
+                        // A derived themed layer: the coverage in black, colour glyphs and pictures too.
+                        let derived = layer == "monochrome" && r.derivedMonochrome
                         out.append(PlannedFile(path: folder + "/\(resource)_\(layer).png", producer: r.producer,
-                                               bytes: { try r.layers[layer]?.renderPNG(pixels: side) }))
+                                               bytes: { try derived ? r.layers[layer]?.renderCoveragePNG(pixels: side) : r.layers[layer]?.renderPNG(pixels: side) }))
                     }
                 }
                 // One XML for every density, locale and night mode: it names the layers' resources.

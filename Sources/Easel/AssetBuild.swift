@@ -370,6 +370,15 @@ public enum AssetBuild {
             scenes.append((variant, c))
             for f in variantSession.filesRead where readPaths.insert(f.path).inserted { out.filesRead.append(f) }
         }
+        /// The compile so far, failed by `error` (its diagnostics said).
+        func failed(_ error: Error) -> LocaleCompile {
+            var failure = out
+            if let e = error as? DiagnosticsError { failure.diagnostics += e.diagnostics } else {
+                failure.diagnostics.append(Diagnostic(.error, .failed(error), at: nil))
+            }
+            failure.failed = true
+            return failure
+        }
         for (variant, c) in scenes {
             // An app icon's files are made from every rendering: none is kept.
             let isAppIcon = c.scene.asset == .appIcon
@@ -408,6 +417,7 @@ public enum AssetBuild {
                 // --android-monochrome auto: the foreground's coverage, in one colour.
                 if r.adaptiveLayers.contains("monochrome"), !ids.contains("monochrome") {
                     r.layers["monochrome"] = r.layers["foreground"]?.monochrome()
+                    r.derivedMonochrome = true
                 }
             }
             // An app icon's Icon Composer bundle: its appearances and layers compiled alone.
@@ -429,26 +439,12 @@ public enum AssetBuild {
                         }
                         return made
                     }
-                } catch let error as DiagnosticsError {
-                    out.diagnostics += error.diagnostics
-                    out.failed = true
-                    return out
                 } catch {
-                    out.diagnostics.append(Diagnostic(.error, .failed(error), at: nil))
-                    out.failed = true
-                    return out
+                    return failed(error)
                 }
             }
             if !kept {
-                do { try r.prerender(options) } catch let error as DiagnosticsError {
-                    out.diagnostics += error.diagnostics
-                    out.failed = true
-                    return out
-                } catch {
-                    out.diagnostics.append(Diagnostic(.error, .failed(error), at: nil))
-                    out.failed = true
-                    return out
-                }
+                do { try r.prerender(options) } catch { return failed(error) }
             }
             out.renderings.append(r)
         }

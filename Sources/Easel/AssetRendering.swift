@@ -17,6 +17,8 @@ extension AssetBuild {
         var rendered: [String: [UInt8]] = [:]
         /// An Android app icon's adaptive layers, each compiled alone, by id.
         var layers: [String: CompiledScene] = [:]
+        /// The monochrome layer is the foreground's coverage (`--android-monochrome auto`).
+        var derivedMonochrome = false
         /// With `--android-vectors`, the VectorDrawables made of the scene
         /// and of an app icon's adaptive layers (by id), and why the others
         /// could not be (warnings at the element that stopped them).

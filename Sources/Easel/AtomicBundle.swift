@@ -9,6 +9,8 @@ import Glibc
 /// sees the old bundle or the new one, never a mix, and a failure leaves
 /// the old one as it was.
 extension AtomicFile {
+    /// `files`' last is the bundle's own marker (`icon.json`): an existing
+    /// folder is replaced only if it holds one.
     public static func writeBundle(_ files: [(path: String, bytes: [UInt8])], to url: URL) throws {
         let directory = url.deletingLastPathComponent().path
         let folder = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -22,6 +24,16 @@ extension AtomicFile {
 
     private static func writeBundle(_ files: [(path: String, bytes: [UInt8])], to url: URL, in folder: Int32, directory: String) throws {
         let name = url.lastPathComponent
+        // Only a bundle is replaced: a file, or a folder without icon.json, is someone else's.
+        var existing = stat()
+        if fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 {
+            var manifest = stat()
+            let isBundle = (existing.st_mode & S_IFMT) == S_IFDIR
+                && fstatat(folder, name + "/" + (files.last?.path ?? "icon.json"), &manifest, AT_SYMLINK_NOFOLLOW) == 0
+            guard isBundle else {
+                throw DiagnosticsError([Diagnostic(.error, .cannotReplace(url.path, "it is not an Icon Composer bundle (a folder holding icon.json), and a bundle is replaced whole; remove it or name the output otherwise"), at: nil)])
+            }
+        }
         var made: String?
         for _ in 0..<16 {
             let candidate = ".\(name).easel-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 36)

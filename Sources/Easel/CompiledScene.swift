@@ -80,6 +80,13 @@ public struct CompiledScene: Sendable {
                               selectableText: false)
     }
 
+    /// A PNG `pixels` on a side of the scene's coverage in black (colours
+    /// dropped, alpha kept): a themed layer derived from a foreground.
+    public func renderCoveragePNG(pixels: Int) throws -> [UInt8] {
+        let s = scale(forPixels: pixels)
+        return try SceneRenderer.coveragePNG(try tree(for: s), scale: s, maxPaintCost: limits.maxPaintCost, images: images, glyphs: glyphs)
+    }
+
     /// The scene in one colour (`RenderTree.monochrome`): an adaptive
     /// icon's themed layer made from its foreground.
     public func monochrome() -> CompiledScene {

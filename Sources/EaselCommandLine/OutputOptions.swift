@@ -14,7 +14,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
 
     // --formats, and --format as render has always spelled it.
     @Option(name: [.customLong("formats"), .customLong("format")],
-            help: "Comma-separated formats: png, pdf, svg, vector-drawable (an Android VectorDrawable, NAME.xml; render: also apng, an animated PNG, icns or ico, icon files, and icon, an Icon Composer bundle; one with -o). Default: render, the output's extension (png with --out-dir); build, png. --format is accepted too.")
+            help: "Comma-separated formats: png, pdf, svg, vector-drawable (an Android VectorDrawable, NAME.xml). Render only, one at a time: apng (an animated PNG), icns, ico (icon files), icon (an Icon Composer bundle, NAME.icon). Default: render, the output's extension (png with --out-dir); build, png. --format is accepted too.")
     public var formats: String?
 
     @Option(name: .shortAndLong, help: "Scenes rendered at once (default: the number of cores).")

@@ -59,7 +59,7 @@ struct Build: ParsableCommand {
     @Flag(name: .customLong("android-vectors"), help: "With --android: each scene a VectorDrawable can express as drawable/NAME.xml (the others as PNG densities, with a warning saying why), an app icon's adaptive layers as drawable/ic_launcher_*.xml.")
     var androidVectors = false
 
-    @Option(name: .customLong("android-monochrome"), help: ArgumentHelp("With --android: 'auto' makes an app icon's themed (monochrome) layer from its foreground's coverage in one colour when it has no monochrome group.", valueName: "auto"))
+    @Option(name: .customLong("android-monochrome"), help: ArgumentHelp("With --android: none (the default) or auto, which makes an app icon's themed (monochrome) layer from its foreground's coverage in one colour when it has no monochrome group.", valueName: "mode"))
     var androidMonochrome: AndroidMonochrome?
 
     var platformList: [IconPlatform] {
@@ -97,7 +97,8 @@ struct Build: ParsableCommand {
 
     func validate() throws {
         if let only = outputs.formatNames.first(where: OutputOptions.renderOnlyFormats.contains) {
-            throw ValidationError("--formats \(only) is for render; a build writes png, pdf or svg (an app icon scene becomes an appiconset with --xcassets)")
+            if only == "icon" { throw ValidationError("--formats icon is for render; a build writes app icons' Icon Composer bundles with --icon-composer") }
+            throw ValidationError("--formats \(only) is for render; a build writes png, pdf, svg or vector-drawable (an app icon scene becomes an appiconset with --xcassets)")
         }
         if xcassets, formatList.contains(.svg) || formatList.contains(.vectorDrawable) || Set(formatList).count > 1 {
             throw ValidationError("--xcassets takes --formats png (one image per scale) or pdf (a vector imageset)")

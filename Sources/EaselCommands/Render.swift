@@ -93,6 +93,7 @@ struct Render: ParsableCommand {
                 throw ValidationError("--format icon and the extension of '\(output)' disagree (an Icon Composer bundle is NAME.icon)")
             }
             if layer != nil { throw ValidationError("an Icon Composer bundle holds every layer: drop --layer") }
+            if variant != nil { throw ValidationError("an Icon Composer bundle holds the dark and tinted appearances itself: drop --variant") }
             return
         }
         if let icon = iconKind {

@@ -87,13 +87,22 @@ extension ResolvedPaint.Kind {
     /// The paint with its geometry moved by (dx, dy), for content drawn in
     /// a space that is the paint's moved (an SVG image's shapes in its box).
     public func moved(_ dx: Double, _ dy: Double) -> ResolvedPaint.Kind? {
-        let shift = AffineTransform.translation(dx, dy)
+        transformed(.translation(dx, dy))
+    }
+
+    /// The paint as seen from a space `m` maps the paint's space into (its
+    /// gradient matrix after `m`); nil for stripes under more than a move,
+    /// and for patterns and cross-fades.
+    public func transformed(_ m: AffineTransform) -> ResolvedPaint.Kind? {
         switch self {
         case .solid: return self
-        case .linear(var g): g.matrix = shift.concatenating(g.matrix); return .linear(g)
-        case .radial(var g): g.matrix = shift.concatenating(g.matrix); return .radial(g)
-        case .conic(var g): g.matrix = shift.concatenating(g.matrix); return .conic(g)
-        case .stripes(var s): s.origin = Point(s.origin.x + dx, s.origin.y + dy); return .stripes(s)
+        case .linear(var g): g.matrix = m.concatenating(g.matrix); return .linear(g)
+        case .radial(var g): g.matrix = m.concatenating(g.matrix); return .radial(g)
+        case .conic(var g): g.matrix = m.concatenating(g.matrix); return .conic(g)
+        case .stripes(var s):
+            guard m.a == 1, m.b == 0, m.c == 0, m.d == 1 else { return nil }
+            s.origin = Point(s.origin.x + m.tx, s.origin.y + m.ty)
+            return .stripes(s)
         case .pattern, .crossFade: return nil
         }
     }

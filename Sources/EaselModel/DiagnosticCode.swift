@@ -155,7 +155,7 @@ extension DiagnosticCode {
         case .unknownOutputFormat: return "The output's format cannot be told from its name; give `--format`."
         case .outputCollision: return "Two inputs would write the same output path (in a build: two scenes, variants or locales, also paths that differ only in case): reported before anything is written; for `render` a command-line error (exit 2), for `build` exit 1."
 
-        case .notExpressible: return "The output format cannot express this element (a raster image in a VectorDrawable, a group's opacity over overlapping parts); nothing is written."
+        case .notExpressible: return "The output format cannot express this element (a raster image in a VectorDrawable, a group's opacity over overlapping parts); nothing is written. Change the element as the message says, render a PNG instead, or build with `--android --android-vectors`, where such a scene falls back to PNG densities."
         case .renderFailed: return "Cairo or the PNG encoder failed (out of memory, a bad frame); nothing is written."
         case .stillSVGAnimation: return "Animated paints that SVG cannot animate (a conic keyframe, keyframes of different kinds): the SVG shows their first frame."
         case .staleManifest: return "The build manifest in the output folder is not one this Easel reads: everything is built again."

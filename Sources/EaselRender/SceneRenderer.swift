@@ -117,6 +117,27 @@ public enum SceneRenderer {
         return bytes
     }
 
+    /// A PNG of where the tree paints and how strongly, in black: every
+    /// pixel's colour dropped, its alpha kept — colour glyphs and pictures
+    /// too (an Android themed layer made from a foreground). Package
+    /// access, as `render`.
+    package static func coveragePNG(_ scene: RenderTree, scale: Double, maxPaintCost: Double = .infinity,
+                                    images: DecodedImages, glyphs: GlyphOutlineSet) throws -> [UInt8] {
+        let canvas = try rasterCanvas(scene, scale: scale, time: 0, budget: maxPaintCost, images: images, glyphs: glyphs)
+        cairo_surface_flush(canvas.surface)
+        // ARGB32, premultiplied: black at alpha a is (0, 0, 0, a).
+        let words = canvas.pixels.assumingMemoryBound(to: UInt32.self)
+        for y in 0..<canvas.height {
+            let row = words + y * (canvas.stride / 4)
+            for x in 0..<canvas.width { row[x] &= 0xFF00_0000 }
+        }
+        cairo_surface_mark_dirty(canvas.surface)
+        guard let bytes = PNGEncoder.encode(canvas, compression: .default, keepAlpha: true, colorSpace: scene.colorSpace) else {
+            throw failure(.pngEncodingFailed, scene.location)
+        }
+        return bytes
+    }
+
     /// How many animated paints an animated SVG can only show as their first
     /// frame (a conic keyframe, keyframes of different kinds, transforms or
     /// spreads): what a caller should warn about.

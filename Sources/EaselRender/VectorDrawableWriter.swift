@@ -176,7 +176,7 @@ final class VectorDrawableWriter {
         let x0 = max(c.minX, d.minX), y0 = max(c.minY, d.minY)
         let box = Rect(x: x0 - d.x, y: y0 - d.y, width: max(0, min(c.maxX, d.maxX) - x0), height: max(0, min(c.maxY, d.maxY) - y0))
         let clip = ResolvedClip(shapes: [ResolvedClip.Shape(path: .rect(box), rule: .nonzero, clip: [])], within: [])
-        let placed = RenderGroup(location: current ?? SourceLocation(file: "", line: 1, column: 1), transform: .translation(d.x, d.y), clip: clip, children: shapes.nodes)
+        var nodes = shapes.nodes
         var table = shapes.paints
         var space = SceneColorSpace.srgb
         if let tint = image.tint {
@@ -191,18 +191,52 @@ final class VectorDrawableWriter {
             guard let moved = paint.kind.moved(-d.x, -d.y), uniform, opaque || Self.paintsApart(shapes.nodes) else {
                 return refuse("a VectorDrawable cannot paint this tint through the SVG image's coverage: its shapes overlap and are not all opaque under an opaque tint, or one fades (a gradient of changing alpha), or the tint is a pattern")
             }
+            // Each shape's tint in that shape's own space (under the groups Cairo wrote).
             table = PaintTable()
-            for id in shapes.paints.ids {
-                let own = shapes.paints.paint(id, at: 0)
-                _ = table.add(.fixed(ResolvedPaint(kind: moved, opacity: paint.opacity * own.opacity * (own.kind.uniformAlpha ?? 1))))
+            guard let tinted = Self.tinted(shapes.nodes, from: .identity, tint: ResolvedPaint(kind: moved, opacity: paint.opacity),
+                                           own: shapes.paints, into: &table) else {
+                return refuse("a VectorDrawable cannot paint this tint through the SVG image's coverage: stripes under the SVG's own scaling")
             }
+            nodes = tinted
             space = colorSpace
         }
+        let placed = RenderGroup(location: current ?? SourceLocation(file: "", line: 1, column: 1), transform: .translation(d.x, d.y),
+                                 clip: clip, children: nodes)
         let inner = VectorDrawableWriter(paints: table, time: 0, budget: budget, glyphs: glyphs, colorSpace: space)
         inner.indent = indent
         inner.write([.group(placed)], opacity: opacity)
         out += inner.out
         failures += inner.failures
+    }
+
+    /// The shapes with each paint replaced by `tint` (given in the space of
+    /// `nodes`' parent, which `t` maps their space into) at the shape's own
+    /// alpha: one paint per shape, its geometry in that shape's space.
+    private static func tinted(_ nodes: [RenderNode], from t: AffineTransform, tint: ResolvedPaint, own: PaintTable,
+                               into table: inout PaintTable) -> [RenderNode]? {
+        var out: [RenderNode] = []
+        for node in nodes {
+            switch node {
+            case .group(let g):
+                guard let children = tinted(g.children, from: t.concatenating(g.transform), tint: tint, own: own, into: &table) else { return nil }
+                out.append(.group(RenderGroup(location: g.location, transform: g.transform, opacity: g.opacity, clip: g.clip, children: children)))
+            case .path(let p):
+                guard let inverse = t.inverted, let kind = tint.kind.transformed(inverse) else { return nil }
+                func recoloured(_ id: PaintID) -> PaintID {
+                    let o = own.paint(id, at: 0)
+                    return table.add(.fixed(ResolvedPaint(kind: kind, opacity: tint.opacity * o.opacity * (o.kind.uniformAlpha ?? 1))))
+                }
+                let stroke = p.stroke.map { s in
+                    StrokeDrawing(paint: recoloured(s.paint), width: s.width, cap: s.cap, join: s.join, miterLimit: s.miterLimit,
+                                  dash: s.dash, dashOffset: s.dashOffset)
+                }
+                out.append(.path(RenderPath(location: p.location, path: p.path, fill: p.fill.map(recoloured), fillRule: p.fillRule,
+                                            stroke: stroke, disjointRectangles: p.disjointRectangles)))
+            case .image, .text:
+                out.append(node)
+            }
+        }
+        return out
     }
 
     /// Whether everything `nodes` paint — each fill, stroke and text — lies

@@ -18,16 +18,12 @@ final class IconComposerTests: XCTestCase, CommandLineTesting {
         dir = ExternalTool.temporaryDirectory(name)
     }
 
-    static let checker = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/platform-assets/check_assets.py").path
+    static let checker = AssetChecks.checker
     static let exampleIcon = ExternalTool.repositoryRoot.appendingPathComponent("examples/app-icon/icon.scene.xml").path
 
     @discardableResult
     func check(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-        let r = try ExternalTool.run("python3", [Self.checker] + arguments)
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
-        XCTAssertEqual(json["errors"] as? [String], [], "\(arguments)", file: file, line: line)
-        return json
+        try AssetChecks.check(arguments, file: file, line: line)
     }
 
     func image(_ path: String) throws -> RasterImage {
@@ -172,6 +168,17 @@ final class IconComposerTests: XCTestCase, CommandLineTesting {
         XCTAssertTrue(FileManager.default.fileExists(atPath: bundle.appendingPathComponent("Assets/back.svg").path))
         let hidden = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }
         XCTAssertEqual(hidden, [])
+        // A folder that is no bundle, or a file, is someone else's: never replaced.
+        _ = try write("layered.scene.xml", Self.layered)
+        let mine = dir.appendingPathComponent("Mine.icon")
+        _ = try write("Mine.icon/notes.txt", "precious")
+        let refused = try easel(["render", scene, "-o", mine.path])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("it is not an Icon Composer bundle"), refused.stderr)
+        XCTAssertEqual(try String(contentsOf: mine.appendingPathComponent("notes.txt"), encoding: .utf8), "precious")
+        _ = try write("File.icon", "a file")
+        XCTAssertEqual(try easel(["render", scene, "-o", dir.appendingPathComponent("File.icon").path]).status, 1)
+        XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("File.icon"), encoding: .utf8), "a file")
     }
 
     func testWhatAnIconBundleCannotBeMadeFromIsALocatedError() throws {

@@ -16,17 +16,13 @@ final class PlatformAssetTests: XCTestCase, CommandLineTesting {
         dir = ExternalTool.temporaryDirectory(name)
     }
 
-    static let checker = ExternalTool.repositoryRoot.appendingPathComponent("Tests/Fixtures/platform-assets/check_assets.py").path
+    static let checker = AssetChecks.checker
     static let exampleIcon = ExternalTool.repositoryRoot.appendingPathComponent("examples/app-icon/icon.scene.xml")
 
     /// The checker's JSON, failing the test on any error it lists.
     @discardableResult
     func check(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
-        let r = try ExternalTool.run("python3", [Self.checker] + arguments)
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
-        XCTAssertEqual(json["errors"] as? [String], [], "\(arguments)", file: file, line: line)
-        return json
+        try AssetChecks.check(arguments, file: file, line: line)
     }
 
     /// A scene folder holding the example icon and `others`.

@@ -318,6 +318,29 @@ final class VectorDrawableTests: XCTestCase, CommandLineTesting {
         XCTAssertEqual(try easel(["build", folder.path, "--android", pngRes, "--android-monochrome", "auto"]).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: pngRes + "/mipmap-xxxhdpi/ic_launcher_monochrome.png"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: res + "/mipmap-xxxhdpi/ic_launcher_monochrome.png"))
+        // An emoji (colour glyphs, no VectorDrawable) in the foreground: the
+        // themed layer is a PNG of its coverage, black, alpha for alpha.
+        _ = try write("emoji/icon.scene.xml", """
+            <scene width="108" height="108" asset="app-icon">
+              <group id="background"><rect width="108" height="108" fill="#222"/></group>
+              <group id="foreground"><text x="38" y="38" font-size="28">🚀</text></group>
+            </scene>
+            """)
+        let emojiRes = dir.appendingPathComponent("res-emoji").path
+        let e = try easel(["build", dir.appendingPathComponent("emoji").path, "--android", emojiRes, "--android-vectors", "--android-monochrome", "auto"])
+        XCTAssertEqual(e.status, 0, e.stderr)
+        XCTAssertTrue(e.stderr.contains("warning: written as PNG densities instead of a VectorDrawable"), e.stderr)
+        let themed = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: emojiRes + "/mipmap-xxxhdpi/ic_launcher_monochrome.png"))))
+        let fg = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: emojiRes + "/mipmap-xxxhdpi/ic_launcher_foreground.png"))))
+        var coloured = 0, inked = 0, alphaOff = 0
+        for i in stride(from: 0, to: themed.rgba.count, by: 4) {
+            if themed.rgba[i] != 0 || themed.rgba[i + 1] != 0 || themed.rgba[i + 2] != 0 { coloured += 1 }
+            if fg.rgba[i + 3] > 0 { inked += 1 }
+            if themed.rgba[i + 3] != fg.rgba[i + 3] { alphaOff += 1 }
+        }
+        XCTAssertGreaterThan(inked, 1000, "the emoji is drawn")
+        XCTAssertEqual(coloured, 0, "black")
+        XCTAssertEqual(alphaOff, 0, "the foreground's alpha")
     }
 
     func testVectorOptionsNeedAnAndroidFolder() throws {

@@ -250,7 +250,9 @@ def compare(path, png, scale):
                     sa = sum(a[(by + j) * w + bx + i][c] for j in range(8) for i in range(8))
                     sb = sum(b[(by + j) * w + bx + i][c] for j in range(8) for i in range(8))
                     blocks = max(blocks, abs(sa - sb) / 64)
-        return {"errors": [], "mean": sum(diffs) / len(diffs), "max": max(diffs), "block_max": blocks,
+        mean = sum(diffs) / len(diffs)
+        return {"errors": [], "mean": mean, "max": max(diffs), "block_max": blocks,
+                "verdict": "agree" if mean <= 3 and blocks <= 32 else "differ (the tests allow a mean of 3 and 8-pixel blocks of 32)",
                 "fraction_over_16": sum(1 for p, q in zip(a, b) if max(abs(x - y) for x, y in zip(p, q)) > 16) / len(a)}
 
 
