@@ -124,7 +124,8 @@ public enum AssetBuild {
             : ParallelJobs.map(stale, jobs: options.jobs) { scene in
                 // After Ctrl-C no scene starts; those under way finish and are recorded.
                 guard !AtomicFile.isInterrupted else { return SceneResult(scene: scene, entry: nil, diagnostics: [], started: false) }
-                let result = build(scene, options, only: onlyLocales[scene], planned: planned[scene] ?? [], into: writingFolder!)
+                let result = build(scene, options, only: onlyLocales[scene], planned: planned[scene] ?? [],
+                                   previous: Set(previousOutputs[scene] ?? []), into: writingFolder!)
                 // Reported under the lock: one progress call at a time, in
                 // the order scenes finished (the callback prints).
                 done.withLock { count in
@@ -233,8 +234,9 @@ public enum AssetBuild {
     /// translations changed (the others' files are kept as they are).
     /// `planned`: the paths the build planned for the scene; a file outside
     /// them fails the scene, unwritten.
+    /// `previous`: the outputs the last build recorded for the scene (what a kept locale keeps).
     static func build(_ scene: String, _ options: Options, only: [String]? = nil, planned: Set<String>,
-                      into outputFolder: OutputFolder) -> SceneResult {
+                      previous: Set<String> = [], into outputFolder: OutputFolder) -> SceneResult {
         var compileOptions = options.compile
         compileOptions.scales = options.formats.contains(.png) ? options.pngScales.compactMap { $0 } : []
         // A build's --set values are for the scenes that declare them.
@@ -308,8 +310,8 @@ public enum AssetBuild {
                 try outputFolder.write(bytes, to: relative)
             }
             // A kept locale lists every file it could have (a VectorDrawable
-            // or PNG densities): only those on disk are its outputs.
-            outputs = made.filter { $0.1 != nil || outputFolder.exists($0.0) }.map(\.0)
+            // or PNG densities): only those the last build wrote are its outputs.
+            outputs = made.filter { $0.1 != nil || previous.contains($0.0) }.map(\.0)
         }
         session.report(warnings)
         guard ok else { return SceneResult(scene: scene, entry: nil, diagnostics: session.diagnostics) }

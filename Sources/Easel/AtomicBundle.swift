@@ -65,8 +65,19 @@ extension AtomicFile {
             discard()
             throw error
         }
+        // What was swapped out is removed only if it is a bundle still (it
+        // could have been replaced since it was checked).
+        func isBundle(_ entry: String) -> Bool {
+            var info = stat()
+            return fstatat(folder, entry + "/" + (files.last?.path ?? "icon.json"), &info, AT_SYMLINK_NOFOLLOW) == 0
+        }
         if easel_exchange_names(folder, temporary, name) == 0 {
             // The old bundle now has the hidden name.
+            guard isBundle(temporary) else {
+                _ = easel_exchange_names(folder, temporary, name)
+                discard()
+                throw DiagnosticsError([Diagnostic(.error, .cannotReplace(url.path, "it changed into something that is not an Icon Composer bundle while the new one was written"), at: nil)])
+            }
             discard()
         } else if errno == ENOENT, renameat(folder, temporary, folder, name) == 0 {
             return
@@ -75,8 +86,14 @@ extension AtomicFile {
             let aside = temporary + "-old"
             guard renameat(folder, name, folder, aside) == 0 else {
                 let reason = String(cString: strerror(errno))
+                if errno == ENOENT, renameat(folder, temporary, folder, name) == 0 { return }
                 discard()
                 throw DiagnosticsError([Diagnostic(.error, .cannotReplace(url.path, reason), at: nil)])
+            }
+            guard isBundle(aside) else {
+                _ = renameat(folder, aside, folder, name)
+                discard()
+                throw DiagnosticsError([Diagnostic(.error, .cannotReplace(url.path, "it changed into something that is not an Icon Composer bundle while the new one was written"), at: nil)])
             }
             guard renameat(folder, temporary, folder, name) == 0 else {
                 let reason = String(cString: strerror(errno))

@@ -84,7 +84,8 @@ public struct CompiledScene: Sendable {
     /// dropped, alpha kept): a themed layer derived from a foreground.
     public func renderCoveragePNG(pixels: Int) throws -> [UInt8] {
         let s = scale(forPixels: pixels)
-        return try SceneRenderer.coveragePNG(try tree(for: s), scale: s, maxPaintCost: limits.maxPaintCost, images: images, glyphs: glyphs)
+        return try SceneRenderer.coveragePNG(try tree(for: s), scale: s, maxPaintCost: limits.maxPaintCost,
+                                             png: PNGSettings(compression: pngCompression), images: images, glyphs: glyphs)
     }
 
     /// The scene in one colour (`RenderTree.monochrome`): an adaptive

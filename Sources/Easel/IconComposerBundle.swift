@@ -43,6 +43,17 @@ public enum IconComposerBundle {
         }) {
             throw DiagnosticsError([Diagnostic(.error, .outsideIconLayers, at: stray.location)])
         }
+        // Two ids must not name one file (ignoring case, as a Mac's disk does).
+        var named: [String: String] = [:]
+        for id in ids {
+            for suffix in ["", "-dark", "-tinted"] {
+                let file = (fileName(id) + suffix).lowercased()
+                if let other = named[file], other != id {
+                    throw DiagnosticsError([Diagnostic(.error, .iconLayerFilesClash(other, id, fileName(id) + suffix + ".svg"), at: scene.scene.location)])
+                }
+                named[file] = id
+            }
+        }
         // Each layer is compiled alone in each appearance: a bounded number.
         guard ids.count <= maxLayers else {
             throw DiagnosticsError([Diagnostic(.error, .tooManyIconLayers(ids.count), at: scene.scene.location)])
@@ -128,7 +139,10 @@ public enum IconComposerBundle {
     /// id's SVG in each appearance, and `icon.json`.
     public static func candidates(layerIDs: [String], appearances: [Appearance]) -> [String] {
         let suffixes = [""] + [Appearance.dark, .tinted].filter(appearances.contains).map { "-" + $0.rawValue }
-        return layerIDs.flatMap { id in suffixes.map { "Assets/" + fileName(id) + $0 + ".svg" } } + ["icon.json"]
+        // Unique: ids that would clash are an error of the compile, not of the plan.
+        var seen = Set<String>()
+        return layerIDs.flatMap { id in suffixes.map { "Assets/" + fileName(id) + $0 + ".svg" } }.filter { seen.insert($0.lowercased()).inserted }
+            + ["icon.json"]
     }
 
     /// The ids of the layers a bundle has: the top-level groups with an id
@@ -266,6 +280,9 @@ public enum IconComposerBundle {
 }
 
 extension Diagnostic.Message {
+    static func iconLayerFilesClash(_ a: String, _ b: String, _ file: String) -> Self {
+        .init(.notAnAppIcon, "the layers '\(a)' and '\(b)' would both be written as Assets/\(file) (ids become file names of letters, digits, - and _, a layer's dark and tinted pictures ID-dark.svg and ID-tinted.svg, and case does not count); rename one")
+    }
     static func tooManyIconLayers(_ count: Int) -> Self {
         .init(.inputTooLarge, "an Icon Composer bundle of \(count) layers (visible top-level groups with an id); at most \(IconComposerBundle.maxLayers), each compiled alone per appearance")
     }

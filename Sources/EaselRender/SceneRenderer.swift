@@ -122,7 +122,7 @@ public enum SceneRenderer {
     /// too (an Android themed layer made from a foreground). Package
     /// access, as `render`.
     package static func coveragePNG(_ scene: RenderTree, scale: Double, maxPaintCost: Double = .infinity,
-                                    images: DecodedImages, glyphs: GlyphOutlineSet) throws -> [UInt8] {
+                                    png: PNGSettings = PNGSettings(), images: DecodedImages, glyphs: GlyphOutlineSet) throws -> [UInt8] {
         let canvas = try rasterCanvas(scene, scale: scale, time: 0, budget: maxPaintCost, images: images, glyphs: glyphs)
         cairo_surface_flush(canvas.surface)
         // ARGB32, premultiplied: black at alpha a is (0, 0, 0, a).
@@ -132,7 +132,7 @@ public enum SceneRenderer {
             for x in 0..<canvas.width { row[x] &= 0xFF00_0000 }
         }
         cairo_surface_mark_dirty(canvas.surface)
-        guard let bytes = PNGEncoder.encode(canvas, compression: .default, keepAlpha: true, colorSpace: scene.colorSpace) else {
+        guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: true, colorSpace: scene.colorSpace) else {
             throw failure(.pngEncodingFailed, scene.location)
         }
         return bytes

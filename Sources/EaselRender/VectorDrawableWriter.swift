@@ -218,6 +218,8 @@ final class VectorDrawableWriter {
         for node in nodes {
             switch node {
             case .group(let g):
+                // A group that draws nothing (a singular transform) stays as it is: the writer skips it.
+                guard g.transform.inverted != nil else { out.append(node); continue }
                 guard let children = tinted(g.children, from: t.concatenating(g.transform), tint: tint, own: own, into: &table) else { return nil }
                 out.append(.group(RenderGroup(location: g.location, transform: g.transform, opacity: g.opacity, clip: g.clip, children: children)))
             case .path(let p):
@@ -231,7 +233,8 @@ final class VectorDrawableWriter {
                                   dash: s.dash, dashOffset: s.dashOffset)
                 }
                 out.append(.path(RenderPath(location: p.location, path: p.path, fill: p.fill.map(recoloured), fillRule: p.fillRule,
-                                            stroke: stroke, disjointRectangles: p.disjointRectangles)))
+                                            stroke: stroke, crossesOnlyNeighbours: p.crossesOnlyNeighbours,
+                                            disjointRectangles: p.disjointRectangles)))
             case .image, .text:
                 out.append(node)
             }

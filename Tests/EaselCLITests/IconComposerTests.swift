@@ -177,7 +177,9 @@ final class IconComposerTests: XCTestCase, CommandLineTesting {
         XCTAssertTrue(refused.stderr.contains("it is not an Icon Composer bundle"), refused.stderr)
         XCTAssertEqual(try String(contentsOf: mine.appendingPathComponent("notes.txt"), encoding: .utf8), "precious")
         _ = try write("File.icon", "a file")
-        XCTAssertEqual(try easel(["render", scene, "-o", dir.appendingPathComponent("File.icon").path]).status, 1)
+        let file = try easel(["render", scene, "-o", dir.appendingPathComponent("File.icon").path])
+        XCTAssertEqual(file.status, 1)
+        XCTAssertTrue(file.stderr.contains("it is not an Icon Composer bundle"), file.stderr)
         XCTAssertEqual(try String(contentsOf: dir.appendingPathComponent("File.icon"), encoding: .utf8), "a file")
     }
 
@@ -207,6 +209,11 @@ final class IconComposerTests: XCTestCase, CommandLineTesting {
         XCTAssertEqual(try easel(["render", escape, "-o", bundle.path]).status, 0)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: bundle.path + "/Assets"), ["______escaped.svg"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("escaped.svg").path))
+        // Two ids, one file: an error, not a layer overwritten.
+        let clash = try write("clash.scene.xml", #"<scene width="10" height="10" asset="app-icon"><group id="a.b"/><group id="A_b"/></scene>"#)
+        let c = try easel(["render", clash, "-o", dir.appendingPathComponent("clash.icon").path])
+        XCTAssertEqual(c.status, 1)
+        XCTAssertTrue(c.stderr.contains("error: the layers 'a.b' and 'A_b' would both be written as Assets/A_b.svg"), c.stderr)
         // Each layer is compiled alone per appearance: at most 16 of them.
         let groups = (0..<17).map { "<group id=\"g\($0)\"><rect width=\"4\" height=\"4\"/></group>" }.joined()
         let many = try write("many.scene.xml", "<scene width=\"10\" height=\"10\" asset=\"app-icon\">\(groups)</scene>")

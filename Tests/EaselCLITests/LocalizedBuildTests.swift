@@ -105,7 +105,9 @@ final class LocalizedBuildTests: XCTestCase {
         }
         let first = try buildRes()
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: res.appendingPathComponent("drawable-en/promo.xml").path))
+        let en = res.appendingPathComponent("drawable-en/promo.xml").path
+        let inode = try FileManager.default.attributesOfItem(atPath: en)[.systemFileNumber] as? UInt64
+        XCTAssertNotNil(inode)
         try writeStrings(de: "Fortschritte")
         let second = try buildRes()
         XCTAssertEqual(second.status, 0, second.stderr)
@@ -114,6 +116,9 @@ final class LocalizedBuildTests: XCTestCase {
             .replacingOccurrences(of: "\\/", with: "/")
         XCTAssertTrue(manifest.contains("drawable-en/promo.xml"), manifest)
         XCTAssertFalse(manifest.contains("drawable-en-mdpi/promo.png"), "a kept locale lists no file it did not write")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: en)[.systemFileNumber] as? UInt64, inode, "en was kept")
+        let third = try buildRes()
+        XCTAssertTrue(third.stdout.contains("nothing to do"), third.stdout)
     }
 
     /// In an asset catalog each locale's images (dark ones included) are
