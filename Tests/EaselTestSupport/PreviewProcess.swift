@@ -55,5 +55,14 @@ public final class PreviewProcess {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd").count) ?? -1
     }
 
+    /// The server's open sockets (its listener and one per connection):
+    /// unlike all its files, not moved by a font or scene file it opens and
+    /// closes around a render.
+    public var openSockets: Int {
+        let folder = "/proc/\(process.processIdentifier)/fd"
+        guard let fds = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return -1 }
+        return fds.filter { ((try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)) ?? "").hasPrefix("socket:") }.count
+    }
+
     deinit { if process.isRunning { process.terminate() } }
 }
