@@ -202,23 +202,14 @@ public enum IconComposerBundle {
         guard paths.count == 1, let path = paths.first, path.stroke == nil, let id = path.fill, covers(path, canvas) else { return nil }
         let paint = tree.paints.paint(id, at: 0)
         // A translucent fill over a background colour is two colours.
-        if tree.background.alpha > 0, !isOpaque(paint) { return nil }
+        if tree.background.alpha > 0, !(paint.opacity >= 1 && paint.kind.isOpaque) { return nil }
         switch paint.kind {
         case .solid(let c):
             return .object(["solid": .string(colorString(c, alpha: c.alpha * paint.opacity, p3: p3))])
         case .linear(let g):
             guard g.stops.count == 2, g.spread == .pad, g.stops[1].offset > g.stops[0].offset, g.matrix.inverted != nil else { return nil }
             // The line from offset 0 to 1 in the canvas, in unit coordinates.
-            let (a, b) = (g.matrix.apply(g.start), g.matrix.apply(g.end))
-            let dx = g.end.x - g.start.x, dy = g.end.y - g.start.y
-            let len2 = dx * dx + dy * dy
-            guard len2 > 0, let inverse = g.matrix.inverted else { return nil }
-            // The user-space direction of the offset's gradient (as for a VectorDrawable).
-            let gx = (inverse.a * dx + inverse.b * dy) / len2, gy = (inverse.c * dx + inverse.d * dy) / len2
-            let n2 = gx * gx + gy * gy
-            guard n2 > 0, n2.isFinite else { return nil }
-            _ = b
-            let start = a, end = Point(a.x + gx / n2, a.y + gy / n2)
+            guard let (start, end) = g.ownSpaceLine else { return nil }
             // Stops inside 0…1 move the ends onto them.
             let (o0, o1) = (g.stops[0].offset, g.stops[1].offset)
             let s = Point(start.x + (end.x - start.x) * o0, start.y + (end.y - start.y) * o0)
@@ -232,15 +223,6 @@ public enum IconComposerBundle {
             ])
         default:
             return nil
-        }
-    }
-
-    private static func isOpaque(_ paint: ResolvedPaint) -> Bool {
-        guard paint.opacity >= 1 else { return false }
-        switch paint.kind {
-        case .solid(let c): return c.alpha >= 1
-        case .linear(let g): return g.stops.allSatisfy { $0.color.alpha >= 1 }
-        default: return false
         }
     }
 

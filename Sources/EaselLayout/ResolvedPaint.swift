@@ -38,6 +38,22 @@ public struct LinearShading: Sendable, Hashable {
         self.start = start; self.end = end; self.stops = stops; self.spread = spread; self.matrix = matrix
         self.rasterStops = rasterStops
     }
+
+    /// Offsets 0 and 1 in the node's own space, with no matrix: an affine
+    /// map of a linear gradient is a linear gradient, its offset an affine
+    /// function of the point whose gradient vector gives the direction and
+    /// length. Nil when `start` and `end` meet or the matrix is singular.
+    public var ownSpaceLine: (start: Point, end: Point)? {
+        guard let inverse = matrix.inverted else { return nil }
+        let dx = end.x - start.x, dy = end.y - start.y
+        let len2 = dx * dx + dy * dy
+        guard len2 > 0 else { return nil }
+        let gx = (inverse.a * dx + inverse.b * dy) / len2, gy = (inverse.c * dx + inverse.d * dy) / len2
+        let n2 = gx * gx + gy * gy
+        guard n2 > 0, n2.isFinite else { return nil }
+        let a = matrix.apply(start)
+        return (a, Point(a.x + gx / n2, a.y + gy / n2))
+    }
 }
 
 /// A radial gradient in gradient space: offset 0 at `focus`, 1 on the

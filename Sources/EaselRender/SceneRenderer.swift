@@ -108,7 +108,7 @@ public enum SceneRenderer {
         // SVG images' text is drawn by Cairo (`VectorDrawableWriter`).
         let fontHold = CairoFontAccess.Hold(untilEnd: false)
         defer { fontHold.end() }
-        let (bytes, failures, _) = VectorDrawableWriter.document(scene, time: time, budget: budget, glyphs: glyphs, side: side,
+        let (bytes, failures) = VectorDrawableWriter.document(scene, time: time, budget: budget, glyphs: glyphs, side: side,
                                                                  svgFonts: images.fontsForSVGText, fontHold: fontHold)
         if budget.remaining < 0 {
             throw failure(.paintBudgetExceeded(budget.limit), budget.exceededAt ?? scene.location)

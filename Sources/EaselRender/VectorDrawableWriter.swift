@@ -18,7 +18,8 @@ import Glibc
 /// left out: raster images, patterns, opacity over children that overlap
 /// (a group has no alpha), a radial gradient's focal point, even-odd clips.
 /// Colours are sRGB: a Display P3 scene's colours are converted, those
-/// outside sRGB gamut-mapped (`gamutMapped` counts them for a warning).
+/// outside sRGB gamut-mapped (`SceneRenderer.colorsOutsideSRGB` counts
+/// them for the warning).
 final class VectorDrawableWriter {
     var out = ""
     private let paints: PaintTable
@@ -29,8 +30,6 @@ final class VectorDrawableWriter {
     private var current: SourceLocation?
     var indent = 1
     private(set) var failures: [Diagnostic] = []
-    /// Display P3 colours outside sRGB written as their gamut-mapped sRGB.
-    private(set) var gamutMapped = 0
 
     /// Android reads a `pathData` string of at most this many characters
     /// into one path (aapt2 keeps longer ones, some tools do not): a longer
@@ -57,7 +56,7 @@ final class VectorDrawableWriter {
     /// size in points (the viewport is the scene's size either way).
     static func document(_ tree: RenderTree, time: Double, budget: PaintBudget, glyphs: GlyphOutlineSet, side: Double? = nil,
                          svgFonts: FontSet? = nil, fontHold: CairoFontAccess.Hold? = nil)
-        -> (bytes: [UInt8], failures: [Diagnostic], gamutMapped: Int) {
+        -> (bytes: [UInt8], failures: [Diagnostic]) {
         let writer = VectorDrawableWriter(paints: tree.paints, time: time, budget: budget, glyphs: glyphs, colorSpace: tree.colorSpace,
                                           svgFonts: svgFonts, fontHold: fontHold)
         let vw = VectorDrawableNumber.format(tree.size.width), vh = VectorDrawableNumber.format(tree.size.height)
@@ -74,7 +73,7 @@ final class VectorDrawableWriter {
         }
         writer.write(tree.nodes, opacity: 1)
         writer.out += "</vector>\n"
-        return (Array(writer.out.utf8), writer.failures, writer.gamutMapped)
+        return (Array(writer.out.utf8), writer.failures)
     }
 
     // MARK: Output
@@ -331,16 +330,14 @@ final class VectorDrawableWriter {
     static func clockwise(_ path: BezierPath) -> BezierPath? {
         guard subpathCount(path) == 1, case .move(let start) = path.elements.first else { return nil }
         var area = 0.0
-        var points: [Point] = [start]
         var p = start
         for e in path.elements.dropFirst() {
             switch e {
             case .move: return nil
-            case .line(let q): area += p.x * q.y - q.x * p.y; p = q; points.append(q)
+            case .line(let q): area += p.x * q.y - q.x * p.y; p = q
             case .cubic(let c1, let c2, let q):
                 // The control polygon's area has the curve's orientation.
                 for r in [c1, c2, q] { area += p.x * r.y - r.x * p.y; p = r }
-                points.append(q)
             case .close: break
             }
         }
@@ -653,18 +650,8 @@ final class VectorDrawableWriter {
         case .solid(let c):
             return Paint(color: color(c, opacity: o), opaque: c.alpha * o >= 1)
         case .linear(let g):
-            // An affine map of a linear gradient is a linear gradient: the
-            // offset is an affine function of the point, whose gradient
-            // vector gives the direction and length.
-            guard let inverse = g.matrix.inverted else { return nil }
-            let dx = g.end.x - g.start.x, dy = g.end.y - g.start.y
-            let len2 = dx * dx + dy * dy
-            guard len2 > 0 else { return Paint(color: color(g.stops.last?.color ?? .transparent, opacity: o)) }
-            let gx = (inverse.a * dx + inverse.b * dy) / len2, gy = (inverse.c * dx + inverse.d * dy) / len2
-            let n2 = gx * gx + gy * gy
-            guard n2 > 0, n2.isFinite else { return nil }
-            let start = g.matrix.apply(g.start)
-            let end = Point(start.x + gx / n2, start.y + gy / n2)
+            guard g.matrix.inverted != nil else { return nil }
+            guard let (start, end) = g.ownSpaceLine else { return Paint(color: color(g.stops.last?.color ?? .transparent, opacity: o)) }
             let head = "<gradient android:type=\"linear\"" + coordinates(["startX": start.x, "startY": start.y, "endX": end.x, "endY": end.y])
                 + tileMode(g.spread) + ">"
             return Paint(children: gradient(attribute, head, items(g.stops, opacity: o)), opaque: o >= 1 && resolved.kind.isOpaque)
@@ -798,10 +785,7 @@ final class VectorDrawableWriter {
         var srgb = c
         if colorSpace == .displayP3 {
             srgb = DisplayP3.srgb(fromP3: c.red, c.green, c.blue, alpha: c.alpha)
-            if !DisplayP3.isInside(srgb, .srgb) {
-                gamutMapped += 1
-                srgb = SceneColorSpace.srgb.painted(srgb)
-            }
+            if !DisplayP3.isInside(srgb, .srgb) { srgb = SceneColorSpace.srgb.painted(srgb) }
         }
         func hex(_ v: Double) -> String {
             let byte = Int((min(1, max(0, v)) * 255).rounded())
