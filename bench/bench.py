@@ -12,7 +12,7 @@ time. The table is printed and written to bench/out/results.md.
 `--only hostile` times issue 42's inputs that once grew work faster than themselves (bench/out/hostile.md).
 `--only shared` measures definitions shared by 1,000 nodes (issue 57) and Display P3 PDF sizes.
 """
-import argparse, glob, json, os, random, re, shutil, statistics, subprocess, sys, sysconfig, time
+import argparse, glob, json, math, os, random, re, shutil, statistics, subprocess, sys, sysconfig, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "bench", "out")
@@ -596,16 +596,81 @@ def main():
     parser.add_argument("--cases", nargs="+", metavar="WORD",
                         help="renders: only the cases whose names contain one of these words (e.g. Flo card gallery)")
     parser.add_argument("--baseline", help="another easel binary (an earlier commit's) for the fonts and layout parts' first column")
-    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile", "parallel", "bazel", "shared"],
+    parser.add_argument("--only", choices=["renders", "encoders", "animation", "build", "curves", "fonts", "layout", "dither", "hostile", "parallel", "bazel", "shared", "web"],
                         help="run one part of the benchmark")
     args = parser.parse_args()
     os.makedirs(OUT, exist_ok=True)
     parts = {"renders": renders, "encoders": encoders, "animation": animation, "build": build_tree, "curves": curves, "fonts": fonts,
              "layout": layout_inputs, "dither": dither, "hostile": hostile_inputs, "parallel": parallel_text,
-             "bazel": bazel_worker, "shared": shared_definitions}
+             "bazel": bazel_worker, "shared": shared_definitions, "web": web_formats}
     for name, part in parts.items():
         if args.only in (None, name):
             part(args)
+
+
+def pixel_difference(png, other, decoder):
+    """Mean channel difference (RGBA, /255) and PSNR (dB) of `other`, decoded
+    by `decoder` (dwebp or avifdec), against the PNG (Pillow)."""
+    from PIL import Image
+    decoded = os.path.join(OUT, "decoded.png")
+    subprocess.run([decoder, other, "-o", decoded] if decoder == "dwebp" else [decoder, other, decoded], check=True, capture_output=True)
+    a = Image.open(png).convert("RGBA").tobytes()
+    b = Image.open(decoded).convert("RGBA").tobytes()
+    diffs = [abs(x - y) for x, y in zip(a, b)]
+    mse = sum(d * d for d in diffs) / len(diffs)
+    return sum(diffs) / len(diffs), (10 * math.log10(255 ** 2 / mse) if mse else float("inf"))
+
+
+def web_formats(args):
+    """WebP and AVIF: Easel's files beside cwebp's and avifenc's from Easel's
+    own PNG of the same render (size, time, difference from the PNG), and
+    the choices behind Easel's defaults (AVIF's speed and quality, 4:4:4)
+    measured with avifenc, which drives the same libavif and libaom."""
+    cwebp, avifenc = shutil.which("cwebp"), shutil.which("avifenc")
+    if not cwebp or not avifenc:
+        sys.exit("cwebp and avifenc are needed (scripts/install-deps installs webp and libavif-bin)")
+    pictures = [("Flo graph @2x", os.path.join(ROOT, "examples", "flo-graph.scene.xml")),
+                ("card @2x", os.path.join(ROOT, "examples", "card.scene.xml")),
+                ("gradient gallery @2x", gradient_inputs()[0]),
+                ("text-heavy card @2x", text_inputs()[0])]
+    kb = lambda path: f"{os.path.getsize(path) / 1024:.1f} KB"
+    ms = lambda t: f"{t * 1000:.0f} ms"
+    print(f"\nWebP and AVIF; time = mean of {args.runs} hyperfine runs (Easel: the whole render; the tools: encoding Easel's PNG)\n")
+    print("| picture | PNG (Easel) | WebP lossless: Easel / cwebp -lossless | WebP -q 80: Easel / cwebp, mean difference | "
+          "AVIF q 80: Easel / avifenc, PSNR |")
+    print("|---|---|---|---|---|")
+    speeds = []
+    for name, scene in pictures:
+        png, webp, lossy, avif = (os.path.join(OUT, "web." + e) for e in ("png", "webp", "q80.webp", "avif"))
+        tools_webp, tools_lossy, tools_avif = (os.path.join(OUT, "tool." + e) for e in ("webp", "q80.webp", "avif"))
+        easel = lambda out, *extra: [args.easel, "render", scene, "-o", out, "--scale", "2", *extra]
+        t_png = hyperfine(easel(png), args.runs)
+        t_webp = hyperfine(easel(webp), args.runs)
+        t_lossy = hyperfine(easel(lossy, "--quality", "80"), args.runs)
+        t_avif = hyperfine(easel(avif), args.runs)
+        # avifenc 0.11 takes quantizers: quality 80 is (100 - 80) * 63 / 100 = 13, as Easel maps it.
+        c_webp = hyperfine([cwebp, "-quiet", "-lossless", "-exact", png, "-o", tools_webp], args.runs)
+        c_lossy = hyperfine([cwebp, "-quiet", "-q", "80", png, "-o", tools_lossy], args.runs)
+        c_avif = hyperfine([avifenc, "-j", "1", "-s", "6", "-y", "444", "--min", "13", "--max", "13", "--minalpha", "13",
+                            "--maxalpha", "13", png, tools_avif], args.runs)
+        d_lossy, _ = pixel_difference(png, lossy, "dwebp")
+        d_tool, _ = pixel_difference(png, tools_lossy, "dwebp")
+        _, p_avif = pixel_difference(png, avif, "avifdec")
+        _, p_tool = pixel_difference(png, tools_avif, "avifdec")
+        print(f"| {name} | {kb(png)}, {ms(t_png)} | {kb(webp)}, {ms(t_webp)} / {kb(tools_webp)}, {ms(c_webp)} "
+              f"| {kb(lossy)}, {ms(t_lossy)}, {d_lossy:.2f} / {kb(tools_lossy)}, {ms(c_lossy)}, {d_tool:.2f} "
+              f"| {kb(avif)}, {ms(t_avif)}, {p_avif:.1f} dB / {kb(tools_avif)}, {ms(c_avif)}, {p_tool:.1f} dB |", flush=True)
+        # The choices: libaom speed and quality, 4:4:4 against 4:2:0 (avifenc, same library).
+        for label, flags in [("speed 4", ["-s", "4"]), ("speed 6", ["-s", "6"]), ("speed 8", ["-s", "8"]),
+                             ("speed 6, 4:2:0", ["-s", "6", "-y", "420"]),
+                             ("quality 60", ["-s", "6", "--min", "25", "--max", "25"]), ("quality 90", ["-s", "6", "--min", "6", "--max", "6"])]:
+            cmd = [avifenc, "-j", "1", "-y", "444", "--min", "13", "--max", "13", "--minalpha", "13", "--maxalpha", "13", *flags, png, tools_avif]
+            t = hyperfine(cmd, max(3, args.runs // 3))
+            _, p = pixel_difference(png, tools_avif, "avifdec")
+            speeds.append(f"| {name} | {label} | {kb(tools_avif)} | {ms(t)} | {p:.1f} dB |")
+    print("\nAVIF settings (avifenc on Easel's PNG, one thread; later flags override the defaults of 4:4:4, quantizer 13):\n")
+    print("| picture | setting | size | time | PSNR |\n|---|---|---|---|---|")
+    print("\n".join(speeds))
 
 
 def binary_figures(easel):

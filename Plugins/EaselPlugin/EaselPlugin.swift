@@ -2,13 +2,14 @@ import Foundation
 import PackagePlugin
 
 /// A SwiftPM build-tool plugin: every `*.scene.xml` in a target becomes PNGs
-/// (NAME.png, NAME@2x.png, NAME@3x.png by default) rendered at build time by
+/// (NAME.png, NAME@2x.png, NAME@3x.png by default; WebP or AVIF too with
+/// `"formats": ["png", "webp"]`) rendered at build time by
 /// this package's own `easel` executable into the plugin's work folder,
 /// which SwiftPM bundles as the target's resources (`Bundle.module`).
 ///
 /// Scales and fonts come from an optional `easel-plugin.json` in the
 /// target's folder: `{"scales": [1, 2], "fontDirectories": ["Fonts"],
-/// "systemFonts": false}` — font folders relative to that file, passed as
+/// "systemFonts": false, "formats": ["png", "webp"], "quality": 80}` — font folders relative to that file, passed as
 /// `--font-dir`, and `systemFonts: false` for `--system-fonts no` (the same
 /// PNGs on every machine). Each scene is one build command whose inputs are
 /// the scene, the files it names in `src`/`href` attributes (its `<font
@@ -22,6 +23,10 @@ struct EaselPlugin: BuildToolPlugin {
         var fontDirectories: [String]?
         /// false: only declared fonts (`--system-fonts no`).
         var systemFonts: Bool?
+        /// Any of png, webp, avif (`--formats`); default png.
+        var formats: [String]?
+        /// WebP and AVIF quality, 1–100 (`--quality`).
+        var quality: Int?
     }
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
@@ -43,18 +48,24 @@ struct EaselPlugin: BuildToolPlugin {
         guard !scales.isEmpty, scales.allSatisfy({ $0 > 0 && $0 <= 16 }) else {
             throw PluginError("easel-plugin.json: scales must be numbers greater than 0 and at most 16")
         }
+        let formats = config.formats ?? ["png"]
+        guard !formats.isEmpty, Set(formats).count == formats.count, formats.allSatisfy(["png", "webp", "avif"].contains) else {
+            throw PluginError("easel-plugin.json: formats must be distinct names among png, webp and avif")
+        }
+        let qualityArguments = config.quality.map { ["--quality", String($0)] } ?? []
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("images")
         let scenes = files.filter { $0.lastPathComponent.hasSuffix(".scene.xml") }.sorted { $0.path < $1.path }
         // The scene itself, then each of its <variant>s (NAME~VARIANT@2x.png), as `easel build` names them.
         return scenes.flatMap { scene in
             ([nil] + variants(of: scene)).map { variant -> Command in
                 let name = String(scene.lastPathComponent.dropLast(".scene.xml".count)) + (variant.map { "~" + $0 } ?? "")
-                let outputs = scales.map { output.appendingPathComponent(name + suffix($0) + ".png") }
+                let outputs = formats.flatMap { format in scales.map { output.appendingPathComponent(name + suffix($0) + "." + format) } }
                 return .buildCommand(
                     displayName: "Rendering \(name) at \(scales.map(label).joined(separator: ", "))",
                     executable: easel,
-                    arguments: ["render", scene.path, "--out-dir", output.path, "--scales", scales.map(label).joined(separator: ","), "-j", "1"]
-                        + (variant.map { ["--variant", $0] } ?? []) + fontArguments,
+                    arguments: ["render", scene.path, "--out-dir", output.path, "--scales", scales.map(label).joined(separator: ","), "-j", "1",
+                                "--formats", formats.joined(separator: ",")]
+                        + qualityArguments + (variant.map { ["--variant", $0] } ?? []) + fontArguments,
                     inputFiles: [scene] + referencedFiles(of: scene) + fontFiles,
                     outputFiles: outputs)
             }

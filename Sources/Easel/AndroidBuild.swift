@@ -5,10 +5,13 @@ import FoundationEssentials
 extension AssetBuild {
     /// A scene as drawables, `drawable[-LOCALE][-night]-DENSITY/NAME.png`,
     /// or an app icon as `mipmap-…/ic_launcher.png` and its adaptive
-    /// layers. The scene's first dark variant that sets nothing else is
+    /// layers; `raster` WebP: every one of these `.webp`, lossless (the
+    /// PNG's pixels), as Android Studio converts them. The scene's first dark variant that sets nothing else is
     /// its `night` resource; another variant a resource of its own
     /// (`NAME_VARIANT`); a tinted variant is iOS's and is passed over.
-    static func androidFiles(_ name: String, _ renderings: [Rendering], isAppIcon: Bool, vectors: Bool = false) -> [PlannedFile] {
+    static func androidFiles(_ name: String, _ renderings: [Rendering], isAppIcon: Bool, vectors: Bool = false,
+                             raster: OutputFormat = .png) -> [PlannedFile] {
+        let ext = "." + raster.fileExtension
         // Checked before the build (invalidAndroidName, outputCollisions).
         let base = isAppIcon ? AndroidResources.launcherName : AndroidResources.resourceName(name) ?? name
         let night = nightVariant(renderings, isAppIcon: isAppIcon)
@@ -38,15 +41,17 @@ extension AssetBuild {
                 for (density, scale) in AndroidResources.densities {
                     let folder = AndroidResources.folder("mipmap", locale: r.locale, night: isNight, density: density)
                     let launcher = Int((Double(AndroidResources.launcherSize) * scale).rounded())
-                    out.append(PlannedFile(path: folder + "/" + resource + ".png", producer: r.producer,
-                                           bytes: { try r.compiled?.renderPNG(pixels: launcher) }))
+                    out.append(PlannedFile(path: folder + "/" + resource + ext, producer: r.producer,
+                                           bytes: { try r.compiled?.renderRaster(pixels: launcher, format: raster) }))
                     let side = Int((Double(AndroidResources.layerSize) * scale).rounded())
                     // The system draws the monochrome layer in the theme's colours, night or not.
                     for layer in layers where planning || !vectorLayers.contains(layer) {
                         // A derived themed layer: the coverage in black, colour glyphs and pictures too.
                         let derived = layer == "monochrome" && r.derivedMonochrome
-                        out.append(PlannedFile(path: folder + "/\(resource)_\(layer).png", producer: r.producer,
-                                               bytes: { try derived ? r.layers[layer]?.renderCoveragePNG(pixels: side) : r.layers[layer]?.renderPNG(pixels: side) }))
+                        out.append(PlannedFile(path: folder + "/\(resource)_\(layer)" + ext, producer: r.producer, bytes: {
+                            try derived ? r.layers[layer]?.renderCoverage(pixels: side, format: raster)
+                                : r.layers[layer]?.renderRaster(pixels: side, format: raster)
+                        }))
                     }
                 }
                 // One XML for every density, locale and night mode: it names the layers' resources.
@@ -65,8 +70,8 @@ extension AssetBuild {
                 if !vector || planning {
                     for (density, scale) in AndroidResources.densities {
                         let folder = AndroidResources.folder("drawable", locale: r.locale, night: isNight, density: density)
-                        out.append(PlannedFile(path: folder + "/" + resource + ".png", producer: r.producer,
-                                               bytes: { try r.render(format: .png, scale: scale) }))
+                        out.append(PlannedFile(path: folder + "/" + resource + ext, producer: r.producer,
+                                               bytes: { try r.render(format: raster, scale: scale) }))
                     }
                 }
             }

@@ -24,6 +24,8 @@ extension AssetBuild {
         public var androidVectors = false
         /// `--android-monochrome`.
         public var androidMonochrome = AndroidMonochrome.none
+        /// `--android-format`: an Android build's pictures as PNG or lossless WebP.
+        public var androidFormat = OutputFormat.png
         /// The platforms of an asset catalog's app icon sets (`--platforms`).
         public var platforms: [IconPlatform] = [.ios]
         /// An asset catalog's image slots (`--display-gamut`).
@@ -93,7 +95,7 @@ extension AssetBuild.Options {
     /// Everything besides the files that decides what a build writes.
     var fingerprint: String {
         let l = compile.limits
-        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android)\(androidVectors ? " android-vectors" : "")\(androidMonochrome == .auto ? " android-monochrome=auto" : "")\(iconComposer ? " icon-composer" : "") platforms=\(platforms.map(\.rawValue)) "
+        return "scales=\(scales) formats=\(formats.map(\.rawValue)) xcassets=\(xcassets) android=\(android)\(androidVectors ? " android-vectors" : "")\(androidMonochrome == .auto ? " android-monochrome=auto" : "")\(iconComposer ? " icon-composer" : "")\(androidFormat == .png ? "" : " android-format=\(androidFormat.rawValue)")\(compile.quality.map { " quality=\($0)" } ?? "") platforms=\(platforms.map(\.rawValue)) "
             + "limits=\(l.maxPixels),\(l.maxNodes),\(l.maxDepth),\(l.maxFileSize),\(l.maxPaintCost),\(l.maxTextCharacters),\(l.maxLayoutWork) "
             + "allow=\(compile.allowedDirectories.map(\.path)) png=\(compile.pngCompression.encoding) dither=\(compile.dither.map(String.init) ?? "scene") "
             + "appearance=\(compile.appearance.rawValue) " + (displayGamut == .srgb ? "" : "display-gamut=\(displayGamut.rawValue) ")

@@ -34,7 +34,8 @@ extension AssetBuild {
         func path(_ file: String) -> String { folder.isEmpty ? file : folder + "/" + file }
         var out: [PlannedFile] = []
         let isAppIcon = renderings.contains(where: \.isAppIcon)
-        if options.android { return androidFiles(name, renderings, isAppIcon: isAppIcon, vectors: options.androidVectors) }
+        if options.android { return androidFiles(name, renderings, isAppIcon: isAppIcon, vectors: options.androidVectors,
+                                                      raster: options.androidFormat) }
         if options.xcassets && isAppIcon { return appIconFiles(name, folder: folder, renderings, options) }
         if options.xcassets {
             // The first dark variant that changes nothing else joins the scene's own imageset.
@@ -102,10 +103,12 @@ extension AssetBuild {
             }
             for format in options.formats {
                 switch format {
-                case .png:
+                case .png, .webp, .avif:
+                    // WebP and AVIF named as PNGs are: `card@2x.webp`.
                     for s in options.pngScales {
-                        out.append(PlannedFile(path: prefix + path(OutputName.file(name, variant: r.variantName, scale: s, extension: "png")),
-                                               producer: r.producer, bytes: { try r.render(format: .png, scale: s) }))
+                        out.append(PlannedFile(path: prefix + path(OutputName.file(name, variant: r.variantName, scale: s,
+                                                                                   extension: format.fileExtension)),
+                                               producer: r.producer, bytes: { try r.render(format: format, scale: s) }))
                     }
                 case .pdf, .svg, .vectorDrawable:
                     out.append(PlannedFile(path: prefix + path(OutputName.file(name, variant: r.variantName, extension: format.fileExtension)),

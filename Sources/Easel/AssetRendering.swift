@@ -52,8 +52,8 @@ extension AssetBuild {
             guard let compiled, !options.android, !(options.xcassets && compiled.scene.asset == .appIcon) else { return }
             let pdfOnly = options.xcassets && options.formats.contains(.pdf)
             for format in options.formats where !pdfOnly || format == .pdf {
-                if format == .png {
-                    for s in options.pngScales { rendered[Self.key(.png, s)] = try compiled.render(format: .png, scale: s, time: 0) }
+                if format.isRaster {
+                    for s in options.pngScales { rendered[Self.key(format, s)] = try compiled.render(format: format, scale: s, time: 0) }
                 } else {
                     rendered[Self.key(format, nil)] = try compiled.render(format: format, time: options.xcassets ? 0 : nil)
                 }
@@ -86,7 +86,7 @@ extension AssetBuild {
         }
 
         func render(format: OutputFormat, scale: Double? = nil, time: Double? = nil) throws -> [UInt8]? {
-            if let bytes = rendered[Self.key(format, format == .png ? scale : nil)] { return bytes }
+            if let bytes = rendered[Self.key(format, format.isRaster ? scale : nil)] { return bytes }
             return try compiled?.render(format: format, scale: scale, time: time)
         }
     }

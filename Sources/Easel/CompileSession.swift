@@ -240,7 +240,7 @@ public struct CompileSession: Sendable {
             unreducedRenderTree = LayoutEngine.layOut(scene, text: CompiledScene.textEngine(fonts), options: unreduced).1
         }
         return CompiledScene(scene: scene, layout: layout, renderTree: renderTree, warnings: parsed.diagnostics + fontDiagnostics, limits: options.limits,
-                             pngCompression: options.pngCompression, reads: reads, fonts: fonts, images: images,
+                             pngCompression: options.pngCompression, quality: options.quality, reads: reads, fonts: fonts, images: images,
                              unreducedRenderTree: unreducedRenderTree, outlines: CompiledGlyphOutlines(layout.texts.map(\.text)))
     }
 

@@ -14,6 +14,8 @@ public struct CompiledScene: Sendable {
     public var warnings: [Diagnostic]
     public var limits: Limits
     public var pngCompression: PNGCompression
+    /// WebP and AVIF quality (`Options.quality`).
+    public var quality: Int? = nil
     /// The scene file and every file it read (the font files its text used
     /// among them), with content hashes unless `Options.hashesFilesRead`
     /// was off (then empty, but for fonts).
@@ -62,7 +64,7 @@ public struct CompiledScene: Sendable {
         let s = scale ?? scene.scale
         return try SceneRenderer.render(try tree(for: format.isRaster ? s : 1), format: format, scale: s, time: time ?? 0,
                                         maxPaintCost: limits.maxPaintCost, animateSVG: time == nil,
-                                        png: PNGSettings(compression: pngCompression), images: images,
+                                        png: PNGSettings(compression: pngCompression), quality: quality, images: images,
                                         glyphs: format == .pdf ? GlyphOutlineSet() : glyphs)
     }
 
@@ -80,12 +82,12 @@ public struct CompiledScene: Sendable {
                               selectableText: false)
     }
 
-    /// A PNG `pixels` on a side of the scene's coverage in black (colours
-    /// dropped, alpha kept): a themed layer derived from a foreground.
-    public func renderCoveragePNG(pixels: Int) throws -> [UInt8] {
+    /// A PNG (or WebP) `pixels` on a side of the scene's coverage in black
+    /// (colours dropped, alpha kept): a themed layer derived from a foreground.
+    public func renderCoverage(pixels: Int, format: OutputFormat = .png) throws -> [UInt8] {
         let s = scale(forPixels: pixels)
-        return try SceneRenderer.coveragePNG(try tree(for: s), scale: s, maxPaintCost: limits.maxPaintCost,
-                                             png: PNGSettings(compression: pngCompression), images: images, glyphs: glyphs)
+        return try SceneRenderer.coverage(try tree(for: s), scale: s, format: format, maxPaintCost: limits.maxPaintCost,
+                                          png: PNGSettings(compression: pngCompression), quality: quality, images: images, glyphs: glyphs)
     }
 
     /// The scene in one colour (`RenderTree.monochrome`): an adaptive
@@ -129,10 +131,9 @@ public struct CompiledScene: Sendable {
         return (0...max(0, last)).map { Double($0) / fps }
     }
 
-    /// Every frame at `fps` as PNG bytes, laid out once and painted at each
-    /// time. All the frames' pixels together are held to the paint budget.
-    /// `keepAlpha`: every frame RGBA, even opaque ones.
-    public func renderFrames(fps: Double, scale: Double? = nil, keepAlpha: Bool = false) throws -> [[UInt8]] {
+    /// Paints every frame at `fps` into `encoder`, laid out once and painted
+    /// at each time. All the frames' pixels together are held to the paint budget.
+    func paintFrames(fps: Double, scale: Double?, into encoder: inout some FrameEncoder) throws {
         let s = scale ?? scene.scale
         let times = frameTimes(fps: fps)
         let (w, h) = SceneRenderer.pixelSize(of: renderTree, scale: s)
@@ -142,11 +143,17 @@ public struct CompiledScene: Sendable {
         guard framesCost <= limits.maxPaintCost else {
             throw DiagnosticsError([Diagnostic(.error, .animationTooLarge(times.count, w, h, limits.maxPaintCost), at: scene.location)])
         }
-        let tree = try self.tree(for: s)
-        let budget = (limits.maxPaintCost - framesCost) / Double(times.count)
-        let png = PNGSettings(compression: pngCompression, keepAlpha: keepAlpha), glyphs = self.glyphs
-        return try times.map { try SceneRenderer.render(tree, format: .png, scale: s, time: $0, maxPaintCost: budget, png: png, images: images,
-                                                          glyphs: glyphs) }
+        try SceneRenderer.paintFrames(try tree(for: s), scale: s, times: times, delay: FrameDelay(fps: fps),
+                                      maxPaintCost: (limits.maxPaintCost - framesCost) / Double(times.count),
+                                      images: images, glyphs: glyphs, into: &encoder)
+    }
+
+    /// Every frame at `fps` as PNG bytes. `keepAlpha`: every frame RGBA,
+    /// even opaque ones.
+    public func renderFrames(fps: Double, scale: Double? = nil, keepAlpha: Bool = false) throws -> [[UInt8]] {
+        var frames = PNGFrames(settings: PNGSettings(compression: pngCompression, keepAlpha: keepAlpha), colorSpace: renderTree.colorSpace)
+        try paintFrames(fps: fps, scale: scale, into: &frames)
+        return frames.pngs
     }
 
     /// An animated PNG of the frames at `fps`, looping as the scene's
@@ -157,10 +164,23 @@ public struct CompiledScene: Sendable {
         if Set(frames.map(PNGChunks.colorType(of:))).count > 1 {
             frames = try renderFrames(fps: fps, scale: scale, keepAlpha: true)
         }
-        // A whole frame rate is exact as n/fps; others in milliseconds.
-        let (num, den): (UInt16, UInt16) = fps == fps.rounded() && fps <= 65535 ? (1, UInt16(fps)) : (UInt16(max(1, min(65535, (1000 / fps).rounded()))), 1000)
-        return try AnimatedPNG.assemble(frames.map { AnimatedPNG.Frame(png: $0, delayNumerator: num, delayDenominator: den) },
+        let delay = FrameDelay(fps: fps)
+        return try AnimatedPNG.assemble(frames.map { AnimatedPNG.Frame(png: $0, delayNumerator: delay.numerator, delayDenominator: delay.denominator) },
                                         plays: renderTree.paints.plays)
+    }
+
+    /// An animated WebP of the frames at `fps`: the animated PNG's frames,
+    /// timing (to the millisecond) and plays; lossless unless `quality`
+    /// (else the compile's `quality`).
+    public func renderAnimatedWebP(fps: Double, scale: Double? = nil) throws -> [UInt8] {
+        var animation = try WebPAnimation(quality: quality, plays: renderTree.paints.plays, colorSpace: renderTree.colorSpace)
+        do {
+            try paintFrames(fps: fps, scale: scale, into: &animation)
+            return try SceneRenderer.located(renderTree) { try animation.finish() }
+        } catch {
+            animation.discard()
+            throw error
+        }
     }
 
     /// The text engine of a layout again: the compile's fonts (a scene

@@ -46,6 +46,9 @@ public enum Easel {
         public var reduceSeries = true
         /// How PNG output is compressed (`--png-compression`).
         public var pngCompression = PNGCompression.default
+        /// WebP and AVIF quality, 1–100 (`--quality`): nil is lossless
+        /// WebP and AVIF at 80 (100 is lossless AVIF too).
+        public var quality: Int?
         /// Overrides the scene's `dither` (`--dither yes|no`).
         public var dither: Bool?
         /// Values for the scene's `<param>`s, by name (`--set`, `--set-file`).

@@ -25,6 +25,11 @@ extension CompiledScene {
         try render(format: .png, scale: scale(forPixels: pixels), time: 0)
     }
 
+    /// A PNG or WebP of the square scene, `pixels` on a side, at time 0.
+    public func renderRaster(pixels: Int, format: OutputFormat) throws -> [UInt8] {
+        try render(format: format, scale: scale(forPixels: pixels), time: 0)
+    }
+
     /// An ICNS or ICO file of the scene (`easel render -o icon.icns`).
     public func renderIconFile(_ kind: IconFileKind) throws -> [UInt8] {
         try requireSquare(kind == .icns ? "an ICNS icon" : "an ICO icon")

@@ -9,12 +9,12 @@ import FoundationEssentials
 public struct OutputOptions: ParsableArguments, Sendable {
     public init() {}
 
-    @Option(help: "Comma-separated scales for PNG output, e.g. 1,2,3: NAME.png, NAME@2x.png, NAME@3x.png (default: each scene once at its own scale, named NAME.png; in an asset catalog 1,2,3).")
+    @Option(help: "Comma-separated scales for PNG (and WebP, AVIF) output, e.g. 1,2,3: NAME.png, NAME@2x.png, NAME@3x.png (default: each scene once at its own scale, named NAME.png; in an asset catalog 1,2,3).")
     public var scales: String?
 
     // --formats, and --format as render has always spelled it.
     @Option(name: [.customLong("formats"), .customLong("format")],
-            help: "Comma-separated formats: png, pdf, svg, vector-drawable (an Android VectorDrawable, NAME.xml). Render only, one at a time: apng (an animated PNG), icns, ico (icon files), icon (an Icon Composer bundle, NAME.icon). Default: render, the output's extension (png with --out-dir); build, png. --format is accepted too.")
+            help: "Comma-separated formats: png, pdf, svg, vector-drawable (an Android VectorDrawable, NAME.xml), webp, avif. Render only, one at a time: apng (an animated PNG), icns, ico (icon files), icon (an Icon Composer bundle, NAME.icon). Default: render, the output's extension (png with --out-dir); build, png. --format is accepted too.")
     public var formats: String?
 
     @Option(name: .shortAndLong, help: "Scenes rendered at once (default: the number of cores).")
@@ -49,7 +49,7 @@ public struct OutputOptions: ParsableArguments, Sendable {
         }
         if let formats {
             guard !formatNames.isEmpty, formatNames.allSatisfy({ OutputFormat(rawValue: $0) != nil || Self.renderOnlyFormats.contains($0) }) else {
-                throw ValidationError("--formats takes png, pdf, svg, vector-drawable (render: or apng, icns, ico, icon), separated by commas, not '\(formats)'")
+                throw ValidationError("--formats takes png, pdf, svg, vector-drawable, webp, avif (render: or apng, icns, ico, icon), separated by commas, not '\(formats)'")
             }
             if Set(formatNames).count < formatNames.count { throw ValidationError("--formats names a format twice: '\(formats)'") }
         }

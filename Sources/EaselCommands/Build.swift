@@ -62,6 +62,9 @@ struct Build: ParsableCommand {
     @Option(name: .customLong("android-monochrome"), help: ArgumentHelp("With --android: none (the default) or auto, which makes an app icon's themed (monochrome) layer from its foreground's coverage in one colour when it has no monochrome group.", valueName: "mode"))
     var androidMonochrome: AndroidMonochrome?
 
+    @Option(name: .customLong("android-format"), help: ArgumentHelp("With --android: png (the default) or webp, every drawable and mipmap picture as a lossless WebP (the PNG's pixels).", valueName: "format"))
+    var androidFormat: String?
+
     var platformList: [IconPlatform] {
         (platforms ?? "ios").split(separator: ",").compactMap { IconPlatform(rawValue: $0.trimmingSpaces) }
     }
@@ -80,7 +83,7 @@ struct Build: ParsableCommand {
     var watch = false
 
     @OptionGroup var safety: SafetyOptions
-    @OptionGroup var encoding: PNGEncodingOptions
+    @OptionGroup var encoding: RasterEncodingOptions
     @OptionGroup var parameters: ParameterOptions
     @OptionGroup var fonts: FontOptions
     @OptionGroup var text: TextOptions
@@ -98,7 +101,21 @@ struct Build: ParsableCommand {
     func validate() throws {
         if let only = outputs.formatNames.first(where: OutputOptions.renderOnlyFormats.contains) {
             if only == "icon" { throw ValidationError("--formats icon is for render; a build writes app icons' Icon Composer bundles with --icon-composer") }
-            throw ValidationError("--formats \(only) is for render; a build writes png, pdf, svg or vector-drawable (an app icon scene becomes an appiconset with --xcassets)")
+            throw ValidationError("--formats \(only) is for render; a build writes png, pdf, svg, vector-drawable, webp or avif (an app icon scene becomes an appiconset with --xcassets)")
+        }
+        if xcassets, let web = formatList.first(where: \.hasQuality) {
+            throw ValidationError("--xcassets holds PNG or PDF images; Xcode's asset catalogs take no \(web.rawValue): build it with another --out-dir")
+        }
+        if let androidFormat {
+            guard androidFormat == "png" || androidFormat == "webp" else {
+                throw ValidationError("--android-format takes png or webp, not '\(androidFormat)'")
+            }
+            if android == nil { throw ValidationError("--android-format chooses an Android resource folder's pictures: add --android RES") }
+        }
+        // --quality: for the WebP and AVIF files of --out-dir (Android's WebP is lossless).
+        if encoding.quality != nil, output == nil || !formatList.contains(where: \.hasQuality) {
+            let named = output == nil ? "an Android resource folder (its WebP is lossless)" : formatList.map(\.rawValue).joined(separator: ",")
+            throw ValidationError("--quality is for WebP and AVIF output in --out-dir; \(named) has no quality")
         }
         if xcassets, formatList.contains(.svg) || formatList.contains(.vectorDrawable) || Set(formatList).count > 1 {
             throw ValidationError("--xcassets takes --formats png (one image per scale) or pdf (a vector imageset)")
@@ -124,7 +141,7 @@ struct Build: ParsableCommand {
             if output.map({ URL(fileURLWithPath: $0).standardizedFileURL == URL(fileURLWithPath: android).standardizedFileURL }) == true {
                 throw ValidationError("--android and --out-dir must be different folders")
             }
-            if outputs.formats != nil && output == nil { throw ValidationError("--formats is for --out-dir; an Android resource folder holds PNGs") }
+            if outputs.formats != nil && output == nil { throw ValidationError("--formats is for --out-dir; an Android resource folder holds PNGs (or WebP: --android-format webp)") }
             if outputs.scales != nil && output == nil { throw ValidationError("--scales is for --out-dir; an Android resource folder has its five densities") }
         }
         if iconComposer, output == nil { throw ValidationError("--icon-composer writes NAME.icon beside the other outputs: add --out-dir DIR") }
@@ -195,6 +212,7 @@ struct Build: ParsableCommand {
         base.androidVectors = androidVectors
         base.iconComposer = iconComposer
         base.androidMonochrome = androidMonochrome ?? .none
+        base.androidFormat = androidFormat == "webp" ? .webp : .png
         base.displayGamut = displayGamut ?? .srgb
         base.dryRun = dryRun
         base.usesManifest = !noManifest
@@ -217,6 +235,8 @@ struct Build: ParsableCommand {
             options.output = URL(fileURLWithPath: folder)
             options.xcassets = xcassets && !isAndroid
             options.android = isAndroid
+            // An Android folder's WebP is lossless, whatever --quality says of --out-dir's.
+            if isAndroid { options.compile.quality = nil }
             // With two outputs each line says which.
             let label = targets.count > 1 ? " → \(folder)" : ""
             let begun = Date()

@@ -73,7 +73,8 @@ extension AndroidMonochrome: ExpressibleByArgument {}
 
 enum DitherChoice: String, ExpressibleByArgument, CaseIterable { case yes, no }
 
-struct PNGEncodingOptions: ParsableArguments {
+/// How raster output is encoded: PNG's compression, dithering, WebP and AVIF quality.
+struct RasterEncodingOptions: ParsableArguments {
     @Option(name: .customLong("png-compression"),
             help: "default (libdeflate 1 for opaque images, 3 for images with transparency), fast (libdeflate 1 for every image: those with transparency about half the default's work, files 10–30% larger), or small (libdeflate 12: many times slower, 20–50% smaller).")
     var pngCompression: PNGCompression = .default
@@ -81,9 +82,24 @@ struct PNGEncodingOptions: ParsableArguments {
     @Option(help: "yes or no: dither gradients in PNG output so slow ones show no bands (default: the scene's dither attribute, itself yes).")
     var dither: DitherChoice?
 
+    @Option(help: ArgumentHelp("1–100: WebP output lossy at this quality (without it lossless, the PNG's pixels); AVIF output at this quality (default 80; 100 is lossless).", valueName: "q"))
+    var quality: Int?
+
+    func validate() throws {
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be from 1 to 100, not \(quality)") }
+    }
+
+    /// The usage error for `--quality` when none of `formats` takes one.
+    func checkQuality(formats: [String]) throws {
+        guard quality != nil, !formats.contains(where: { OutputFormat(rawValue: $0)?.hasQuality == true }) else { return }
+        let named = formats.isEmpty ? "png" : formats.joined(separator: ",")
+        throw ValidationError("--quality is for WebP and AVIF output; \(named) has no quality")
+    }
+
     func applied(to options: Easel.Options) -> Easel.Options {
         var options = options
         options.pngCompression = pngCompression
+        options.quality = quality
         if let dither { options.dither = dither == .yes }
         return options
     }

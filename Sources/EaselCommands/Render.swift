@@ -8,7 +8,7 @@ struct Render: ParsableCommand {
     // type's name at start-up, demangling it (about a million instructions).
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Render scenes to PNG, PDF or SVG.",
+        abstract: "Render scenes to PNG, PDF, SVG, WebP, AVIF and more.",
         discussion: """
             Each output is written atomically: if anything fails, a previous file at that path is left as it was. \
             With --out-dir, scenes render on -j threads; with --scales, every scale comes from one compile and is \
@@ -40,7 +40,7 @@ struct Render: ParsableCommand {
     @Option(help: "Seconds into the scene's animations: one still frame, in any format (default 0).")
     var time: Double?
 
-    @Option(help: "Frames a second, at most 240: an animated PNG with -o (or -o NAME.apng, --format apng; 30 when not given), numbered frames NAME-0000.png… with --out-dir.")
+    @Option(help: "Frames a second, at most 240: an animated PNG with -o (or -o NAME.apng, --format apng; 30 when not given), an animated WebP with -o NAME.webp or --format webp, numbered frames NAME-0000.png… with --out-dir.")
     var fps: Double?
 
     private var wantsAPNG: Bool { RenderJob.wantsAPNG(formatNames: formatNames, output: output) }
@@ -55,7 +55,7 @@ struct Render: ParsableCommand {
     private var iconKind: IconFileKind? { RenderJob.iconKind(formatNames: formatNames, output: output) }
 
     @OptionGroup var safety: SafetyOptions
-    @OptionGroup var encoding: PNGEncodingOptions
+    @OptionGroup var encoding: RasterEncodingOptions
     @OptionGroup var parameters: ParameterOptions
     @OptionGroup var fonts: FontOptions
     @OptionGroup var text: TextOptions
@@ -84,6 +84,9 @@ struct Render: ParsableCommand {
             if output != nil { throw ValidationError("-o writes one file: give one --format, or --out-dir for several") }
             if formatNames.contains("apng") { throw ValidationError("--format apng makes animated PNGs: give it alone") }
         }
+        // --quality: WebP and AVIF only, by name or by extension.
+        try encoding.checkQuality(formats: !formatNames.isEmpty ? formatNames
+            : [output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? "png"])
         if RenderJob.wantsIconComposer(formatNames: formatNames, output: output) {
             if formatNames.count > 1 { throw ValidationError("--format icon makes Icon Composer bundles: give it alone") }
             if fps != nil || wantsAPNG || time != nil || scale != nil || scales != nil {
@@ -110,7 +113,7 @@ struct Render: ParsableCommand {
             return
         }
         if let output, format == nil, !wantsAPNG, OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) == nil {
-            throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg|vector-drawable|apng|icns|ico|icon")
+            throw ValidationError("cannot tell the format of '\(output)' from its extension; add --format png|pdf|svg|vector-drawable|webp|avif|apng|icns|ico|icon")
         }
         if let scale, !ScaleOption.isValid(scale) { throw ValidationError(ScaleOption.rangeMessage("--scale")) }
         if let output, let format, let implied = OutputFormat(fileExtension: URL(fileURLWithPath: output).pathExtension),
@@ -126,11 +129,12 @@ struct Render: ParsableCommand {
         if fps != nil || wantsAPNG {
             if time != nil { throw ValidationError("give either --time (one frame) or --fps (every frame), not both") }
             if scales != nil { throw ValidationError("--fps takes one --scale, not --scales") }
-            if let vector = formatNames.first(where: { $0 == "pdf" || $0 == "svg" || $0 == "vector-drawable" }) {
-                throw ValidationError("--fps makes an animated PNG or PNG frames; use --time for a still \(vector)")
+            if let still = formatNames.first(where: { $0 == "pdf" || $0 == "svg" || $0 == "vector-drawable" || $0 == "avif" }) {
+                throw ValidationError("--fps makes an animated PNG or WebP, or PNG frames; use --time for a still \(still)")
             }
-            if let output, !wantsAPNG, URL(fileURLWithPath: output).pathExtension.lowercased() != "png" {
-                throw ValidationError("--fps makes an animated PNG: name the output NAME.png or NAME.apng")
+            if formatNames.count > 1 { throw ValidationError("--fps makes one animation: give one --format (png, apng or webp)") }
+            if let output, !wantsAPNG, !["png", "webp"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) {
+                throw ValidationError("--fps makes an animated PNG or WebP: name the output NAME.png, NAME.apng or NAME.webp")
             }
         }
     }
@@ -148,7 +152,7 @@ struct Render: ParsableCommand {
 }
 
 /// Where a scene's outputs go: `-o FILE`, or `DIR/NAME.EXT` for each
-/// format, or with scales `DIR/NAME.png`, `DIR/NAME@2x.png`… (PDF and SVG
+/// format, or with scales `DIR/NAME.png`, `DIR/NAME@2x.webp`… (PDF and SVG
 /// have no scale suffix: they are vectors, one file whatever the scales),
 /// named by `OutputName` as builds name them.
 struct OutputPlan: Sendable {
@@ -164,11 +168,11 @@ struct OutputPlan: Sendable {
         let base = OutputName.base(ofScene: input)
         let dir = URL(fileURLWithPath: outDir ?? ".")
         return formats.flatMap { format -> [(url: URL, format: OutputFormat, scale: Double?)] in
-            guard format == .png, !scales.isEmpty else {
+            guard format.isRaster, !scales.isEmpty else {
                 return [(dir.appendingPathComponent(OutputName.file(base, variant: variant, extension: format.fileExtension)), format, nil)]
             }
             return scales.map { s in
-                (dir.appendingPathComponent(OutputName.file(base, variant: variant, scale: s, extension: "png")), .png, s)
+                (dir.appendingPathComponent(OutputName.file(base, variant: variant, scale: s, extension: format.fileExtension)), format, s)
             }
         }
     }

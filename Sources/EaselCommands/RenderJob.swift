@@ -123,8 +123,11 @@ struct RenderJob: Sendable {
         }
         if fps != nil || wantsAPNG {
             let rate = fps ?? 30
-            if let output { return [.animatedPNG(URL(fileURLWithPath: output), fps: rate)] }
-            if wantsAPNG { return [.animatedPNG(URL(fileURLWithPath: outDir!).appendingPathComponent(name + ".apng"), fps: rate)] }
+            let webp = formatNames == ["webp"] || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "webp" } == true
+            let format: OutputFormat = webp ? .webp : .png
+            if let output { return [.animation(URL(fileURLWithPath: output), fps: rate, format: format)] }
+            if wantsAPNG { return [.animation(URL(fileURLWithPath: outDir!).appendingPathComponent(name + ".apng"), fps: rate, format: .png)] }
+            if webp { return [.animation(URL(fileURLWithPath: outDir!).appendingPathComponent(name + ".webp"), fps: rate, format: .webp)] }
             return [.frames(folder: URL(fileURLWithPath: outDir!), name: name, fps: rate)]
         }
         let formats = !formatNames.isEmpty ? formatNames.compactMap(OutputFormat.init(rawValue:))
@@ -137,7 +140,8 @@ struct RenderJob: Sendable {
 /// One file (or, for frames, one numbered series) a render writes.
 enum RenderOutput: Sendable {
     case still(URL, OutputFormat, scale: Double?)
-    case animatedPNG(URL, fps: Double)
+    /// An animated PNG, or (`format` webp) an animated WebP.
+    case animation(URL, fps: Double, format: OutputFormat)
     /// `NAME-0000.png`, `NAME-0001.png`… in the folder.
     case frames(folder: URL, name: String, fps: Double)
     case icon(URL, IconFileKind)
@@ -147,7 +151,7 @@ enum RenderOutput: Sendable {
     /// The path two scenes must not both write (frames: the series' pattern).
     var claimedPath: String {
         switch self {
-        case .still(let url, _, _), .animatedPNG(let url, _), .icon(let url, _), .iconComposer(let url): return url.path
+        case .still(let url, _, _), .animation(let url, _, _), .icon(let url, _), .iconComposer(let url): return url.path
         case .frames(let folder, let name, _): return folder.appendingPathComponent(name + "-NNNN.png").path
         }
     }
@@ -171,8 +175,8 @@ enum RenderOutput: Sendable {
         case .still(let url, let format, let scale):
             try compiled.write(to: url, format: format, scale: scale, time: time)
             return [url.path]
-        case .animatedPNG(let url, let fps):
-            try AtomicFile.write(try compiled.renderAnimatedPNG(fps: fps), to: url)
+        case .animation(let url, let fps, let format):
+            try AtomicFile.write(format == .webp ? try compiled.renderAnimatedWebP(fps: fps) : try compiled.renderAnimatedPNG(fps: fps), to: url)
             return [url.path]
         case .frames(let folder, let name, let fps):
             var written: [String] = []

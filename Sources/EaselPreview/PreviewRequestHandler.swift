@@ -26,10 +26,14 @@ struct PreviewRequestHandler: HTTPHandler {
         case (.GET, 3) where parts[0] == "scenes":
             guard let scene = scene(parts[1]) else { break }
             switch parts[2] {
-            case "image.png":
-                let png = scene.picture
-                guard !png.isEmpty else { return text(.notFound, "No picture yet: the scene has not rendered without errors.\n") }
-                return HTTPResponse(statusCode: .ok, headers: headers("image/png"), body: Data(png))
+            case "image.png", "image.webp", "image.avif":
+                let picture = scene.picture
+                guard !picture.bytes.isEmpty else { return text(.notFound, "No picture yet: the scene has not rendered without errors.\n") }
+                // The picture is in the format last chosen: its own name only.
+                guard parts[2] == "image." + picture.format.fileExtension else {
+                    return text(.notFound, "The picture is \(picture.format.rawValue) now: ask for image.\(picture.format.fileExtension).\n")
+                }
+                return HTTPResponse(statusCode: .ok, headers: headers("image/" + picture.format.rawValue), body: Data(picture.bytes))
             case "layout.json":
                 return HTTPResponse(statusCode: .ok, headers: headers("application/json"), body: Data(scene.layoutJSON.utf8))
             case "state.json":

@@ -23,7 +23,9 @@ final class PreviewScene: @unchecked Sendable {
 
     private let lock = NSLock()
     private var snapshot: SceneSnapshot
+    /// The last good picture, in `format`.
     private var png: [UInt8] = []
+    private var format = OutputFormat.png
     private var layout = "{}"
     private var filesRead: Set<String> = []
     private var isRendering = false
@@ -50,8 +52,9 @@ final class PreviewScene: @unchecked Sendable {
     }
 
     var state: SceneSnapshot { lock.withLock { snapshot } }
-    /// The last good picture, PNG-encoded; empty until one rendered.
-    var picture: [UInt8] { lock.withLock { png } }
+    /// The last good picture and its format (the page's format switch:
+    /// PNG, WebP or AVIF); empty until one rendered.
+    var picture: (bytes: [UInt8], format: OutputFormat) { lock.withLock { (png, format) } }
     /// `easel layout`'s JSON of the last good picture.
     var layoutJSON: String { lock.withLock { layout } }
 
@@ -138,6 +141,8 @@ final class PreviewScene: @unchecked Sendable {
         var filesRead: [String]
         var milliseconds: Double
         var png: [UInt8]?
+        var format = OutputFormat.png
+        var pixelSize = (width: 0, height: 0)
         var layout: String?
         var scene: Scene?
         var duration: Double?
@@ -178,8 +183,13 @@ final class PreviewScene: @unchecked Sendable {
         if let compiled = session.compile(fileAt: URL(fileURLWithPath: path), displayPath: path) {
             var png: [UInt8]?
             var layout = ""
+            let format = settings.format.flatMap(OutputFormat.init(rawValue:)) ?? .png
+            var encoded = compiled
+            encoded.quality = settings.quality
             if session.run({
-                png = try compiled.render(format: .png, scale: settings.scale, time: settings.time)
+                png = try encoded.render(format: format, scale: settings.scale, time: settings.time)
+                outcome.format = format
+                outcome.pixelSize = SceneRenderer.pixelSize(of: compiled.renderTree, scale: settings.scale)
                 layout = try compiled.layoutJSON()
             }) {
                 outcome.png = png
@@ -208,9 +218,10 @@ final class PreviewScene: @unchecked Sendable {
         snapshot.ok = true
         self.png = png
         self.layout = layout
+        self.format = outcome.format
         snapshot.picture = .init(version: snapshot.version,
-                                 pixelWidth: Self.bigEndian(png, at: 16), pixelHeight: Self.bigEndian(png, at: 20),
-                                 width: scene.width, height: scene.height)
+                                 pixelWidth: outcome.pixelSize.width, pixelHeight: outcome.pixelSize.height,
+                                 width: scene.width, height: scene.height, format: outcome.format.rawValue, bytes: png.count)
         snapshot.parameters = scene.parameters.map {
             .init(name: $0.name, type: $0.type.rawValue, defaultValue: $0.defaultValue, value: $0.value)
         }
@@ -219,9 +230,4 @@ final class PreviewScene: @unchecked Sendable {
         snapshot.duration = outcome.duration
     }
 
-    /// A PNG's IHDR width (offset 16) or height (20).
-    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> Int {
-        guard bytes.count >= offset + 4 else { return 0 }
-        return bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-    }
 }

@@ -17,6 +17,14 @@ public struct PreviewSettings: Codable, Sendable, Equatable {
     /// The gamut switch: `srgb` or `display-p3`, over the scene's
     /// `color-space`; nil: the scene's (or `--color-space`).
     public var colorSpace: String?
+    /// The format switch: the picture as `png`, `webp` or `avif` (what a
+    /// build would ship); nil: PNG.
+    public var format: String?
+    /// WebP and AVIF quality, 1–100; nil: lossless WebP, AVIF at 80.
+    public var quality: Int?
+
+    /// The formats the page offers.
+    static let formats = ["png", "webp", "avif"]
 
     public init(scale: Double, appearance: String) {
         self.scale = scale
@@ -32,6 +40,7 @@ public struct PreviewSettings: Codable, Sendable, Equatable {
               // A value from the page is text like any other (CarriedText).
               parameters.allSatisfy({ CarriedText.isCarried($0.key) && CarriedText.isCarried($0.value) }),
               colorSpace.map({ SceneColorSpace(rawValue: $0) != nil }) ?? true,
+              format.map(Self.formats.contains) ?? true, quality.map({ (1...100).contains($0) }) ?? true,
               locale.map({ $0.utf8.count <= 64 && $0.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") } }) ?? true
         else { return nil }
         return self

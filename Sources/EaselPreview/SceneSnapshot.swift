@@ -21,6 +21,9 @@ struct SceneSnapshot: Encodable, Sendable {
         /// Size in scene points: the page shows the picture at this CSS size.
         var width: Double
         var height: Double
+        /// `png`, `webp` or `avif`, and the file's size: what the format switch shows.
+        var format: String
+        var bytes: Int
     }
 
     struct Parameter: Encodable, Sendable {

@@ -5,7 +5,7 @@ import Glibc
 /// per row larger than the pixels need: room for the PNG filter-type
 /// bytes, so `PNGEncoder` can filter the rows in place instead of holding
 /// a second copy of the image (a 4096×4096 render is 64 MB of pixels).
-final class RasterCanvas {
+package final class RasterCanvas {
     let surface: OpaquePointer
     let pixels: UnsafeMutableRawPointer
     let width: Int

@@ -27,10 +27,16 @@ public enum SceneRenderer {
     /// colour glyphs open) — so no caller renders a tree whose fonts are gone.
     package static func render(_ scene: RenderTree, format: OutputFormat, scale: Double, time: Double = 0,
                                maxPaintCost: Double = .infinity, animateSVG: Bool = false,
-                               png: PNGSettings = PNGSettings(), images: DecodedImages,
+                               png: PNGSettings = PNGSettings(), quality: Int? = nil, images: DecodedImages,
                                glyphs: GlyphOutlineSet = GlyphOutlineSet()) throws -> [UInt8] {
         TestLeak.leakIfAsked()
         switch format {
+        case .webp, .avif:
+            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, glyphs: glyphs)
+            return try located(scene) {
+                format == .webp ? try WebPEncoder.still(canvas, quality: quality, colorSpace: scene.colorSpace)
+                    : try AVIFEncoder.encode(canvas, quality: quality ?? 80, colorSpace: scene.colorSpace)
+            }
         case .png:
             let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, glyphs: glyphs)
             guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha,
@@ -79,6 +85,17 @@ public enum SceneRenderer {
         }
     }
 
+    /// Paints the tree at each time, one canvas at a time, into `encoder`
+    /// (each frame shown for `delay`); `maxPaintCost` bounds each frame.
+    package static func paintFrames(_ scene: RenderTree, scale: Double, times: [Double], delay: FrameDelay,
+                                    maxPaintCost: Double, images: DecodedImages, glyphs: GlyphOutlineSet,
+                                    into encoder: inout some FrameEncoder) throws {
+        for time in times {
+            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, glyphs: glyphs)
+            try located(scene) { try encoder.add(canvas, delay: delay) }
+        }
+    }
+
     /// SVG of the tree; `side`: its width and height when not the scene's
     /// points (an Icon Composer layer is 1024 whatever the scene's size);
     /// `selectableText`: invisible real text over the glyph outlines.
@@ -117,12 +134,13 @@ public enum SceneRenderer {
         return bytes
     }
 
-    /// A PNG of where the tree paints and how strongly, in black: every
-    /// pixel's colour dropped, its alpha kept — colour glyphs and pictures
-    /// too (an Android themed layer made from a foreground). Package
-    /// access, as `render`.
-    package static func coveragePNG(_ scene: RenderTree, scale: Double, maxPaintCost: Double = .infinity,
-                                    png: PNGSettings = PNGSettings(), images: DecodedImages, glyphs: GlyphOutlineSet) throws -> [UInt8] {
+    /// A PNG (or WebP) of where the tree paints and how strongly, in black:
+    /// every pixel's colour dropped, its alpha kept — colour glyphs and
+    /// pictures too (an Android themed layer made from a foreground).
+    /// Package access, as `render`.
+    package static func coverage(_ scene: RenderTree, scale: Double, format: OutputFormat = .png, maxPaintCost: Double = .infinity,
+                                 png: PNGSettings = PNGSettings(), quality: Int? = nil, images: DecodedImages,
+                                 glyphs: GlyphOutlineSet) throws -> [UInt8] {
         let canvas = try rasterCanvas(scene, scale: scale, time: 0, budget: maxPaintCost, images: images, glyphs: glyphs)
         cairo_surface_flush(canvas.surface)
         // ARGB32, premultiplied: black at alpha a is (0, 0, 0, a).
@@ -132,6 +150,7 @@ public enum SceneRenderer {
             for x in 0..<canvas.width { row[x] &= 0xFF00_0000 }
         }
         cairo_surface_mark_dirty(canvas.surface)
+        if format == .webp { return try located(scene) { try WebPEncoder.still(canvas, quality: quality, colorSpace: scene.colorSpace) } }
         guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: true, colorSpace: scene.colorSpace) else {
             throw failure(.pngEncodingFailed, scene.location)
         }
@@ -186,6 +205,19 @@ public enum SceneRenderer {
         let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost,
                                       images: images, glyphs: glyphs, backend: backend)
         return RasterImage(surface: canvas.surface)
+    }
+
+    /// `body`'s errors, those without a place at the scene (an encoder's).
+    package static func located<T>(_ scene: RenderTree, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DiagnosticsError {
+            throw DiagnosticsError(error.diagnostics.map { d in
+                var d = d
+                if d.location == nil { d.location = scene.location }
+                return d
+            })
+        }
     }
 
     private static func failure(_ message: Diagnostic.Message, _ location: SourceLocation?) -> DiagnosticsError {

@@ -116,7 +116,7 @@ final class BuildSystemTests: XCTestCase {
         var files: [String: Data] = [:]
         let walk = FileManager.default.enumerator(atPath: bin.path)
         while let path = walk?.nextObject() as? String {
-            guard path.hasSuffix(".png") || path.hasSuffix(".json") else { continue }
+            guard path.hasSuffix(".png") || path.hasSuffix(".json") || path.hasSuffix(".webp") else { continue }
             files[path] = try Data(contentsOf: bin.appendingPathComponent(path))
         }
         return files
@@ -143,6 +143,14 @@ final class BuildSystemTests: XCTestCase {
         let outputs = try bazelOutputs(work)
         XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".png") }.count, 11, "\(outputs.keys.sorted())")
         XCTAssertEqual(try RasterImage(png: [UInt8](outputs["badge@2x.png"] ?? Data())).width, 128)
+        // formats = ["png", "webp"]: each scale twice, the WebP lossless (dwebp decodes the PNG's pixels).
+        XCTAssertEqual(outputs.keys.filter { $0.hasSuffix(".webp") }.sorted(), ["badge.webp", "badge@2x.webp", "badge@3x.webp"])
+        let decoded = dir.appendingPathComponent("badge@2x-webp.png")
+        try (outputs["badge@2x.webp"] ?? Data()).write(to: dir.appendingPathComponent("badge@2x.webp"))
+        XCTAssertEqual(try ExternalTool.run("dwebp", [dir.appendingPathComponent("badge@2x.webp").path, "-o", decoded.path]).status, 0)
+        let difference = compare(try RasterImage(png: [UInt8](try Data(contentsOf: decoded))),
+                                 try RasterImage(png: [UInt8](outputs["badge@2x.png"] ?? Data())), tolerance: 0)
+        XCTAssertEqual(difference?.fractionOver, 0, "\(String(describing: difference))")
         XCTAssertNotNil(outputs["Assets.xcassets/dot.imageset/Contents.json"])
         XCTAssertNil(outputs["Assets.xcassets/.easel-build.json"], "a catalog Bazel tracks carries no manifest")
 

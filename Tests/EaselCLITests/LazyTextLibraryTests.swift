@@ -2,7 +2,7 @@ import EaselTestSupport
 import Foundation
 import XCTest
 
-/// Pango, HarfBuzz, GLib, json-glib and qpdf are loaded on their first call
+/// Pango, HarfBuzz, GLib, json-glib, qpdf, librsvg, libwebp and libavif are loaded on their first call
 /// (Sources/CLazyTextLibraries), and the release binary is linked without
 /// them (scripts/lazy-link): a scene without text must start without
 /// mapping them. The loader says what it initialises (`LD_DEBUG=libs`), so
@@ -83,6 +83,23 @@ final class LazyTextLibraryTests: XCTestCase {
                                               binary: try lazyBinary())
         XCTAssertEqual(loaded.atStart.intersection(svg), [], "\(loaded.atStart.sorted())")
         XCTAssert(loaded.later.contains("librsvg-2.so.2"), "\(loaded.later.sorted())")
+    }
+
+    /// libwebp and libavif (and the AV1 encoders libavif links) are loaded
+    /// by the first WebP or AVIF only: a PNG render maps neither.
+    let webp = ["libwebp.so.7", "libwebpmux.so.3"]
+    let avif = ["libavif.so.15", "libaom.so.3"]
+
+    func testWebPAndAVIFLoadTheirEncodersOnFirstUseAndPNGNeither() throws {
+        let png = try librariesInitialised(textFree, binary: try lazyBinary())
+        XCTAssertEqual(png.atStart.union(png.later).intersection(webp + avif), [], "\(png.atStart.sorted()) then \(png.later.sorted())")
+        let w = try librariesInitialised(textFree, output: "out.webp", binary: try lazyBinary())
+        XCTAssertEqual(w.atStart.intersection(webp + avif), [], "\(w.atStart.sorted())")
+        XCTAssert(w.later.isSuperset(of: webp), "\(w.later.sorted())")
+        XCTAssertEqual(w.later.intersection(avif), [], "\(w.later.sorted())")
+        let a = try librariesInitialised(textFree, output: "out.avif", binary: try lazyBinary())
+        XCTAssertEqual(a.atStart.intersection(webp + avif), [], "\(a.atStart.sorted())")
+        XCTAssert(a.later.isSuperset(of: avif), "\(a.later.sorted())")
     }
 
     /// The other direction, so that the check above can fail: the debug

@@ -245,6 +245,32 @@ final class PreviewBrowserTests: XCTestCase {
                       "switched to P3, nothing is mapped")
     }
 
+    /// The format switch: WebP shows the picture from image.webp with its
+    /// size beside the buttons; AVIF with a quality typed in, the same.
+    func testFormatSwitchShowsWebPAndAVIF() throws {
+        let folder = ExternalTool.temporaryDirectory()
+        let sceneFile = folder.appendingPathComponent("card.scene.xml")
+        try ##"<scene width="120" height="40"><rect width="120" height="40" fill="#3a7bd5"/></scene>"##.write(to: sceneFile, atomically: true, encoding: .utf8)
+        let preview = try PreviewProcess([sceneFile.path])
+        defer { XCTAssertEqual(preview.interrupt().status, 130) }
+        let browser = try HeadlessChromium()
+        try browser.open(preview.url)
+        let panel = #"document.querySelector('[data-scene="0"]')"#
+        let image = "\(panel).querySelector('.frame img')"
+        XCTAssertTrue(try browser.waitUntil("\(image).complete && \(image).naturalWidth > 0 && \(image).src.includes('image.png')"))
+        // The WebP and the AVIF decode to the PNG's size (a picture that fails to decode has none).
+        let width = try XCTUnwrap(try browser.evaluate("\(image).naturalWidth") as? Int)
+        _ = try browser.evaluate("\(panel).querySelector('.format button[data-format=\"webp\"]').click()")
+        XCTAssertTrue(try browser.waitUntil("\(image).src.includes('image.webp') && \(image).complete && \(image).naturalWidth === \(width) && \(panel).querySelector('.picture-size').textContent.endsWith(' KB')"),
+                      "the WebP shown")
+        _ = try browser.evaluate("\(panel).querySelector('.format button[data-format=\"avif\"]').click()")
+        XCTAssertTrue(try browser.waitUntil("\(image).src.includes('image.avif') && \(image).complete && \(image).naturalWidth === \(width)"), "the AVIF shown")
+        _ = try browser.evaluate("const q = \(panel).querySelector('.format input'); q.value = '30'; q.dispatchEvent(new Event('change'))")
+        XCTAssertTrue(try browser.waitUntil("\(panel).dataset.version > 2 && \(image).src.includes('image.avif') && \(image).naturalWidth === \(width)"))
+        let state = try JSONSerialization.jsonObject(with: Data(try HTTPTestClient.request(port: preview.port, "/scenes/0/state.json").body)) as? [String: Any]
+        XCTAssertEqual((state?["settings"] as? [String: Any])?["quality"] as? Int, 30)
+    }
+
     /// The frame of the node on `line` in `easel layout`'s JSON.
     static func frame(ofLine line: Int, in node: Any) -> [String: Double]? {
         guard let node = node as? [String: Any] else { return nil }

@@ -183,6 +183,50 @@ final class PreviewServerTests: XCTestCase {
         XCTAssertEqual(huge.status, 400)
     }
 
+    /// The format switch: the picture as WebP (lossless: the PNG's pixels,
+    /// decoded by Pillow) or lossy AVIF, served under its own name and
+    /// type, its size in the state; a format or quality out of range is refused.
+    func testTheFormatSwitchServesWebPAndAVIF() throws {
+        let events = try EventStreamClient(port: preview.port)
+        let first = Self.json(try events.next(timeout: EventWait.timeout, where: Self.rendered))
+        let scale = (first["settings"] as? [String: Any])?["scale"] as? Double ?? 0
+        let png = try HTTPTestClient.request(port: preview.port, "/scenes/0/image.png").body
+        func choose(_ settings: String, _ format: String) throws -> [String: Any] {
+            let posted = try HTTPTestClient.request(port: preview.port, "/scenes/0/settings", method: "POST",
+                                                    headers: ["Content-Type": "application/json"], body: Array(settings.utf8))
+            XCTAssertEqual(posted.status, 202)
+            return try XCTUnwrap(Self.json(try events.next(timeout: EventWait.timeout) {
+                (Self.json($0)["picture"] as? [String: Any])?["format"] as? String == format
+            })["picture"] as? [String: Any])
+        }
+        // At the scale of the PNG above.
+        let webp = try choose(#"{"scale": "# + "\(scale)" + #", "time": 0, "appearance": "light", "parameters": {}, "format": "webp"}"#, "webp")
+        XCTAssertEqual(webp["pixelWidth"] as? Int, Int(200 * scale))
+        let served = try HTTPTestClient.request(port: preview.port, "/scenes/0/image.webp")
+        XCTAssertEqual(served.status, 200)
+        XCTAssertEqual(served.headers["content-type"], "image/webp")
+        XCTAssertEqual(webp["bytes"] as? Int, served.body.count)
+        XCTAssertEqual(String(decoding: served.body[8..<12], as: UTF8.self), "WEBP")
+        XCTAssertEqual(try HTTPTestClient.request(port: preview.port, "/scenes/0/image.png").status, 404, "the picture is WebP now")
+        // Pillow decodes the PNG's pixels from it.
+        try Data(png).write(to: folder.appendingPathComponent("p.png"))
+        try Data(served.body).write(to: folder.appendingPathComponent("p.webp"))
+        let same = try ExternalTool.run("python3", ["-c", "import sys; from PIL import Image; a, b = (Image.open(p).convert('RGBA').tobytes() for p in sys.argv[1:]); print(a == b)",
+                                                    folder.appendingPathComponent("p.png").path, folder.appendingPathComponent("p.webp").path])
+        XCTAssertEqual(same.stdout, "True\n", same.stderr)
+        let avif = try choose(#"{"scale": 2, "time": 0, "appearance": "light", "parameters": {}, "format": "avif", "quality": 40}"#, "avif")
+        XCTAssertEqual(avif["pixelWidth"] as? Int, 400)
+        let servedAVIF = try HTTPTestClient.request(port: preview.port, "/scenes/0/image.avif")
+        XCTAssertEqual(servedAVIF.headers["content-type"], "image/avif")
+        XCTAssertEqual(String(decoding: servedAVIF.body[4..<12], as: UTF8.self), "ftypavif")
+        for bad in [#"{"scale": 1, "time": 0, "appearance": "light", "parameters": {}, "format": "gif"}"#,
+                    #"{"scale": 1, "time": 0, "appearance": "light", "parameters": {}, "format": "webp", "quality": 0}"#] {
+            let refused = try HTTPTestClient.request(port: preview.port, "/scenes/0/settings", method: "POST",
+                                                     headers: ["Content-Type": "application/json"], body: Array(bad.utf8))
+            XCTAssertEqual(refused.status, 400, bad)
+        }
+    }
+
     func testSettingsFromThePageRerender() throws {
         let themed = folder.appendingPathComponent("themed.scene.xml")
         try """

@@ -1,4 +1,5 @@
-"""Easel's Bazel rules: `easel_image` (a scene to PNGs) and
+"""Easel's Bazel rules: `easel_image` (a scene to PNGs, or any of Easel's
+formats: `formats = ["png", "webp", "avif"]`) and
 `easel_asset_catalog` (a folder of scenes to an Xcode asset catalog).
 
 Every action runs `easel worker`: with `--strategy=Easel=worker` (or
@@ -37,6 +38,9 @@ _COMMON_ATTRS = {
     "_versions": attr.label(default = "//tools:easel.versions", allow_single_file = True),
 }
 
+_RASTER = ["png", "webp", "avif"]
+_EXTENSIONS = {"vector-drawable": "xml"}
+
 def _scale_suffix(scale):
     return "" if scale == "1" else "@" + scale + "x"
 
@@ -69,10 +73,20 @@ def _easel_image_impl(ctx):
     if not scene.basename.endswith(".scene.xml"):
         fail("scene must be a NAME.scene.xml file")
     base = scene.basename[:-len(".scene.xml")]
-    outputs = [ctx.actions.declare_file(base + _scale_suffix(s) + ".png") for s in ctx.attr.scales]
+    # Raster formats once per scale (NAME@2x.webp), vectors once (NAME.pdf).
+    outputs = []
+    for f in ctx.attr.formats:
+        if f in _RASTER:
+            outputs += [ctx.actions.declare_file(base + _scale_suffix(s) + "." + f) for s in ctx.attr.scales]
+        else:
+            outputs.append(ctx.actions.declare_file(base + "." + _EXTENSIONS.get(f, f)))
+    command = ["render", scene.path, "--out-dir", outputs[0].dirname, "--scales", ",".join(ctx.attr.scales),
+               "--formats", ",".join(ctx.attr.formats)]
+    if ctx.attr.quality:
+        command += ["--quality", str(ctx.attr.quality)]
     _run_easel(
         ctx,
-        ["render", scene.path, "--out-dir", outputs[0].dirname, "--scales", ",".join(ctx.attr.scales)],
+        command,
         [scene] + ctx.files.srcs,
         outputs,
         "Rendering %s at %s" % (scene.short_path, ",".join(ctx.attr.scales)),
@@ -84,6 +98,11 @@ easel_image = rule(
     attrs = dict(_COMMON_ATTRS, **{
         "scene": attr.label(allow_single_file = [".scene.xml"], mandatory = True),
         "scales": attr.string_list(default = ["1", "2", "3"]),
+        "formats": attr.string_list(
+            default = ["png"],
+            doc = "Any of png, webp, avif (one file per scale: NAME@2x.webp), pdf, svg, vector-drawable (one file: NAME.pdf, NAME.xml).",
+        ),
+        "quality": attr.int(default = 0, doc = "1–100: WebP lossy at this quality (else lossless), AVIF at this quality (else 80). 0: those defaults."),
     }),
 )
 

@@ -57,6 +57,29 @@ function makePanel(state) {
     p.gamut.append(b);
     return b;
   });
+  // The format switch: the picture as a build would ship it (PNG, WebP,
+  // AVIF) with its size in bytes; a quality for WebP (lossy) and AVIF.
+  p.formatGroup = element("span", "group format");
+  p.formatButtons = [["png", "PNG"], ["webp", "WebP"], ["avif", "AVIF"]].map(([format, label]) => {
+    const b = element("button", "", label);
+    b.dataset.format = format;
+    b.addEventListener("click", () => { p.settings.format = format; postSettings(p); });
+    p.formatGroup.append(b);
+    return b;
+  });
+  p.quality = element("input");
+  p.quality.type = "number";
+  p.quality.name = "quality";
+  p.quality.min = 1;
+  p.quality.max = 100;
+  p.quality.placeholder = "quality";
+  p.quality.addEventListener("change", () => {
+    const q = Number(p.quality.value);
+    p.settings.quality = p.quality.value === "" || !(q >= 1 && q <= 100) ? null : Math.round(q);
+    postSettings(p);
+  });
+  p.pictureSize = element("span", "picture-size");
+  p.formatGroup.append(p.quality, p.pictureSize);
   // The locales the string tables define and the pseudo-locales.
   p.localeGroup = element("label", "group locale", "locale ");
   p.localeSelect = element("select");
@@ -83,7 +106,7 @@ function makePanel(state) {
   });
   p.timeGroup.append(p.play, p.slider, p.timeLabel);
   p.params = element("span", "group params");
-  toolbar.append(scales, p.appearance, p.gamut, p.localeGroup, p.timeGroup, p.params);
+  toolbar.append(scales, p.appearance, p.gamut, p.formatGroup, p.localeGroup, p.timeGroup, p.params);
 
   const body = element("div", "body");
   const stage = element("div", "stage");
@@ -133,6 +156,11 @@ function update(state) {
   for (const b of p.appearanceButtons) b.classList.toggle("selected", b.dataset.appearance === state.settings.appearance);
   p.appearance.hidden = !state.hasDark;
   for (const b of p.gamutButtons) b.classList.toggle("selected", b.dataset.colorSpace === (state.settings.colorSpace || state.colorSpace));
+  const format = state.settings.format || "png";
+  for (const b of p.formatButtons) b.classList.toggle("selected", b.dataset.format === format);
+  p.quality.hidden = format === "png";
+  if (document.activeElement !== p.quality) p.quality.value = state.settings.quality ?? "";
+  if (state.picture) p.pictureSize.textContent = `${(state.picture.bytes / 1024).toFixed(1)} KB`;
   const localesKey = (state.locales || []).join(",");
   if (localesKey !== p.localesKey) {
     p.localesKey = localesKey;
@@ -162,7 +190,7 @@ function update(state) {
     p.image.style.width = `${picture.width}px`;
     p.image.style.height = `${picture.height}px`;
     // The run in the URL too: a browser reuses an image it has for the same URL.
-    p.image.src = `/scenes/${state.scene}/image.png?v=${p.pictureKey}`;
+    p.image.src = `/scenes/${state.scene}/image.${picture.format}?v=${p.pictureKey}`;
     p.sceneWidth = picture.width;
     fetch(`/scenes/${state.scene}/layout.json?v=${p.pictureKey}`)
       .then((r) => r.json()).then((tree) => { showNodes(p, tree); showOverflows(p, tree, state); }).catch(() => {});

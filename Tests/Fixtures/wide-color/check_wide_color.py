@@ -1,7 +1,7 @@
 """Independent checks of Easel's wide-colour output, with LittleCMS (through
 Pillow's ImageCms) and the file formats' own rules typed out here:
 
-  check_wide_color.py profile PNG            the embedded profile: primaries and white (xy, D65)
+  check_wide_color.py profile PNG            the embedded profile: primaries and white (xy, D65) (or of a WebP)
   check_wide_color.py to-srgb PNG X,Y ...    pixels converted to sRGB by LittleCMS with the embedded profile
   check_wide_color.py catalog XCASSETS       a --display-gamut both catalog
   check_wide_color.py gamut-map L C H ...    CSS Color 4 §13.2.2 gamut mapping to sRGB of OKLCh colours
@@ -65,7 +65,8 @@ def profile(path):
     primaries = [xy(apply(undo, list(c[0]))) for c in (p.red_colorant, p.green_colorant, p.blue_colorant)]
     white = xy(apply(undo, list(p.media_white_point[0])))
     return {"errors": [], "description": p.profile_description, "version": p.version, "primaries": primaries,
-            "white": white, "bytes": len(raw), "chunks": [t for t, _ in chunks(path)]}
+            "white": white, "bytes": len(raw),
+            "chunks": [t for t, _ in chunks(path)] if open(path, "rb").read(8) == b"\x89PNG\r\n\x1a\n" else []}
 
 
 def to_srgb(path, points):

@@ -35,6 +35,20 @@ final class IconsTests: XCTestCase {
         XCTAssertNotEqual(light, dark)
     }
 
+    /// `"formats": ["png", "webp"]`: each scale as a lossless WebP too
+    /// (RIFF, WEBP, a VP8L bitstream whose header holds width − 1 and
+    /// height − 1 in 14 bits each).
+    func testWebPBesideEachPNG() throws {
+        for (name, side) in [("badge", 64), ("badge@2x", 128), ("badge@3x", 192)] {
+            let url = try XCTUnwrap(Icons.url(name, format: "webp"), "\(name).webp is in Bundle.module")
+            let bytes = [UInt8](try Data(contentsOf: url))
+            XCTAssertEqual(String(decoding: bytes[0..<4], as: UTF8.self) + String(decoding: bytes[8..<16], as: UTF8.self), "RIFFWEBPVP8L", name)
+            let bits = bytes[21..<25].reversed().reduce(0) { $0 << 8 | Int($1) }
+            XCTAssertEqual(bits & 0x3FFF, side - 1, name)
+            XCTAssertEqual((bits >> 14) & 0x3FFF, side - 1, name)
+        }
+    }
+
     func testGraphFromCSV() throws {
         let url = try XCTUnwrap(Icons.url("week@2x"))
         let (w, h) = try pixelSize(url)
