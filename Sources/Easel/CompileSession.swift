@@ -35,7 +35,7 @@ extension Diagnostic.Message {
         .init(.renderFailed, "scale \(scale) is above the scales this scene was compiled for (at most \(compiled)), and a graph line was reduced for them: compile with that scale among Options.scales, or with Options.paintsAboveScales on")
     }
     static func noFormatForPath(_ path: String) -> Self {
-        .init(.unknownOutputFormat, "cannot tell the output format of '\(path)'; use --format png|pdf|svg")
+        .init(.unknownOutputFormat, "cannot tell the output format of '\(path)'; use --format png|pdf|svg|vector-drawable|webp|avif")
     }
 }
 
