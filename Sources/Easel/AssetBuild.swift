@@ -238,7 +238,7 @@ public enum AssetBuild {
     static func build(_ scene: String, _ options: Options, only: [String]? = nil, planned: Set<String>,
                       previous: Set<String> = [], into outputFolder: OutputFolder) -> SceneResult {
         var compileOptions = options.compile
-        compileOptions.scales = options.formats.contains(.png) ? options.pngScales.compactMap { $0 } : []
+        compileOptions.scales = options.formats.contains(where: \.isRaster) ? options.pngScales.compactMap { $0 } : []
         // A build's --set values are for the scenes that declare them.
         compileOptions.ignoresUndeclaredParameters = true
         let url = options.source.appendingPathComponent(scene)

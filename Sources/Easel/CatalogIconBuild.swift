@@ -35,7 +35,7 @@ extension AssetBuild {
                     let file = OutputName.file(name, variant: r.variantName, extension: "png")
                     out.append(PlannedFile(path: set + "/" + file, producer: r.producer) {
                         guard let compiled = r.compiled else { return nil }
-                        let png = try compiled.renderPNG(pixels: AppIconSet.iOSSize)
+                        let png = try compiled.renderRaster(pixels: AppIconSet.iOSSize)
                         // iOS shows an icon's transparent pixels as black; Xcode refuses
                         // such an icon when the app is submitted. Dark and tinted icons
                         // may be transparent: the system puts its own background under them.
@@ -49,7 +49,7 @@ extension AssetBuild {
                 if options.platforms.contains(.macos), appearance == nil {
                     for e in AppIconSet.macEntries({ OutputName.file(name, variant: r.variantName, size: $0, scale: Double($1), extension: "png") }) {
                         out.append(PlannedFile(path: set + "/" + e.filename, producer: r.producer,
-                                               bytes: { try r.compiled?.renderPNG(pixels: e.pixels) }))
+                                               bytes: { try r.compiled?.renderRaster(pixels: e.pixels) }))
                         mac.append(e)
                     }
                 }

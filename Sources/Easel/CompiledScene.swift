@@ -173,14 +173,11 @@ public struct CompiledScene: Sendable {
     /// timing (to the millisecond) and plays; lossless unless `quality`
     /// (else the compile's `quality`).
     public func renderAnimatedWebP(fps: Double, scale: Double? = nil) throws -> [UInt8] {
-        var animation = try WebPAnimation(quality: quality, plays: renderTree.paints.plays, colorSpace: renderTree.colorSpace)
-        do {
-            try paintFrames(fps: fps, scale: scale, into: &animation)
-            return try SceneRenderer.located(renderTree) { try animation.finish() }
-        } catch {
-            animation.discard()
-            throw error
+        var animation = try SceneRenderer.located(renderTree) {
+            try WebPAnimation(quality: quality, plays: renderTree.paints.plays, colorSpace: renderTree.colorSpace)
         }
+        try paintFrames(fps: fps, scale: scale, into: &animation)
+        return try SceneRenderer.located(renderTree) { try animation.finish() }
     }
 
     /// The text engine of a layout again: the compile's fonts (a scene

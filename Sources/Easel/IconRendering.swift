@@ -20,13 +20,8 @@ extension CompiledScene {
         }
     }
 
-    /// A PNG of the square scene, `pixels` on a side, at time 0.
-    public func renderPNG(pixels: Int) throws -> [UInt8] {
-        try render(format: .png, scale: scale(forPixels: pixels), time: 0)
-    }
-
-    /// A PNG or WebP of the square scene, `pixels` on a side, at time 0.
-    public func renderRaster(pixels: Int, format: OutputFormat) throws -> [UInt8] {
+    /// A PNG (or WebP, AVIF) of the square scene, `pixels` on a side, at time 0.
+    public func renderRaster(pixels: Int, format: OutputFormat = .png) throws -> [UInt8] {
         try render(format: format, scale: scale(forPixels: pixels), time: 0)
     }
 
@@ -34,7 +29,7 @@ extension CompiledScene {
     public func renderIconFile(_ kind: IconFileKind) throws -> [UInt8] {
         try requireSquare(kind == .icns ? "an ICNS icon" : "an ICO icon")
         var pngs: [Int: [UInt8]] = [:]
-        for pixels in Set(kind.pixelSizes).sorted() { pngs[pixels] = try renderPNG(pixels: pixels) }
+        for pixels in Set(kind.pixelSizes).sorted() { pngs[pixels] = try renderRaster(pixels: pixels) }
         switch kind {
         case .icns: return ICNSFile.assemble(pngs)
         case .ico: return ICOFile.assemble(pngs)

@@ -19,7 +19,7 @@ public struct ParameterOptions: ParsableArguments, Sendable {
     @Option(help: "light, dark or tinted: which value of each palette colour every use of its name gets (tinted: a colour's tinted value, or the grey of its dark or light one).")
     public var appearance: Appearance = .light
 
-    @Option(name: .customLong("color-space"), help: "srgb or display-p3: the space to paint and write in, over the scene's color-space (display-p3: tagged PNG/PDF, color(display-p3 …) in SVG).")
+    @Option(name: .customLong("color-space"), help: "srgb or display-p3: the space to paint and write in, over the scene's color-space (display-p3: tagged PNG/PDF/WebP/AVIF, color(display-p3 …) in SVG).")
     public var colorSpace: SceneColorSpace?
 
     public func validate() throws {

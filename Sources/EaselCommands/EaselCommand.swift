@@ -11,7 +11,7 @@ public struct EaselCommand: ParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "easel",
-        abstract: "Compile declarative graphics scenes (XML) to PNG, PDF or SVG.",
+        abstract: "Compile declarative graphics scenes (XML) to PNG, WebP, AVIF, PDF, SVG and platform assets.",
         version: Easel.version,
         subcommands: [Render.self, Build.self, Check.self, Layout.self, Preview.self, Worker.self])
 
@@ -79,7 +79,7 @@ struct RasterEncodingOptions: ParsableArguments {
             help: "default (libdeflate 1 for opaque images, 3 for images with transparency), fast (libdeflate 1 for every image: those with transparency about half the default's work, files 10–30% larger), or small (libdeflate 12: many times slower, 20–50% smaller).")
     var pngCompression: PNGCompression = .default
 
-    @Option(help: "yes or no: dither gradients in PNG output so slow ones show no bands (default: the scene's dither attribute, itself yes).")
+    @Option(help: "yes or no: dither gradients in PNG, WebP and AVIF output so slow ones show no bands (default: the scene's dither attribute, itself yes).")
     var dither: DitherChoice?
 
     @Option(help: ArgumentHelp("1–100: WebP output lossy at this quality (without it lossless, the PNG's pixels); AVIF output at this quality (default 80; 100 is lossless).", valueName: "q"))

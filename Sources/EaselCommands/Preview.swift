@@ -24,7 +24,7 @@ struct Preview: ParsableCommand {
         let tail = arguments.firstIndex(of: "preview").map { Array(arguments[($0 + 1)...]) } ?? []
         let program = siblingProgram("easel-preview")
         guard FileManager.default.isExecutableFile(atPath: program) else {
-            StandardStreams.error("easel: error: '\(program)' is missing; easel-preview is installed beside easel (swift build --product easel-preview)\n")
+            StandardStreams.error("easel: error: '\(program)' is missing; easel-preview is installed beside easel (scripts/install, or swift build -c release --product easel-preview for a release easel)\n")
             throw ExitCode(1)
         }
         let argv = ([program] + tail).map { strdup($0) } + [nil]

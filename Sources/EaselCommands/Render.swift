@@ -26,7 +26,7 @@ struct Render: ParsableCommand {
     @Option(name: .customLong("out-dir"), help: "Output folder (any number of inputs); created if missing.")
     var outDir: String?
 
-    @Option(help: "Pixels per point for PNG output, greater than 0 and at most \(Limits().maxScale.wholeNumberText) (overrides the scene's scale).")
+    @Option(help: "Pixels per point for PNG, WebP and AVIF output, greater than 0 and at most \(Limits().maxScale.wholeNumberText) (overrides the scene's scale).")
     var scale: Double?
 
     @OptionGroup var outputs: OutputOptions
@@ -84,9 +84,22 @@ struct Render: ParsableCommand {
             if output != nil { throw ValidationError("-o writes one file: give one --format, or --out-dir for several") }
             if formatNames.contains("apng") { throw ValidationError("--format apng makes animated PNGs: give it alone") }
         }
-        // --quality: WebP and AVIF only, by name or by extension.
-        try encoding.checkQuality(formats: !formatNames.isEmpty ? formatNames
-            : [output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() } ?? "png"])
+        // --quality: WebP and AVIF only, by name or by extension (an
+        // extension that names no format is reported as such below).
+        let outputExtension = output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() }
+        if !formatNames.isEmpty {
+            try encoding.checkQuality(formats: formatNames)
+        } else if let outputExtension {
+            if OutputFormat(fileExtension: outputExtension) != nil || OutputOptions.renderOnlyFormats.contains(outputExtension) {
+                try encoding.checkQuality(formats: [outputExtension])
+            }
+        } else {
+            try encoding.checkQuality(formats: ["png"])
+        }
+        // An animated PNG's name takes no other format.
+        if outputExtension == "apng", let format, format != "png", format != "apng" {
+            throw ValidationError("--format \(format) and the extension of '\(output!)' disagree (NAME.apng is an animated PNG)")
+        }
         if RenderJob.wantsIconComposer(formatNames: formatNames, output: output) {
             if formatNames.count > 1 { throw ValidationError("--format icon makes Icon Composer bundles: give it alone") }
             if fps != nil || wantsAPNG || time != nil || scale != nil || scales != nil {

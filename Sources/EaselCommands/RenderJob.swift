@@ -123,7 +123,7 @@ struct RenderJob: Sendable {
         }
         if fps != nil || wantsAPNG {
             let rate = fps ?? 30
-            let webp = formatNames == ["webp"] || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "webp" } == true
+            let webp = !wantsAPNG && (formatNames == ["webp"] || output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() == "webp" } == true)
             let format: OutputFormat = webp ? .webp : .png
             if let output { return [.animation(URL(fileURLWithPath: output), fps: rate, format: format)] }
             if wantsAPNG { return [.animation(URL(fileURLWithPath: outDir!).appendingPathComponent(name + ".apng"), fps: rate, format: .png)] }

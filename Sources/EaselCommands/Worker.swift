@@ -112,7 +112,7 @@ public struct Worker: ParsableCommand {
     static func execWorkerProgram() -> Int32 {
         let program = siblingProgram("easel-worker")
         guard FileManager.default.isExecutableFile(atPath: program) else {
-            StandardStreams.error("easel worker: error: '\(program)' is missing; easel-worker is installed beside easel (swift build --product easel-worker)\n")
+            StandardStreams.error("easel worker: error: '\(program)' is missing; easel-worker is installed beside easel (scripts/install, or swift build -c release --product easel-worker for a release easel)\n")
             return 1
         }
         let words: [String] = [program, "--persistent_worker"]

@@ -156,7 +156,7 @@ extension DiagnosticCode {
         case .outputCollision: return "Two inputs would write the same output path (in a build: two scenes, variants or locales, also paths that differ only in case): reported before anything is written; for `render` a command-line error (exit 2), for `build` exit 1."
 
         case .notExpressible: return "The output format cannot express this element (a raster image in a VectorDrawable, a group's opacity over overlapping parts); nothing is written. Change the element as the message says, render a PNG instead, or build with `--android --android-vectors`, where such a scene falls back to PNG densities."
-        case .renderFailed: return "Cairo or the PNG encoder failed (out of memory, a bad frame); nothing is written."
+        case .renderFailed: return "Cairo or an encoder (PNG, WebP, AVIF) failed — out of memory, a bad frame, a WebP wider or taller than 16,383 pixels; nothing is written."
         case .stillSVGAnimation: return "Animated paints that SVG cannot animate (a conic keyframe, keyframes of different kinds): the SVG shows their first frame."
         case .staleManifest: return "The build manifest in the output folder is not one this Easel reads: everything is built again."
         case .unusedSetting: return "`--set` names a parameter that no scene in the build declares."
@@ -223,7 +223,7 @@ extension DiagnosticCode {
         case .notExpressible: return "$ easel render photo-card.scene.xml -o card.xml   # a VectorDrawable of a scene with a PNG <image>"
         case .renderFailed: return "$ easel render card.scene.xml -o card.png   # when memory for the image cannot be allocated"
         case .stillSVGAnimation: return "$ easel render animated-conic.scene.xml -o out.svg"
-        case .staleManifest: return "$ easel build scenes -o out   # out/.easel-manifest.json written by another Easel"
+        case .staleManifest: return "$ easel build scenes -o out   # out/.easel-build.json written by another Easel"
         case .unusedSetting: return "$ easel build scenes -o out --set acent=#ff0000"
         case .noSuchScene: return "$ easel check no-such.scene.xml"
         case .unreadableSource: return "$ easel build scenes -o out   # scenes/icons cannot be listed (its permissions)"

@@ -20,10 +20,8 @@ enum AVIFEncoder {
     static let speed: Int32 = 6
 
     static func encode(_ canvas: RasterCanvas, quality: Int, colorSpace: SceneColorSpace) throws -> [UInt8] {
-        let rgba = StraightRGBA(canvas)
-        defer { rgba.release() }
         let lossless = quality >= 100
-        guard let image = avifImageCreate(UInt32(rgba.width), UInt32(rgba.height), 8, AVIF_PIXEL_FORMAT_YUV444) else {
+        guard let image = avifImageCreate(UInt32(canvas.width), UInt32(canvas.height), 8, AVIF_PIXEL_FORMAT_YUV444) else {
             throw failure("out of memory")
         }
         defer { avifImageDestroy(image) }
@@ -31,16 +29,7 @@ enum AVIFEncoder {
         image.pointee.transferCharacteristics = avifTransferCharacteristics(13)
         image.pointee.matrixCoefficients = avifMatrixCoefficients(lossless ? 0 : 6)
         image.pointee.yuvRange = AVIF_RANGE_FULL
-        var rgb = avifRGBImage()
-        avifRGBImageSetDefaults(&rgb, image)
-        rgb.format = AVIF_RGB_FORMAT_RGBA
-        rgb.depth = 8
-        rgb.pixels = rgba.bytes.baseAddress
-        rgb.rowBytes = UInt32(rgba.rowBytes)
-        // No alpha plane when every pixel is opaque.
-        rgb.ignoreAlpha = rgba.isOpaque ? 1 : 0
-        let converted = avifImageRGBToYUV(image, &rgb)
-        guard converted == AVIF_RESULT_OK else { throw failure(String(cString: avifResultToString(converted))) }
+        try convert(StraightRGBA(canvas), into: image)
 
         guard let encoder = avifEncoderCreate() else { throw failure("out of memory") }
         defer { avifEncoderDestroy(encoder) }
@@ -57,6 +46,20 @@ enum AVIFEncoder {
         let written = avifEncoderWrite(encoder, image, &output)
         guard written == AVIF_RESULT_OK else { throw failure(String(cString: avifResultToString(written))) }
         return Array(UnsafeBufferPointer(start: output.data, count: output.size))
+    }
+
+    /// The planes from the straight pixels (which may go once they are in).
+    static func convert(_ rgba: StraightRGBA, into image: UnsafeMutablePointer<avifImage>) throws {
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.depth = 8
+        rgb.pixels = rgba.bytes.baseAddress
+        rgb.rowBytes = UInt32(rgba.rowBytes)
+        // No alpha plane when every pixel is opaque.
+        rgb.ignoreAlpha = rgba.isOpaque ? 1 : 0
+        let converted = avifImageRGBToYUV(image, &rgb)
+        guard converted == AVIF_RESULT_OK else { throw failure(String(cString: avifResultToString(converted))) }
     }
 
     static func failure(_ why: String) -> DiagnosticsError {

@@ -32,11 +32,12 @@ public enum SceneRenderer {
         TestLeak.leakIfAsked()
         switch format {
         case .webp, .avif:
-            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, glyphs: glyphs)
-            return try located(scene) {
-                format == .webp ? try WebPEncoder.still(canvas, quality: quality, colorSpace: scene.colorSpace)
-                    : try AVIFEncoder.encode(canvas, quality: quality ?? 80, colorSpace: scene.colorSpace)
+            if format == .webp {
+                let (w, h) = pixelSize(of: scene, scale: scale)
+                try located(scene) { try WebPEncoder.checkSize(width: w, height: h) }
             }
+            let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, glyphs: glyphs)
+            return try encodeWeb(canvas, format, quality: quality, scene)
         case .png:
             let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost, images: images, glyphs: glyphs)
             guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: png.keepAlpha,
@@ -134,7 +135,7 @@ public enum SceneRenderer {
         return bytes
     }
 
-    /// A PNG (or WebP) of where the tree paints and how strongly, in black:
+    /// A PNG (or WebP, AVIF) of where the tree paints and how strongly, in black:
     /// every pixel's colour dropped, its alpha kept — colour glyphs and
     /// pictures too (an Android themed layer made from a foreground).
     /// Package access, as `render`.
@@ -150,7 +151,7 @@ public enum SceneRenderer {
             for x in 0..<canvas.width { row[x] &= 0xFF00_0000 }
         }
         cairo_surface_mark_dirty(canvas.surface)
-        if format == .webp { return try located(scene) { try WebPEncoder.still(canvas, quality: quality, colorSpace: scene.colorSpace) } }
+        if format == .webp || format == .avif { return try encodeWeb(canvas, format, quality: quality, scene) }
         guard let bytes = PNGEncoder.encode(canvas, compression: png.compression, keepAlpha: true, colorSpace: scene.colorSpace) else {
             throw failure(.pngEncodingFailed, scene.location)
         }
@@ -205,6 +206,14 @@ public enum SceneRenderer {
         let canvas = try rasterCanvas(scene, scale: scale, time: time, budget: maxPaintCost,
                                       images: images, glyphs: glyphs, backend: backend)
         return RasterImage(surface: canvas.surface)
+    }
+
+    /// A WebP or AVIF of the canvas: WebP lossless without a quality, AVIF at 80.
+    private static func encodeWeb(_ canvas: RasterCanvas, _ format: OutputFormat, quality: Int?, _ scene: RenderTree) throws -> [UInt8] {
+        try located(scene) {
+            format == .webp ? try WebPEncoder.still(canvas, quality: quality, colorSpace: scene.colorSpace)
+                : try AVIFEncoder.encode(canvas, quality: quality ?? 80, colorSpace: scene.colorSpace)
+        }
     }
 
     /// `body`'s errors, those without a place at the scene (an encoder's).

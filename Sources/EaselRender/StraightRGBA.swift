@@ -3,8 +3,10 @@ import CCairo
 /// A painted canvas as straight (unpremultiplied) 8-bit RGBA rows, tightly
 /// packed: what the WebP and AVIF encoders take. Unpremultiplied exactly as
 /// the PNG encoder does (`PNGEncoder.unpremultiply`), so a lossless WebP or
-/// AVIF holds the PNG's very pixels, dithering included.
-struct StraightRGBA {
+/// AVIF holds the PNG's very pixels, dithering included. A class: the
+/// buffer is freed once, when the last reference goes (an encoder drops
+/// it as soon as its own copy is made).
+final class StraightRGBA {
     let width: Int
     let height: Int
     let bytes: UnsafeMutableBufferPointer<UInt8>
@@ -23,11 +25,11 @@ struct StraightRGBA {
         }
     }
 
+    deinit { bytes.deallocate() }
+
     var rowBytes: Int { width * 4 }
 
-    func release() { bytes.deallocate() }
-
-    static func == (a: StraightRGBA, b: StraightRGBA) -> Bool {
-        a.width == b.width && a.height == b.height && a.bytes.elementsEqual(b.bytes)
+    func samePixels(as other: StraightRGBA) -> Bool {
+        width == other.width && height == other.height && bytes.elementsEqual(other.bytes)
     }
 }

@@ -5,6 +5,9 @@ extension Diagnostic.Message {
     static func webPTooLarge(_ w: Int, _ h: Int) -> Self {
         .init(.renderFailed, "a WebP is at most \(WebPEncoder.maxSide) pixels a side and this render is \(w)×\(h); lower --scale or write PNG or AVIF")
     }
+    static func webPTooManyPlays(_ plays: Int) -> Self {
+        .init(.renderFailed, "an animated WebP plays at most 65535 times (or forever: repeat=\"true\"), not \(plays); write an animated PNG")
+    }
     static func webPEncodingFailed(_ why: String) -> Self { .init(.renderFailed, "could not encode the WebP (libwebp: \(why))") }
 }
 
@@ -34,43 +37,58 @@ enum WebPEncoder {
         return config
     }
 
-    static func checkSize(_ canvas: RasterCanvas) throws {
-        guard canvas.width <= maxSide, canvas.height <= maxSide else {
-            throw DiagnosticsError([Diagnostic(.error, .webPTooLarge(canvas.width, canvas.height), at: nil)])
+    /// A located error for a render WebP cannot hold, before anything is painted.
+    static func checkSize(width: Int, height: Int) throws {
+        guard width <= maxSide, height <= maxSide else {
+            throw DiagnosticsError([Diagnostic(.error, .webPTooLarge(width, height), at: nil)])
         }
     }
 
-    /// A picture of the canvas's straight RGBA, ARGB inside (what lossless
-    /// and the animation encoder need; lossy converts it to YUV itself).
-    static func withPicture<T>(_ rgba: StraightRGBA, _ body: (UnsafeMutablePointer<WebPPicture>) throws -> T) throws -> T {
+    /// A picture holding a copy of the pixels as ARGB (what lossless and
+    /// the animation encoder need; lossy converts it to YUV itself). The
+    /// caller frees it with `release(_:)`; `rgba` may go at once.
+    static func picture(of rgba: StraightRGBA) throws -> UnsafeMutablePointer<WebPPicture> {
         let picture = UnsafeMutablePointer<WebPPicture>.allocate(capacity: 1)
-        defer { picture.deallocate() }
         picture.initialize(to: WebPPicture())
-        guard WebPPictureInit(picture) != 0 else { throw failure("the library is not the version Easel was built with") }
-        defer { WebPPictureFree(picture) }
+        guard WebPPictureInit(picture) != 0 else {
+            picture.deallocate()
+            throw failure("the library is not the version Easel was built with")
+        }
         picture.pointee.width = Int32(rgba.width)
         picture.pointee.height = Int32(rgba.height)
         picture.pointee.use_argb = 1
-        guard WebPPictureImportRGBA(picture, rgba.bytes.baseAddress, Int32(rgba.rowBytes)) != 0 else { throw failure("out of memory") }
-        return try body(picture)
+        guard WebPPictureImportRGBA(picture, rgba.bytes.baseAddress, Int32(rgba.rowBytes)) != 0 else {
+            release(picture)
+            throw failure("out of memory")
+        }
+        return picture
     }
 
-    static func still(_ canvas: RasterCanvas, quality: Int?, colorSpace: SceneColorSpace) throws -> [UInt8] {
-        try checkSize(canvas)
-        var config = try config(quality: quality)
-        let rgba = StraightRGBA(canvas)
-        defer { rgba.release() }
+    static func release(_ picture: UnsafeMutablePointer<WebPPicture>) {
+        WebPPictureFree(picture)
+        picture.deallocate()
+    }
+
+    /// One image's WebP file (no colour chunk).
+    static func encode(_ picture: UnsafeMutablePointer<WebPPicture>, _ config: WebPConfig) throws -> [UInt8] {
+        var config = config
         let writer = UnsafeMutablePointer<WebPMemoryWriter>.allocate(capacity: 1)
         defer { writer.deallocate() }
         WebPMemoryWriterInit(writer)
         defer { WebPMemoryWriterClear(writer) }
-        let bitstream: [UInt8] = try withPicture(rgba) { picture in
-            picture.pointee.writer = WebPMemoryWrite
-            picture.pointee.custom_ptr = UnsafeMutableRawPointer(writer)
-            guard WebPEncode(&config, picture) != 0 else { throw failure(describe(picture.pointee.error_code)) }
-            return Array(UnsafeBufferPointer(start: writer.pointee.mem, count: writer.pointee.size))
-        }
-        return try tagged(bitstream, colorSpace)
+        picture.pointee.writer = WebPMemoryWrite
+        picture.pointee.custom_ptr = UnsafeMutableRawPointer(writer)
+        guard WebPEncode(&config, picture) != 0 else { throw failure(describe(picture.pointee.error_code)) }
+        return Array(UnsafeBufferPointer(start: writer.pointee.mem, count: writer.pointee.size))
+    }
+
+    static func still(_ canvas: RasterCanvas, quality: Int?, colorSpace: SceneColorSpace) throws -> [UInt8] {
+        try checkSize(width: canvas.width, height: canvas.height)
+        let config = try config(quality: quality)
+        // The straight copy goes once the picture has its own.
+        let picture = try picture(of: StraightRGBA(canvas))
+        defer { release(picture) }
+        return try tagged(try encode(picture, config), colorSpace)
     }
 
     /// The file with Easel's Display P3 profile in an `ICCP` chunk (a
@@ -78,17 +96,24 @@ enum WebPEncoder {
     static func tagged(_ webp: [UInt8], _ colorSpace: SceneColorSpace) throws -> [UInt8] {
         guard colorSpace == .displayP3 else { return webp }
         return try webp.withUnsafeBufferPointer { file in
-            try DisplayP3Profile.bytes.withUnsafeBufferPointer { icc in
-                var data = WebPData(bytes: file.baseAddress, size: file.count)
-                guard let mux = WebPMuxCreate(&data, 0) else { throw failure("cannot read back its own file") }
-                defer { WebPMuxDelete(mux) }
+            var data = WebPData(bytes: file.baseAddress, size: file.count)
+            guard let mux = WebPMuxCreate(&data, 0) else { throw failure("cannot read back its own file") }
+            defer { WebPMuxDelete(mux) }
+            return try assemble(mux, colorSpace)
+        }
+    }
+
+    /// The mux's file, with the Display P3 profile for a P3 render.
+    static func assemble(_ mux: OpaquePointer, _ colorSpace: SceneColorSpace) throws -> [UInt8] {
+        try DisplayP3Profile.bytes.withUnsafeBufferPointer { icc in
+            if colorSpace == .displayP3 {
                 var profile = WebPData(bytes: icc.baseAddress, size: icc.count)
                 guard WebPMuxSetChunk(mux, "ICCP", &profile, 0) == WEBP_MUX_OK else { throw failure("cannot add the ICC profile") }
-                var out = WebPData()
-                guard WebPMuxAssemble(mux, &out) == WEBP_MUX_OK else { throw failure("cannot assemble the file") }
-                defer { WebPDataClear(&out) }
-                return Array(UnsafeBufferPointer(start: out.bytes, count: out.size))
             }
+            var out = WebPData()
+            guard WebPMuxAssemble(mux, &out) == WEBP_MUX_OK else { throw failure("cannot assemble the file") }
+            defer { WebPDataClear(&out) }
+            return Array(UnsafeBufferPointer(start: out.bytes, count: out.size))
         }
     }
 
@@ -107,84 +132,122 @@ enum WebPEncoder {
     }
 }
 
-/// An animated WebP, frame by frame, by libwebp's animation encoder (which
-/// stores each frame as the rectangle that changed): lossless unless a
-/// quality is given, `plays` times (0: forever). A frame identical to the
-/// one before is not added, so the one before shows for both: the frames
-/// and their timing are the animated PNG's, which merges such runs too.
+/// An animated WebP, frame by frame: the animated PNG's frames, timing and
+/// plays (0: forever). A frame identical to the one before is not added, so
+/// the one before shows for both, as the animated PNG merges such runs.
 /// Frame times are milliseconds: each frame starts at its exact time,
 /// rounded, so no error adds up.
-package struct WebPAnimation: FrameEncoder {
-    private var encoder: OpaquePointer?
-    private var config: WebPConfig
+///
+/// Lossless frames go through libwebp's animation encoder, which stores
+/// each as the rectangle that changed. Lossy frames are encoded whole, one
+/// by one, and put together by libwebp's mux: the animation encoder, lossy,
+/// drops frames that differ only a little from the one before and
+/// lengthens that one, which would change the animation's timing.
+/// One frame (a scene that does not animate) is a still WebP.
+package final class WebPAnimation: FrameEncoder {
+    private let config: WebPConfig
+    private let lossless: Bool
     private let plays: Int
     private let colorSpace: SceneColorSpace
+    private var encoder: OpaquePointer?
+    /// Lossy: each distinct frame's file and start (ms).
+    private var frames: [(webp: [UInt8], start: Int32)] = []
     private var previous: StraightRGBA?
     /// Seconds from the start to the end of the frames added so far.
     private var elapsed = 0.0
     private var size: (width: Int, height: Int)?
+    private var added = 0
 
     package init(quality: Int?, plays: Int, colorSpace: SceneColorSpace) throws {
+        guard plays <= 65535 else { throw DiagnosticsError([Diagnostic(.error, .webPTooManyPlays(plays), at: nil)]) }
         config = try WebPEncoder.config(quality: quality)
-        self.plays = plays
+        lossless = quality == nil
+        self.plays = max(0, plays)
         self.colorSpace = colorSpace
+    }
+
+    deinit {
+        if let encoder { WebPAnimEncoderDelete(encoder) }
     }
 
     private static func milliseconds(_ seconds: Double) -> Int32 { Int32(min((seconds * 1000).rounded(), Double(Int32.max))) }
 
-    package mutating func add(_ canvas: RasterCanvas, delay: FrameDelay) throws {
-        try WebPEncoder.checkSize(canvas)
-        if encoder == nil {
-            var options = WebPAnimEncoderOptions()
-            guard WebPAnimEncoderOptionsInit(&options) != 0 else { throw WebPEncoder.failure("the library is not the version Easel was built with") }
-            options.anim_params.loop_count = Int32(clamping: max(0, plays))
-            // Transparent: what a viewer composes the first frame over.
-            options.anim_params.bgcolor = 0
-            options.allow_mixed = 0
-            guard let made = WebPAnimEncoderNew(Int32(canvas.width), Int32(canvas.height), &options) else {
-                throw WebPEncoder.failure("out of memory")
-            }
-            encoder = made
+    package func add(_ canvas: RasterCanvas, delay: FrameDelay) throws {
+        try WebPEncoder.checkSize(width: canvas.width, height: canvas.height)
+        if let size {
+            guard size == (canvas.width, canvas.height) else { throw WebPEncoder.failure("the frames differ in size") }
+        } else {
             size = (canvas.width, canvas.height)
         }
-        guard let size, size == (canvas.width, canvas.height) else { throw WebPEncoder.failure("the frames differ in size") }
         let rgba = StraightRGBA(canvas)
-        defer { elapsed += delay.seconds }
-        if let previous, previous == rgba {
-            rgba.release()
+        let start = Self.milliseconds(elapsed)
+        elapsed += delay.seconds
+        if let previous, previous.samePixels(as: rgba) { return }
+        previous = rgba
+        added += 1
+        let picture = try WebPEncoder.picture(of: rgba)
+        defer { WebPEncoder.release(picture) }
+        if !lossless {
+            frames.append((try WebPEncoder.encode(picture, config), start))
             return
         }
-        previous?.release()
-        previous = rgba
-        let start = Self.milliseconds(elapsed)
-        let encoder = self.encoder
-        try WebPEncoder.withPicture(rgba) { picture in
-            guard WebPAnimEncoderAdd(encoder, picture, Int32(start), &config) != 0 else {
+        let encoder = try animationEncoder(width: canvas.width, height: canvas.height)
+        var config = self.config
+        guard WebPAnimEncoderAdd(encoder, picture, start, &config) != 0 else {
+            throw WebPEncoder.failure(String(cString: WebPAnimEncoderGetError(encoder)))
+        }
+    }
+
+    private func animationEncoder(width: Int, height: Int) throws -> OpaquePointer {
+        if let encoder { return encoder }
+        var options = WebPAnimEncoderOptions()
+        guard WebPAnimEncoderOptionsInit(&options) != 0 else { throw WebPEncoder.failure("the library is not the version Easel was built with") }
+        options.anim_params.loop_count = Int32(plays)
+        // Transparent: what a viewer composes the first frame over.
+        options.anim_params.bgcolor = 0
+        options.allow_mixed = 0
+        guard let made = WebPAnimEncoderNew(Int32(width), Int32(height), &options) else { throw WebPEncoder.failure("out of memory") }
+        encoder = made
+        return made
+    }
+
+    /// The file.
+    package func finish() throws -> [UInt8] {
+        let end = Self.milliseconds(elapsed)
+        if lossless {
+            guard let encoder else { return [] }
+            guard WebPAnimEncoderAdd(encoder, nil, end, nil) != 0 else {
                 throw WebPEncoder.failure(String(cString: WebPAnimEncoderGetError(encoder)))
             }
+            var out = WebPData()
+            guard WebPAnimEncoderAssemble(encoder, &out) != 0 else {
+                throw WebPEncoder.failure(String(cString: WebPAnimEncoderGetError(encoder)))
+            }
+            defer { WebPDataClear(&out) }
+            return try WebPEncoder.tagged(Array(UnsafeBufferPointer(start: out.bytes, count: out.size)), colorSpace)
         }
-    }
-
-    /// Frees what the encoder holds (after a failure: `finish` does it too).
-    package mutating func discard() {
-        previous?.release()
-        previous = nil
-        if let encoder { WebPAnimEncoderDelete(encoder) }
-        encoder = nil
-    }
-
-    /// The file; the encoder is spent.
-    package mutating func finish() throws -> [UInt8] {
-        defer { discard() }
-        guard let encoder else { return [] }
-        guard WebPAnimEncoderAdd(encoder, nil, Self.milliseconds(elapsed), nil) != 0 else {
-            throw WebPEncoder.failure(String(cString: WebPAnimEncoderGetError(encoder)))
+        guard frames.count > 1 else { return try frames.first.map { try WebPEncoder.tagged($0.webp, colorSpace) } ?? [] }
+        guard let mux = WebPMuxNew() else { throw WebPEncoder.failure("out of memory") }
+        defer { WebPMuxDelete(mux) }
+        for (k, frame) in frames.enumerated() {
+            let next = k + 1 < frames.count ? frames[k + 1].start : end
+            let status = frame.webp.withUnsafeBufferPointer { bytes -> WebPMuxError in
+                var info = WebPMuxFrameInfo()
+                info.bitstream = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+                info.duration = next - frame.start
+                info.id = WEBP_CHUNK_ANMF
+                info.dispose_method = WEBP_MUX_DISPOSE_NONE
+                // Each frame is the whole picture, alpha included: it replaces the one before.
+                info.blend_method = WEBP_MUX_NO_BLEND
+                return WebPMuxPushFrame(mux, &info, 1)
+            }
+            guard status == WEBP_MUX_OK else { throw WebPEncoder.failure("cannot add frame \(k + 1)") }
         }
-        var out = WebPData()
-        guard WebPAnimEncoderAssemble(encoder, &out) != 0 else {
-            throw WebPEncoder.failure(String(cString: WebPAnimEncoderGetError(encoder)))
+        var params = WebPMuxAnimParams(bgcolor: 0, loop_count: Int32(plays))
+        guard WebPMuxSetAnimationParams(mux, &params) == WEBP_MUX_OK,
+              let size, WebPMuxSetCanvasSize(mux, Int32(size.width), Int32(size.height)) == WEBP_MUX_OK else {
+            throw WebPEncoder.failure("cannot set the animation's parameters")
         }
-        defer { WebPDataClear(&out) }
-        return try WebPEncoder.tagged(Array(UnsafeBufferPointer(start: out.bytes, count: out.size)), colorSpace)
+        return try WebPEncoder.assemble(mux, colorSpace)
     }
 }

@@ -11,7 +11,8 @@ LittleCMS (through ctypes, and Pillow's ImageCms) for colour.
   check_web_raster.py colr AVIF                  the colr box of the primary item's properties
   check_web_raster.py p3-to-srgb AVIF PNG X,Y…   AVIF (decoded by avifdec) converted to sRGB by LittleCMS with
                                                  a profile built from its colr primaries and transfer (ITU-T
-                                                 H.273), and PNG converted by LittleCMS with its own iCCP
+                                                 H.273), and PNG converted by LittleCMS with its own iCCP;
+                                                 "raw": the AVIF's decoded numbers, unconverted
 
 Each prints one JSON object; "errors" lists what is wrong.
 """
@@ -184,8 +185,9 @@ def p3_to_srgb(avif, png, points):
     avif_profile = lcms_profile(nclx["primaries"], nclx["transfer"])
     ref = Image.open(png)
     png_profile = ImageCms.ImageCmsProfile(io.BytesIO(ref.info["icc_profile"]))
-    return {"errors": [], "avif": to_srgb(decoded(avif, "avifdec"), avif_profile, points),
-            "png": to_srgb(ref, png_profile, points)}
+    pixels = decoded(avif, "avifdec")
+    return {"errors": [], "avif": to_srgb(pixels, avif_profile, points), "png": to_srgb(ref, png_profile, points),
+            "raw": [list(pixels.getpixel(p)[:3]) for p in points]}
 
 
 def main(argv):
