@@ -33,7 +33,7 @@ const char *const easel_lazy_libraries[] = {
     "libavif.so.15",
 };
 
-static void *_Atomic slots[188];
+static void *_Atomic slots[189];
 
 STUB int WebPAnimEncoderAdd(WebPAnimEncoder * a0, struct WebPPicture * a1, int a2, const struct WebPConfig * a3) { return ((__typeof__(&WebPAnimEncoderAdd))easel_lazy_symbol(10, &slots[0], "WebPAnimEncoderAdd"))(a0, a1, a2, a3); }
 STUB int WebPAnimEncoderAssemble(WebPAnimEncoder * a0, WebPData * a1) { return ((__typeof__(&WebPAnimEncoderAssemble))easel_lazy_symbol(10, &slots[1], "WebPAnimEncoderAssemble"))(a0, a1); }
@@ -58,168 +58,169 @@ STUB WebPMux * WebPNewInternal(int a0) { return ((__typeof__(&WebPNewInternal))e
 STUB void WebPPictureFree(WebPPicture * a0) { ((__typeof__(&WebPPictureFree))easel_lazy_symbol(9, &slots[20], "WebPPictureFree"))(a0); }
 STUB int WebPPictureImportRGBA(WebPPicture * a0, const uint8_t * a1, int a2) { return ((__typeof__(&WebPPictureImportRGBA))easel_lazy_symbol(9, &slots[21], "WebPPictureImportRGBA"))(a0, a1, a2); }
 STUB int WebPPictureInitInternal(WebPPicture * a0, int a1) { return ((__typeof__(&WebPPictureInitInternal))easel_lazy_symbol(9, &slots[22], "WebPPictureInitInternal"))(a0, a1); }
-STUB int WebPValidateConfig(const WebPConfig * a0) { return ((__typeof__(&WebPValidateConfig))easel_lazy_symbol(9, &slots[23], "WebPValidateConfig"))(a0); }
-STUB avifEncoder * avifEncoderCreate(void) { return ((__typeof__(&avifEncoderCreate))easel_lazy_symbol(11, &slots[24], "avifEncoderCreate"))(); }
-STUB void avifEncoderDestroy(avifEncoder * a0) { ((__typeof__(&avifEncoderDestroy))easel_lazy_symbol(11, &slots[25], "avifEncoderDestroy"))(a0); }
-STUB avifResult avifEncoderWrite(avifEncoder * a0, const avifImage * a1, avifRWData * a2) { return ((__typeof__(&avifEncoderWrite))easel_lazy_symbol(11, &slots[26], "avifEncoderWrite"))(a0, a1, a2); }
-STUB avifImage * avifImageCreate(uint32_t a0, uint32_t a1, uint32_t a2, avifPixelFormat a3) { return ((__typeof__(&avifImageCreate))easel_lazy_symbol(11, &slots[27], "avifImageCreate"))(a0, a1, a2, a3); }
-STUB void avifImageDestroy(avifImage * a0) { ((__typeof__(&avifImageDestroy))easel_lazy_symbol(11, &slots[28], "avifImageDestroy"))(a0); }
-STUB avifResult avifImageRGBToYUV(avifImage * a0, const avifRGBImage * a1) { return ((__typeof__(&avifImageRGBToYUV))easel_lazy_symbol(11, &slots[29], "avifImageRGBToYUV"))(a0, a1); }
-STUB void avifRGBImageSetDefaults(avifRGBImage * a0, const avifImage * a1) { ((__typeof__(&avifRGBImageSetDefaults))easel_lazy_symbol(11, &slots[30], "avifRGBImageSetDefaults"))(a0, a1); }
-STUB void avifRWDataFree(avifRWData * a0) { ((__typeof__(&avifRWDataFree))easel_lazy_symbol(11, &slots[31], "avifRWDataFree"))(a0); }
-STUB const char * avifResultToString(avifResult a0) { return ((__typeof__(&avifResultToString))easel_lazy_symbol(11, &slots[32], "avifResultToString"))(a0); }
-STUB gchar * g_compute_checksum_for_data(GChecksumType a0, const guchar * a1, gsize a2) { return ((__typeof__(&g_compute_checksum_for_data))easel_lazy_symbol(6, &slots[33], "g_compute_checksum_for_data"))(a0, a1, a2); }
-STUB void g_error_free(GError * a0) { ((__typeof__(&g_error_free))easel_lazy_symbol(6, &slots[34], "g_error_free"))(a0); }
-STUB void g_free(gpointer a0) { ((__typeof__(&g_free))easel_lazy_symbol(6, &slots[35], "g_free"))(a0); }
-STUB void g_list_free(GList * a0) { ((__typeof__(&g_list_free))easel_lazy_symbol(6, &slots[36], "g_list_free"))(a0); }
-STUB void g_object_unref(gpointer a0) { ((__typeof__(&g_object_unref))easel_lazy_symbol(5, &slots[37], "g_object_unref"))(a0); }
-STUB GUnicodeScript g_unichar_get_script(gunichar a0) { return ((__typeof__(&g_unichar_get_script))easel_lazy_symbol(6, &slots[38], "g_unichar_get_script"))(a0); }
-STUB hb_face_t * hb_font_get_face(hb_font_t * a0) { return ((__typeof__(&hb_font_get_face))easel_lazy_symbol(3, &slots[39], "hb_font_get_face"))(a0); }
-STUB const float * hb_font_get_var_coords_design(hb_font_t * a0, unsigned int * a1) { return ((__typeof__(&hb_font_get_var_coords_design))easel_lazy_symbol(3, &slots[40], "hb_font_get_var_coords_design"))(a0, a1); }
-STUB unsigned int hb_ot_var_get_axis_count(hb_face_t * a0) { return ((__typeof__(&hb_ot_var_get_axis_count))easel_lazy_symbol(3, &slots[41], "hb_ot_var_get_axis_count"))(a0); }
-STUB unsigned int hb_ot_var_get_axis_infos(hb_face_t * a0, unsigned int a1, unsigned int * a2, hb_ot_var_axis_info_t * a3) { return ((__typeof__(&hb_ot_var_get_axis_infos))easel_lazy_symbol(3, &slots[42], "hb_ot_var_get_axis_infos"))(a0, a1, a2, a3); }
-STUB hb_direction_t hb_script_get_horizontal_direction(hb_script_t a0) { return ((__typeof__(&hb_script_get_horizontal_direction))easel_lazy_symbol(3, &slots[43], "hb_script_get_horizontal_direction"))(a0); }
-STUB hb_unicode_funcs_t * hb_unicode_funcs_get_default(void) { return ((__typeof__(&hb_unicode_funcs_get_default))easel_lazy_symbol(3, &slots[44], "hb_unicode_funcs_get_default"))(); }
-STUB hb_unicode_general_category_t hb_unicode_general_category(hb_unicode_funcs_t * a0, hb_codepoint_t a1) { return ((__typeof__(&hb_unicode_general_category))easel_lazy_symbol(3, &slots[45], "hb_unicode_general_category"))(a0, a1); }
-STUB hb_script_t hb_unicode_script(hb_unicode_funcs_t * a0, hb_codepoint_t a1) { return ((__typeof__(&hb_unicode_script))easel_lazy_symbol(3, &slots[46], "hb_unicode_script"))(a0, a1); }
-STUB const char * hb_version_string(void) { return ((__typeof__(&hb_version_string))easel_lazy_symbol(3, &slots[47], "hb_version_string"))(); }
-STUB JsonNode * json_array_get_element(JsonArray * a0, guint a1) { return ((__typeof__(&json_array_get_element))easel_lazy_symbol(4, &slots[48], "json_array_get_element"))(a0, a1); }
-STUB guint json_array_get_length(JsonArray * a0) { return ((__typeof__(&json_array_get_length))easel_lazy_symbol(4, &slots[49], "json_array_get_length"))(a0); }
-STUB JsonArray * json_node_get_array(JsonNode * a0) { return ((__typeof__(&json_node_get_array))easel_lazy_symbol(4, &slots[50], "json_node_get_array"))(a0); }
-STUB gboolean json_node_get_boolean(JsonNode * a0) { return ((__typeof__(&json_node_get_boolean))easel_lazy_symbol(4, &slots[51], "json_node_get_boolean"))(a0); }
-STUB gdouble json_node_get_double(JsonNode * a0) { return ((__typeof__(&json_node_get_double))easel_lazy_symbol(4, &slots[52], "json_node_get_double"))(a0); }
-STUB gint64 json_node_get_int(JsonNode * a0) { return ((__typeof__(&json_node_get_int))easel_lazy_symbol(4, &slots[53], "json_node_get_int"))(a0); }
-STUB JsonNodeType json_node_get_node_type(JsonNode * a0) { return ((__typeof__(&json_node_get_node_type))easel_lazy_symbol(4, &slots[54], "json_node_get_node_type"))(a0); }
-STUB JsonObject * json_node_get_object(JsonNode * a0) { return ((__typeof__(&json_node_get_object))easel_lazy_symbol(4, &slots[55], "json_node_get_object"))(a0); }
-STUB const gchar * json_node_get_string(JsonNode * a0) { return ((__typeof__(&json_node_get_string))easel_lazy_symbol(4, &slots[56], "json_node_get_string"))(a0); }
-STUB GType json_node_get_value_type(JsonNode * a0) { return ((__typeof__(&json_node_get_value_type))easel_lazy_symbol(4, &slots[57], "json_node_get_value_type"))(a0); }
-STUB JsonNode * json_object_get_member(JsonObject * a0, const gchar * a1) { return ((__typeof__(&json_object_get_member))easel_lazy_symbol(4, &slots[58], "json_object_get_member"))(a0, a1); }
-STUB GList * json_object_get_members(JsonObject * a0) { return ((__typeof__(&json_object_get_members))easel_lazy_symbol(4, &slots[59], "json_object_get_members"))(a0); }
-STUB JsonNode * json_parser_get_root(JsonParser * a0) { return ((__typeof__(&json_parser_get_root))easel_lazy_symbol(4, &slots[60], "json_parser_get_root"))(a0); }
-STUB gboolean json_parser_load_from_data(JsonParser * a0, const gchar * a1, gssize a2, GError ** a3) { return ((__typeof__(&json_parser_load_from_data))easel_lazy_symbol(4, &slots[61], "json_parser_load_from_data"))(a0, a1, a2, a3); }
-STUB JsonParser * json_parser_new(void) { return ((__typeof__(&json_parser_new))easel_lazy_symbol(4, &slots[62], "json_parser_new"))(); }
-STUB PangoAttribute * pango_attr_baseline_shift_new(int a0) { return ((__typeof__(&pango_attr_baseline_shift_new))easel_lazy_symbol(2, &slots[63], "pango_attr_baseline_shift_new"))(a0); }
-STUB PangoAttribute * pango_attr_family_new(const char * a0) { return ((__typeof__(&pango_attr_family_new))easel_lazy_symbol(2, &slots[64], "pango_attr_family_new"))(a0); }
-STUB PangoAttribute * pango_attr_font_desc_new(const PangoFontDescription * a0) { return ((__typeof__(&pango_attr_font_desc_new))easel_lazy_symbol(2, &slots[65], "pango_attr_font_desc_new"))(a0); }
-STUB PangoAttribute * pango_attr_foreground_new(guint16 a0, guint16 a1, guint16 a2) { return ((__typeof__(&pango_attr_foreground_new))easel_lazy_symbol(2, &slots[66], "pango_attr_foreground_new"))(a0, a1, a2); }
-STUB PangoAttribute * pango_attr_language_new(PangoLanguage * a0) { return ((__typeof__(&pango_attr_language_new))easel_lazy_symbol(2, &slots[67], "pango_attr_language_new"))(a0); }
-STUB PangoAttribute * pango_attr_letter_spacing_new(int a0) { return ((__typeof__(&pango_attr_letter_spacing_new))easel_lazy_symbol(2, &slots[68], "pango_attr_letter_spacing_new"))(a0); }
-STUB void pango_attr_list_insert(PangoAttrList * a0, PangoAttribute * a1) { ((__typeof__(&pango_attr_list_insert))easel_lazy_symbol(2, &slots[69], "pango_attr_list_insert"))(a0, a1); }
-STUB PangoAttrList * pango_attr_list_new(void) { return ((__typeof__(&pango_attr_list_new))easel_lazy_symbol(2, &slots[70], "pango_attr_list_new"))(); }
-STUB void pango_attr_list_unref(PangoAttrList * a0) { ((__typeof__(&pango_attr_list_unref))easel_lazy_symbol(2, &slots[71], "pango_attr_list_unref"))(a0); }
-STUB PangoAttribute * pango_attr_strikethrough_new(gboolean a0) { return ((__typeof__(&pango_attr_strikethrough_new))easel_lazy_symbol(2, &slots[72], "pango_attr_strikethrough_new"))(a0); }
-STUB PangoAttribute * pango_attr_underline_new(PangoUnderline a0) { return ((__typeof__(&pango_attr_underline_new))easel_lazy_symbol(2, &slots[73], "pango_attr_underline_new"))(a0); }
-STUB void pango_cairo_context_set_font_options(PangoContext * a0, const cairo_font_options_t * a1) { ((__typeof__(&pango_cairo_context_set_font_options))easel_lazy_symbol(0, &slots[74], "pango_cairo_context_set_font_options"))(a0, a1); }
-STUB void pango_cairo_context_set_resolution(PangoContext * a0, double a1) { ((__typeof__(&pango_cairo_context_set_resolution))easel_lazy_symbol(0, &slots[75], "pango_cairo_context_set_resolution"))(a0, a1); }
-STUB PangoFontMap * pango_cairo_font_map_new_for_font_type(cairo_font_type_t a0) { return ((__typeof__(&pango_cairo_font_map_new_for_font_type))easel_lazy_symbol(0, &slots[76], "pango_cairo_font_map_new_for_font_type"))(a0); }
-STUB void pango_cairo_font_map_set_default(PangoCairoFontMap * a0) { ((__typeof__(&pango_cairo_font_map_set_default))easel_lazy_symbol(0, &slots[77], "pango_cairo_font_map_set_default"))(a0); }
-STUB void pango_context_set_base_dir(PangoContext * a0, PangoDirection a1) { ((__typeof__(&pango_context_set_base_dir))easel_lazy_symbol(2, &slots[78], "pango_context_set_base_dir"))(a0, a1); }
-STUB void pango_context_set_language(PangoContext * a0, PangoLanguage * a1) { ((__typeof__(&pango_context_set_language))easel_lazy_symbol(2, &slots[79], "pango_context_set_language"))(a0, a1); }
-STUB void pango_context_set_round_glyph_positions(PangoContext * a0, gboolean a1) { ((__typeof__(&pango_context_set_round_glyph_positions))easel_lazy_symbol(2, &slots[80], "pango_context_set_round_glyph_positions"))(a0, a1); }
-STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont * a0) { return ((__typeof__(&pango_fc_font_get_pattern))easel_lazy_symbol(1, &slots[81], "pango_fc_font_get_pattern"))(a0); }
-STUB void pango_fc_font_map_cache_clear(PangoFcFontMap * a0) { ((__typeof__(&pango_fc_font_map_cache_clear))easel_lazy_symbol(1, &slots[82], "pango_fc_font_map_cache_clear"))(a0); }
-STUB void pango_fc_font_map_set_config(PangoFcFontMap * a0, FcConfig * a1) { ((__typeof__(&pango_fc_font_map_set_config))easel_lazy_symbol(1, &slots[83], "pango_fc_font_map_set_config"))(a0, a1); }
-STUB void pango_fc_font_map_set_default_substitute(PangoFcFontMap * a0, PangoFcSubstituteFunc a1, gpointer a2, GDestroyNotify a3) { ((__typeof__(&pango_fc_font_map_set_default_substitute))easel_lazy_symbol(1, &slots[84], "pango_fc_font_map_set_default_substitute"))(a0, a1, a2, a3); }
-STUB void pango_font_description_free(PangoFontDescription * a0) { ((__typeof__(&pango_font_description_free))easel_lazy_symbol(2, &slots[85], "pango_font_description_free"))(a0); }
-STUB PangoFontDescription * pango_font_description_from_string(const char * a0) { return ((__typeof__(&pango_font_description_from_string))easel_lazy_symbol(2, &slots[86], "pango_font_description_from_string"))(a0); }
-STUB const char * pango_font_description_get_family(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_get_family))easel_lazy_symbol(2, &slots[87], "pango_font_description_get_family"))(a0); }
-STUB gint pango_font_description_get_size(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_get_size))easel_lazy_symbol(2, &slots[88], "pango_font_description_get_size"))(a0); }
-STUB guint pango_font_description_hash(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_hash))easel_lazy_symbol(2, &slots[89], "pango_font_description_hash"))(a0); }
-STUB void pango_font_description_set_family(PangoFontDescription * a0, const char * a1) { ((__typeof__(&pango_font_description_set_family))easel_lazy_symbol(2, &slots[90], "pango_font_description_set_family"))(a0, a1); }
-STUB void pango_font_description_set_size(PangoFontDescription * a0, gint a1) { ((__typeof__(&pango_font_description_set_size))easel_lazy_symbol(2, &slots[91], "pango_font_description_set_size"))(a0, a1); }
-STUB void pango_font_description_set_stretch(PangoFontDescription * a0, PangoStretch a1) { ((__typeof__(&pango_font_description_set_stretch))easel_lazy_symbol(2, &slots[92], "pango_font_description_set_stretch"))(a0, a1); }
-STUB void pango_font_description_set_style(PangoFontDescription * a0, PangoStyle a1) { ((__typeof__(&pango_font_description_set_style))easel_lazy_symbol(2, &slots[93], "pango_font_description_set_style"))(a0, a1); }
-STUB void pango_font_description_set_variations(PangoFontDescription * a0, const char * a1) { ((__typeof__(&pango_font_description_set_variations))easel_lazy_symbol(2, &slots[94], "pango_font_description_set_variations"))(a0, a1); }
-STUB void pango_font_description_set_weight(PangoFontDescription * a0, PangoWeight a1) { ((__typeof__(&pango_font_description_set_weight))easel_lazy_symbol(2, &slots[95], "pango_font_description_set_weight"))(a0, a1); }
-STUB hb_font_t * pango_font_get_hb_font(PangoFont * a0) { return ((__typeof__(&pango_font_get_hb_font))easel_lazy_symbol(2, &slots[96], "pango_font_get_hb_font"))(a0); }
-STUB PangoFontMetrics * pango_font_get_metrics(PangoFont * a0, PangoLanguage * a1) { return ((__typeof__(&pango_font_get_metrics))easel_lazy_symbol(2, &slots[97], "pango_font_get_metrics"))(a0, a1); }
-STUB gboolean pango_font_has_char(PangoFont * a0, gunichar a1) { return ((__typeof__(&pango_font_has_char))easel_lazy_symbol(2, &slots[98], "pango_font_has_char"))(a0, a1); }
-STUB PangoContext * pango_font_map_create_context(PangoFontMap * a0) { return ((__typeof__(&pango_font_map_create_context))easel_lazy_symbol(2, &slots[99], "pango_font_map_create_context"))(a0); }
-STUB int pango_font_metrics_get_strikethrough_position(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_strikethrough_position))easel_lazy_symbol(2, &slots[100], "pango_font_metrics_get_strikethrough_position"))(a0); }
-STUB int pango_font_metrics_get_strikethrough_thickness(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_strikethrough_thickness))easel_lazy_symbol(2, &slots[101], "pango_font_metrics_get_strikethrough_thickness"))(a0); }
-STUB int pango_font_metrics_get_underline_position(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_underline_position))easel_lazy_symbol(2, &slots[102], "pango_font_metrics_get_underline_position"))(a0); }
-STUB int pango_font_metrics_get_underline_thickness(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_underline_thickness))easel_lazy_symbol(2, &slots[103], "pango_font_metrics_get_underline_thickness"))(a0); }
-STUB void pango_font_metrics_unref(PangoFontMetrics * a0) { ((__typeof__(&pango_font_metrics_unref))easel_lazy_symbol(2, &slots[104], "pango_font_metrics_unref"))(a0); }
-STUB PangoFontMap * pango_ft2_font_map_new(void) { return ((__typeof__(&pango_ft2_font_map_new))easel_lazy_symbol(1, &slots[105], "pango_ft2_font_map_new"))(); }
-STUB void pango_ft2_font_map_set_resolution(PangoFT2FontMap * a0, double a1, double a2) { ((__typeof__(&pango_ft2_font_map_set_resolution))easel_lazy_symbol(1, &slots[106], "pango_ft2_font_map_set_resolution"))(a0, a1, a2); }
-STUB gboolean pango_glyph_item_iter_init_start(PangoGlyphItemIter * a0, PangoGlyphItem * a1, const char * a2) { return ((__typeof__(&pango_glyph_item_iter_init_start))easel_lazy_symbol(2, &slots[107], "pango_glyph_item_iter_init_start"))(a0, a1, a2); }
-STUB gboolean pango_glyph_item_iter_next_cluster(PangoGlyphItemIter * a0) { return ((__typeof__(&pango_glyph_item_iter_next_cluster))easel_lazy_symbol(2, &slots[108], "pango_glyph_item_iter_next_cluster"))(a0); }
-STUB int pango_glyph_string_get_width(PangoGlyphString * a0) { return ((__typeof__(&pango_glyph_string_get_width))easel_lazy_symbol(2, &slots[109], "pango_glyph_string_get_width"))(a0); }
-STUB PangoLanguage * pango_language_from_string(const char * a0) { return ((__typeof__(&pango_language_from_string))easel_lazy_symbol(2, &slots[110], "pango_language_from_string"))(a0); }
-STUB gboolean pango_language_includes_script(PangoLanguage * a0, PangoScript a1) { return ((__typeof__(&pango_language_includes_script))easel_lazy_symbol(2, &slots[111], "pango_language_includes_script"))(a0, a1); }
-STUB void pango_layout_get_extents(PangoLayout * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_get_extents))easel_lazy_symbol(2, &slots[112], "pango_layout_get_extents"))(a0, a1, a2); }
-STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_iter))easel_lazy_symbol(2, &slots[113], "pango_layout_get_iter"))(a0); }
-STUB int pango_layout_get_line_count(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_line_count))easel_lazy_symbol(2, &slots[114], "pango_layout_get_line_count"))(a0); }
-STUB PangoLayoutLine * pango_layout_get_line_readonly(PangoLayout * a0, int a1) { return ((__typeof__(&pango_layout_get_line_readonly))easel_lazy_symbol(2, &slots[115], "pango_layout_get_line_readonly"))(a0, a1); }
-STUB GSList * pango_layout_get_lines_readonly(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_lines_readonly))easel_lazy_symbol(2, &slots[116], "pango_layout_get_lines_readonly"))(a0); }
-STUB const PangoLogAttr * pango_layout_get_log_attrs_readonly(PangoLayout * a0, gint * a1) { return ((__typeof__(&pango_layout_get_log_attrs_readonly))easel_lazy_symbol(2, &slots[117], "pango_layout_get_log_attrs_readonly"))(a0, a1); }
-STUB const char * pango_layout_get_text(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_text))easel_lazy_symbol(2, &slots[118], "pango_layout_get_text"))(a0); }
-STUB void pango_layout_iter_free(PangoLayoutIter * a0) { ((__typeof__(&pango_layout_iter_free))easel_lazy_symbol(2, &slots[119], "pango_layout_iter_free"))(a0); }
-STUB int pango_layout_iter_get_baseline(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_baseline))easel_lazy_symbol(2, &slots[120], "pango_layout_iter_get_baseline"))(a0); }
-STUB void pango_layout_iter_get_line_extents(PangoLayoutIter * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_iter_get_line_extents))easel_lazy_symbol(2, &slots[121], "pango_layout_iter_get_line_extents"))(a0, a1, a2); }
-STUB PangoLayoutLine * pango_layout_iter_get_line_readonly(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_line_readonly))easel_lazy_symbol(2, &slots[122], "pango_layout_iter_get_line_readonly"))(a0); }
-STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_run_readonly))easel_lazy_symbol(2, &slots[123], "pango_layout_iter_get_run_readonly"))(a0); }
-STUB gboolean pango_layout_iter_next_line(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_next_line))easel_lazy_symbol(2, &slots[124], "pango_layout_iter_next_line"))(a0); }
-STUB gboolean pango_layout_iter_next_run(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_next_run))easel_lazy_symbol(2, &slots[125], "pango_layout_iter_next_run"))(a0); }
-STUB PangoLayout * pango_layout_new(PangoContext * a0) { return ((__typeof__(&pango_layout_new))easel_lazy_symbol(2, &slots[126], "pango_layout_new"))(a0); }
-STUB void pango_layout_set_alignment(PangoLayout * a0, PangoAlignment a1) { ((__typeof__(&pango_layout_set_alignment))easel_lazy_symbol(2, &slots[127], "pango_layout_set_alignment"))(a0, a1); }
-STUB void pango_layout_set_attributes(PangoLayout * a0, PangoAttrList * a1) { ((__typeof__(&pango_layout_set_attributes))easel_lazy_symbol(2, &slots[128], "pango_layout_set_attributes"))(a0, a1); }
-STUB void pango_layout_set_auto_dir(PangoLayout * a0, gboolean a1) { ((__typeof__(&pango_layout_set_auto_dir))easel_lazy_symbol(2, &slots[129], "pango_layout_set_auto_dir"))(a0, a1); }
-STUB void pango_layout_set_font_description(PangoLayout * a0, const PangoFontDescription * a1) { ((__typeof__(&pango_layout_set_font_description))easel_lazy_symbol(2, &slots[130], "pango_layout_set_font_description"))(a0, a1); }
-STUB void pango_layout_set_line_spacing(PangoLayout * a0, float a1) { ((__typeof__(&pango_layout_set_line_spacing))easel_lazy_symbol(2, &slots[131], "pango_layout_set_line_spacing"))(a0, a1); }
-STUB void pango_layout_set_text(PangoLayout * a0, const char * a1, int a2) { ((__typeof__(&pango_layout_set_text))easel_lazy_symbol(2, &slots[132], "pango_layout_set_text"))(a0, a1, a2); }
-STUB void pango_layout_set_width(PangoLayout * a0, int a1) { ((__typeof__(&pango_layout_set_width))easel_lazy_symbol(2, &slots[133], "pango_layout_set_width"))(a0, a1); }
-STUB void pango_layout_set_wrap(PangoLayout * a0, PangoWrapMode a1) { ((__typeof__(&pango_layout_set_wrap))easel_lazy_symbol(2, &slots[134], "pango_layout_set_wrap"))(a0, a1); }
-STUB void pango_renderer_draw_layout_line(PangoRenderer * a0, PangoLayoutLine * a1, int a2, int a3) { ((__typeof__(&pango_renderer_draw_layout_line))easel_lazy_symbol(2, &slots[135], "pango_renderer_draw_layout_line"))(a0, a1, a2, a3); }
-STUB PangoLanguage * pango_script_get_sample_language(PangoScript a0) { return ((__typeof__(&pango_script_get_sample_language))easel_lazy_symbol(2, &slots[136], "pango_script_get_sample_language"))(a0); }
-STUB void pango_script_iter_free(PangoScriptIter * a0) { ((__typeof__(&pango_script_iter_free))easel_lazy_symbol(2, &slots[137], "pango_script_iter_free"))(a0); }
-STUB void pango_script_iter_get_range(PangoScriptIter * a0, const char ** a1, const char ** a2, PangoScript * a3) { ((__typeof__(&pango_script_iter_get_range))easel_lazy_symbol(2, &slots[138], "pango_script_iter_get_range"))(a0, a1, a2, a3); }
-STUB PangoScriptIter * pango_script_iter_new(const char * a0, int a1) { return ((__typeof__(&pango_script_iter_new))easel_lazy_symbol(2, &slots[139], "pango_script_iter_new"))(a0, a1); }
-STUB gboolean pango_script_iter_next(PangoScriptIter * a0) { return ((__typeof__(&pango_script_iter_next))easel_lazy_symbol(2, &slots[140], "pango_script_iter_next"))(a0); }
-STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))easel_lazy_symbol(2, &slots[141], "pango_version_string"))(); }
-STUB void qpdf_cleanup(qpdf_data * a0) { ((__typeof__(&qpdf_cleanup))easel_lazy_symbol(7, &slots[142], "qpdf_cleanup"))(a0); }
-STUB const unsigned char * qpdf_get_buffer(qpdf_data a0) { return ((__typeof__(&qpdf_get_buffer))easel_lazy_symbol(7, &slots[143], "qpdf_get_buffer"))(a0); }
-STUB size_t qpdf_get_buffer_length(qpdf_data a0) { return ((__typeof__(&qpdf_get_buffer_length))easel_lazy_symbol(7, &slots[144], "qpdf_get_buffer_length"))(a0); }
-STUB qpdf_error qpdf_get_error(qpdf_data a0) { return ((__typeof__(&qpdf_get_error))easel_lazy_symbol(7, &slots[145], "qpdf_get_error"))(a0); }
-STUB const char * qpdf_get_error_full_text(qpdf_data a0, qpdf_error a1) { return ((__typeof__(&qpdf_get_error_full_text))easel_lazy_symbol(7, &slots[146], "qpdf_get_error_full_text"))(a0, a1); }
-STUB qpdf_oh qpdf_get_trailer(qpdf_data a0) { return ((__typeof__(&qpdf_get_trailer))easel_lazy_symbol(7, &slots[147], "qpdf_get_trailer"))(a0); }
-STUB QPDF_BOOL qpdf_has_error(qpdf_data a0) { return ((__typeof__(&qpdf_has_error))easel_lazy_symbol(7, &slots[148], "qpdf_has_error"))(a0); }
-STUB qpdf_data qpdf_init(void) { return ((__typeof__(&qpdf_init))easel_lazy_symbol(7, &slots[149], "qpdf_init"))(); }
-STUB QPDF_ERROR_CODE qpdf_init_write_memory(qpdf_data a0) { return ((__typeof__(&qpdf_init_write_memory))easel_lazy_symbol(7, &slots[150], "qpdf_init_write_memory"))(a0); }
-STUB qpdf_oh qpdf_make_indirect_object(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_make_indirect_object))easel_lazy_symbol(7, &slots[151], "qpdf_make_indirect_object"))(a0, a1); }
-STUB QPDF_BOOL qpdf_more_warnings(qpdf_data a0) { return ((__typeof__(&qpdf_more_warnings))easel_lazy_symbol(7, &slots[152], "qpdf_more_warnings"))(a0); }
-STUB qpdf_error qpdf_next_warning(qpdf_data a0) { return ((__typeof__(&qpdf_next_warning))easel_lazy_symbol(7, &slots[153], "qpdf_next_warning"))(a0); }
-STUB void qpdf_oh_append_item(qpdf_data a0, qpdf_oh a1, qpdf_oh a2) { ((__typeof__(&qpdf_oh_append_item))easel_lazy_symbol(7, &slots[154], "qpdf_oh_append_item"))(a0, a1, a2); }
-STUB void qpdf_oh_begin_dict_key_iter(qpdf_data a0, qpdf_oh a1) { ((__typeof__(&qpdf_oh_begin_dict_key_iter))easel_lazy_symbol(7, &slots[155], "qpdf_oh_begin_dict_key_iter"))(a0, a1); }
-STUB QPDF_BOOL qpdf_oh_dict_more_keys(qpdf_data a0) { return ((__typeof__(&qpdf_oh_dict_more_keys))easel_lazy_symbol(7, &slots[156], "qpdf_oh_dict_more_keys"))(a0); }
-STUB const char * qpdf_oh_dict_next_key(qpdf_data a0) { return ((__typeof__(&qpdf_oh_dict_next_key))easel_lazy_symbol(7, &slots[157], "qpdf_oh_dict_next_key"))(a0); }
-STUB qpdf_oh qpdf_oh_get_array_item(qpdf_data a0, qpdf_oh a1, int a2) { return ((__typeof__(&qpdf_oh_get_array_item))easel_lazy_symbol(7, &slots[158], "qpdf_oh_get_array_item"))(a0, a1, a2); }
-STUB int qpdf_oh_get_array_n_items(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_get_array_n_items))easel_lazy_symbol(7, &slots[159], "qpdf_oh_get_array_n_items"))(a0, a1); }
-STUB qpdf_oh qpdf_oh_get_dict(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_get_dict))easel_lazy_symbol(7, &slots[160], "qpdf_oh_get_dict"))(a0, a1); }
-STUB qpdf_oh qpdf_oh_get_key(qpdf_data a0, qpdf_oh a1, const char * a2) { return ((__typeof__(&qpdf_oh_get_key))easel_lazy_symbol(7, &slots[161], "qpdf_oh_get_key"))(a0, a1, a2); }
-STUB int qpdf_oh_get_object_id(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_get_object_id))easel_lazy_symbol(7, &slots[162], "qpdf_oh_get_object_id"))(a0, a1); }
-STUB QPDF_BOOL qpdf_oh_is_array(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_is_array))easel_lazy_symbol(7, &slots[163], "qpdf_oh_is_array"))(a0, a1); }
-STUB QPDF_BOOL qpdf_oh_is_dictionary(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_is_dictionary))easel_lazy_symbol(7, &slots[164], "qpdf_oh_is_dictionary"))(a0, a1); }
-STUB QPDF_BOOL qpdf_oh_is_indirect(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_is_indirect))easel_lazy_symbol(7, &slots[165], "qpdf_oh_is_indirect"))(a0, a1); }
-STUB QPDF_BOOL qpdf_oh_is_name_and_equals(qpdf_data a0, qpdf_oh a1, const char * a2) { return ((__typeof__(&qpdf_oh_is_name_and_equals))easel_lazy_symbol(7, &slots[166], "qpdf_oh_is_name_and_equals"))(a0, a1, a2); }
-STUB QPDF_BOOL qpdf_oh_is_stream(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_is_stream))easel_lazy_symbol(7, &slots[167], "qpdf_oh_is_stream"))(a0, a1); }
-STUB qpdf_oh qpdf_oh_new_array(qpdf_data a0) { return ((__typeof__(&qpdf_oh_new_array))easel_lazy_symbol(7, &slots[168], "qpdf_oh_new_array"))(a0); }
-STUB qpdf_oh qpdf_oh_new_dictionary(qpdf_data a0) { return ((__typeof__(&qpdf_oh_new_dictionary))easel_lazy_symbol(7, &slots[169], "qpdf_oh_new_dictionary"))(a0); }
-STUB qpdf_oh qpdf_oh_new_integer(qpdf_data a0, long long int a1) { return ((__typeof__(&qpdf_oh_new_integer))easel_lazy_symbol(7, &slots[170], "qpdf_oh_new_integer"))(a0, a1); }
-STUB qpdf_oh qpdf_oh_new_name(qpdf_data a0, const char * a1) { return ((__typeof__(&qpdf_oh_new_name))easel_lazy_symbol(7, &slots[171], "qpdf_oh_new_name"))(a0, a1); }
-STUB qpdf_oh qpdf_oh_new_null(qpdf_data a0) { return ((__typeof__(&qpdf_oh_new_null))easel_lazy_symbol(7, &slots[172], "qpdf_oh_new_null"))(a0); }
-STUB qpdf_oh qpdf_oh_new_stream(qpdf_data a0) { return ((__typeof__(&qpdf_oh_new_stream))easel_lazy_symbol(7, &slots[173], "qpdf_oh_new_stream"))(a0); }
-STUB void qpdf_oh_replace_key(qpdf_data a0, qpdf_oh a1, const char * a2, qpdf_oh a3) { ((__typeof__(&qpdf_oh_replace_key))easel_lazy_symbol(7, &slots[174], "qpdf_oh_replace_key"))(a0, a1, a2, a3); }
-STUB void qpdf_oh_replace_stream_data(qpdf_data a0, qpdf_oh a1, const unsigned char * a2, size_t a3, qpdf_oh a4, qpdf_oh a5) { ((__typeof__(&qpdf_oh_replace_stream_data))easel_lazy_symbol(7, &slots[175], "qpdf_oh_replace_stream_data"))(a0, a1, a2, a3, a4, a5); }
-STUB void qpdf_oh_set_array_item(qpdf_data a0, qpdf_oh a1, int a2, qpdf_oh a3) { ((__typeof__(&qpdf_oh_set_array_item))easel_lazy_symbol(7, &slots[176], "qpdf_oh_set_array_item"))(a0, a1, a2, a3); }
-STUB QPDF_ERROR_CODE qpdf_read_memory(qpdf_data a0, const char * a1, const char * a2, long long unsigned int a3, const char * a4) { return ((__typeof__(&qpdf_read_memory))easel_lazy_symbol(7, &slots[177], "qpdf_read_memory"))(a0, a1, a2, a3, a4); }
-STUB void qpdf_set_decode_level(qpdf_data a0, enum qpdf_stream_decode_level_e a1) { ((__typeof__(&qpdf_set_decode_level))easel_lazy_symbol(7, &slots[178], "qpdf_set_decode_level"))(a0, a1); }
-STUB void qpdf_set_deterministic_ID(qpdf_data a0, QPDF_BOOL a1) { ((__typeof__(&qpdf_set_deterministic_ID))easel_lazy_symbol(7, &slots[179], "qpdf_set_deterministic_ID"))(a0, a1); }
-STUB void qpdf_set_object_stream_mode(qpdf_data a0, enum qpdf_object_stream_e a1) { ((__typeof__(&qpdf_set_object_stream_mode))easel_lazy_symbol(7, &slots[180], "qpdf_set_object_stream_mode"))(a0, a1); }
-STUB void qpdf_set_stream_data_mode(qpdf_data a0, enum qpdf_stream_data_e a1) { ((__typeof__(&qpdf_set_stream_data_mode))easel_lazy_symbol(7, &slots[181], "qpdf_set_stream_data_mode"))(a0, a1); }
-STUB void qpdf_set_suppress_warnings(qpdf_data a0, QPDF_BOOL a1) { ((__typeof__(&qpdf_set_suppress_warnings))easel_lazy_symbol(7, &slots[182], "qpdf_set_suppress_warnings"))(a0, a1); }
-STUB void qpdf_silence_errors(qpdf_data a0) { ((__typeof__(&qpdf_silence_errors))easel_lazy_symbol(7, &slots[183], "qpdf_silence_errors"))(a0); }
-STUB QPDF_ERROR_CODE qpdf_write(qpdf_data a0) { return ((__typeof__(&qpdf_write))easel_lazy_symbol(7, &slots[184], "qpdf_write"))(a0); }
-STUB RsvgHandle * rsvg_handle_new_from_data(const guint8 * a0, gsize a1, GError ** a2) { return ((__typeof__(&rsvg_handle_new_from_data))easel_lazy_symbol(8, &slots[185], "rsvg_handle_new_from_data"))(a0, a1, a2); }
-STUB gboolean rsvg_handle_render_document(RsvgHandle * a0, cairo_t * a1, const RsvgRectangle * a2, GError ** a3) { return ((__typeof__(&rsvg_handle_render_document))easel_lazy_symbol(8, &slots[186], "rsvg_handle_render_document"))(a0, a1, a2, a3); }
-STUB void rsvg_handle_set_dpi(RsvgHandle * a0, double a1) { ((__typeof__(&rsvg_handle_set_dpi))easel_lazy_symbol(8, &slots[187], "rsvg_handle_set_dpi"))(a0, a1); }
+STUB int WebPPictureView(const WebPPicture * a0, int a1, int a2, int a3, int a4, WebPPicture * a5) { return ((__typeof__(&WebPPictureView))easel_lazy_symbol(9, &slots[23], "WebPPictureView"))(a0, a1, a2, a3, a4, a5); }
+STUB int WebPValidateConfig(const WebPConfig * a0) { return ((__typeof__(&WebPValidateConfig))easel_lazy_symbol(9, &slots[24], "WebPValidateConfig"))(a0); }
+STUB avifEncoder * avifEncoderCreate(void) { return ((__typeof__(&avifEncoderCreate))easel_lazy_symbol(11, &slots[25], "avifEncoderCreate"))(); }
+STUB void avifEncoderDestroy(avifEncoder * a0) { ((__typeof__(&avifEncoderDestroy))easel_lazy_symbol(11, &slots[26], "avifEncoderDestroy"))(a0); }
+STUB avifResult avifEncoderWrite(avifEncoder * a0, const avifImage * a1, avifRWData * a2) { return ((__typeof__(&avifEncoderWrite))easel_lazy_symbol(11, &slots[27], "avifEncoderWrite"))(a0, a1, a2); }
+STUB avifImage * avifImageCreate(uint32_t a0, uint32_t a1, uint32_t a2, avifPixelFormat a3) { return ((__typeof__(&avifImageCreate))easel_lazy_symbol(11, &slots[28], "avifImageCreate"))(a0, a1, a2, a3); }
+STUB void avifImageDestroy(avifImage * a0) { ((__typeof__(&avifImageDestroy))easel_lazy_symbol(11, &slots[29], "avifImageDestroy"))(a0); }
+STUB avifResult avifImageRGBToYUV(avifImage * a0, const avifRGBImage * a1) { return ((__typeof__(&avifImageRGBToYUV))easel_lazy_symbol(11, &slots[30], "avifImageRGBToYUV"))(a0, a1); }
+STUB void avifRGBImageSetDefaults(avifRGBImage * a0, const avifImage * a1) { ((__typeof__(&avifRGBImageSetDefaults))easel_lazy_symbol(11, &slots[31], "avifRGBImageSetDefaults"))(a0, a1); }
+STUB void avifRWDataFree(avifRWData * a0) { ((__typeof__(&avifRWDataFree))easel_lazy_symbol(11, &slots[32], "avifRWDataFree"))(a0); }
+STUB const char * avifResultToString(avifResult a0) { return ((__typeof__(&avifResultToString))easel_lazy_symbol(11, &slots[33], "avifResultToString"))(a0); }
+STUB gchar * g_compute_checksum_for_data(GChecksumType a0, const guchar * a1, gsize a2) { return ((__typeof__(&g_compute_checksum_for_data))easel_lazy_symbol(6, &slots[34], "g_compute_checksum_for_data"))(a0, a1, a2); }
+STUB void g_error_free(GError * a0) { ((__typeof__(&g_error_free))easel_lazy_symbol(6, &slots[35], "g_error_free"))(a0); }
+STUB void g_free(gpointer a0) { ((__typeof__(&g_free))easel_lazy_symbol(6, &slots[36], "g_free"))(a0); }
+STUB void g_list_free(GList * a0) { ((__typeof__(&g_list_free))easel_lazy_symbol(6, &slots[37], "g_list_free"))(a0); }
+STUB void g_object_unref(gpointer a0) { ((__typeof__(&g_object_unref))easel_lazy_symbol(5, &slots[38], "g_object_unref"))(a0); }
+STUB GUnicodeScript g_unichar_get_script(gunichar a0) { return ((__typeof__(&g_unichar_get_script))easel_lazy_symbol(6, &slots[39], "g_unichar_get_script"))(a0); }
+STUB hb_face_t * hb_font_get_face(hb_font_t * a0) { return ((__typeof__(&hb_font_get_face))easel_lazy_symbol(3, &slots[40], "hb_font_get_face"))(a0); }
+STUB const float * hb_font_get_var_coords_design(hb_font_t * a0, unsigned int * a1) { return ((__typeof__(&hb_font_get_var_coords_design))easel_lazy_symbol(3, &slots[41], "hb_font_get_var_coords_design"))(a0, a1); }
+STUB unsigned int hb_ot_var_get_axis_count(hb_face_t * a0) { return ((__typeof__(&hb_ot_var_get_axis_count))easel_lazy_symbol(3, &slots[42], "hb_ot_var_get_axis_count"))(a0); }
+STUB unsigned int hb_ot_var_get_axis_infos(hb_face_t * a0, unsigned int a1, unsigned int * a2, hb_ot_var_axis_info_t * a3) { return ((__typeof__(&hb_ot_var_get_axis_infos))easel_lazy_symbol(3, &slots[43], "hb_ot_var_get_axis_infos"))(a0, a1, a2, a3); }
+STUB hb_direction_t hb_script_get_horizontal_direction(hb_script_t a0) { return ((__typeof__(&hb_script_get_horizontal_direction))easel_lazy_symbol(3, &slots[44], "hb_script_get_horizontal_direction"))(a0); }
+STUB hb_unicode_funcs_t * hb_unicode_funcs_get_default(void) { return ((__typeof__(&hb_unicode_funcs_get_default))easel_lazy_symbol(3, &slots[45], "hb_unicode_funcs_get_default"))(); }
+STUB hb_unicode_general_category_t hb_unicode_general_category(hb_unicode_funcs_t * a0, hb_codepoint_t a1) { return ((__typeof__(&hb_unicode_general_category))easel_lazy_symbol(3, &slots[46], "hb_unicode_general_category"))(a0, a1); }
+STUB hb_script_t hb_unicode_script(hb_unicode_funcs_t * a0, hb_codepoint_t a1) { return ((__typeof__(&hb_unicode_script))easel_lazy_symbol(3, &slots[47], "hb_unicode_script"))(a0, a1); }
+STUB const char * hb_version_string(void) { return ((__typeof__(&hb_version_string))easel_lazy_symbol(3, &slots[48], "hb_version_string"))(); }
+STUB JsonNode * json_array_get_element(JsonArray * a0, guint a1) { return ((__typeof__(&json_array_get_element))easel_lazy_symbol(4, &slots[49], "json_array_get_element"))(a0, a1); }
+STUB guint json_array_get_length(JsonArray * a0) { return ((__typeof__(&json_array_get_length))easel_lazy_symbol(4, &slots[50], "json_array_get_length"))(a0); }
+STUB JsonArray * json_node_get_array(JsonNode * a0) { return ((__typeof__(&json_node_get_array))easel_lazy_symbol(4, &slots[51], "json_node_get_array"))(a0); }
+STUB gboolean json_node_get_boolean(JsonNode * a0) { return ((__typeof__(&json_node_get_boolean))easel_lazy_symbol(4, &slots[52], "json_node_get_boolean"))(a0); }
+STUB gdouble json_node_get_double(JsonNode * a0) { return ((__typeof__(&json_node_get_double))easel_lazy_symbol(4, &slots[53], "json_node_get_double"))(a0); }
+STUB gint64 json_node_get_int(JsonNode * a0) { return ((__typeof__(&json_node_get_int))easel_lazy_symbol(4, &slots[54], "json_node_get_int"))(a0); }
+STUB JsonNodeType json_node_get_node_type(JsonNode * a0) { return ((__typeof__(&json_node_get_node_type))easel_lazy_symbol(4, &slots[55], "json_node_get_node_type"))(a0); }
+STUB JsonObject * json_node_get_object(JsonNode * a0) { return ((__typeof__(&json_node_get_object))easel_lazy_symbol(4, &slots[56], "json_node_get_object"))(a0); }
+STUB const gchar * json_node_get_string(JsonNode * a0) { return ((__typeof__(&json_node_get_string))easel_lazy_symbol(4, &slots[57], "json_node_get_string"))(a0); }
+STUB GType json_node_get_value_type(JsonNode * a0) { return ((__typeof__(&json_node_get_value_type))easel_lazy_symbol(4, &slots[58], "json_node_get_value_type"))(a0); }
+STUB JsonNode * json_object_get_member(JsonObject * a0, const gchar * a1) { return ((__typeof__(&json_object_get_member))easel_lazy_symbol(4, &slots[59], "json_object_get_member"))(a0, a1); }
+STUB GList * json_object_get_members(JsonObject * a0) { return ((__typeof__(&json_object_get_members))easel_lazy_symbol(4, &slots[60], "json_object_get_members"))(a0); }
+STUB JsonNode * json_parser_get_root(JsonParser * a0) { return ((__typeof__(&json_parser_get_root))easel_lazy_symbol(4, &slots[61], "json_parser_get_root"))(a0); }
+STUB gboolean json_parser_load_from_data(JsonParser * a0, const gchar * a1, gssize a2, GError ** a3) { return ((__typeof__(&json_parser_load_from_data))easel_lazy_symbol(4, &slots[62], "json_parser_load_from_data"))(a0, a1, a2, a3); }
+STUB JsonParser * json_parser_new(void) { return ((__typeof__(&json_parser_new))easel_lazy_symbol(4, &slots[63], "json_parser_new"))(); }
+STUB PangoAttribute * pango_attr_baseline_shift_new(int a0) { return ((__typeof__(&pango_attr_baseline_shift_new))easel_lazy_symbol(2, &slots[64], "pango_attr_baseline_shift_new"))(a0); }
+STUB PangoAttribute * pango_attr_family_new(const char * a0) { return ((__typeof__(&pango_attr_family_new))easel_lazy_symbol(2, &slots[65], "pango_attr_family_new"))(a0); }
+STUB PangoAttribute * pango_attr_font_desc_new(const PangoFontDescription * a0) { return ((__typeof__(&pango_attr_font_desc_new))easel_lazy_symbol(2, &slots[66], "pango_attr_font_desc_new"))(a0); }
+STUB PangoAttribute * pango_attr_foreground_new(guint16 a0, guint16 a1, guint16 a2) { return ((__typeof__(&pango_attr_foreground_new))easel_lazy_symbol(2, &slots[67], "pango_attr_foreground_new"))(a0, a1, a2); }
+STUB PangoAttribute * pango_attr_language_new(PangoLanguage * a0) { return ((__typeof__(&pango_attr_language_new))easel_lazy_symbol(2, &slots[68], "pango_attr_language_new"))(a0); }
+STUB PangoAttribute * pango_attr_letter_spacing_new(int a0) { return ((__typeof__(&pango_attr_letter_spacing_new))easel_lazy_symbol(2, &slots[69], "pango_attr_letter_spacing_new"))(a0); }
+STUB void pango_attr_list_insert(PangoAttrList * a0, PangoAttribute * a1) { ((__typeof__(&pango_attr_list_insert))easel_lazy_symbol(2, &slots[70], "pango_attr_list_insert"))(a0, a1); }
+STUB PangoAttrList * pango_attr_list_new(void) { return ((__typeof__(&pango_attr_list_new))easel_lazy_symbol(2, &slots[71], "pango_attr_list_new"))(); }
+STUB void pango_attr_list_unref(PangoAttrList * a0) { ((__typeof__(&pango_attr_list_unref))easel_lazy_symbol(2, &slots[72], "pango_attr_list_unref"))(a0); }
+STUB PangoAttribute * pango_attr_strikethrough_new(gboolean a0) { return ((__typeof__(&pango_attr_strikethrough_new))easel_lazy_symbol(2, &slots[73], "pango_attr_strikethrough_new"))(a0); }
+STUB PangoAttribute * pango_attr_underline_new(PangoUnderline a0) { return ((__typeof__(&pango_attr_underline_new))easel_lazy_symbol(2, &slots[74], "pango_attr_underline_new"))(a0); }
+STUB void pango_cairo_context_set_font_options(PangoContext * a0, const cairo_font_options_t * a1) { ((__typeof__(&pango_cairo_context_set_font_options))easel_lazy_symbol(0, &slots[75], "pango_cairo_context_set_font_options"))(a0, a1); }
+STUB void pango_cairo_context_set_resolution(PangoContext * a0, double a1) { ((__typeof__(&pango_cairo_context_set_resolution))easel_lazy_symbol(0, &slots[76], "pango_cairo_context_set_resolution"))(a0, a1); }
+STUB PangoFontMap * pango_cairo_font_map_new_for_font_type(cairo_font_type_t a0) { return ((__typeof__(&pango_cairo_font_map_new_for_font_type))easel_lazy_symbol(0, &slots[77], "pango_cairo_font_map_new_for_font_type"))(a0); }
+STUB void pango_cairo_font_map_set_default(PangoCairoFontMap * a0) { ((__typeof__(&pango_cairo_font_map_set_default))easel_lazy_symbol(0, &slots[78], "pango_cairo_font_map_set_default"))(a0); }
+STUB void pango_context_set_base_dir(PangoContext * a0, PangoDirection a1) { ((__typeof__(&pango_context_set_base_dir))easel_lazy_symbol(2, &slots[79], "pango_context_set_base_dir"))(a0, a1); }
+STUB void pango_context_set_language(PangoContext * a0, PangoLanguage * a1) { ((__typeof__(&pango_context_set_language))easel_lazy_symbol(2, &slots[80], "pango_context_set_language"))(a0, a1); }
+STUB void pango_context_set_round_glyph_positions(PangoContext * a0, gboolean a1) { ((__typeof__(&pango_context_set_round_glyph_positions))easel_lazy_symbol(2, &slots[81], "pango_context_set_round_glyph_positions"))(a0, a1); }
+STUB FcPattern * pango_fc_font_get_pattern(PangoFcFont * a0) { return ((__typeof__(&pango_fc_font_get_pattern))easel_lazy_symbol(1, &slots[82], "pango_fc_font_get_pattern"))(a0); }
+STUB void pango_fc_font_map_cache_clear(PangoFcFontMap * a0) { ((__typeof__(&pango_fc_font_map_cache_clear))easel_lazy_symbol(1, &slots[83], "pango_fc_font_map_cache_clear"))(a0); }
+STUB void pango_fc_font_map_set_config(PangoFcFontMap * a0, FcConfig * a1) { ((__typeof__(&pango_fc_font_map_set_config))easel_lazy_symbol(1, &slots[84], "pango_fc_font_map_set_config"))(a0, a1); }
+STUB void pango_fc_font_map_set_default_substitute(PangoFcFontMap * a0, PangoFcSubstituteFunc a1, gpointer a2, GDestroyNotify a3) { ((__typeof__(&pango_fc_font_map_set_default_substitute))easel_lazy_symbol(1, &slots[85], "pango_fc_font_map_set_default_substitute"))(a0, a1, a2, a3); }
+STUB void pango_font_description_free(PangoFontDescription * a0) { ((__typeof__(&pango_font_description_free))easel_lazy_symbol(2, &slots[86], "pango_font_description_free"))(a0); }
+STUB PangoFontDescription * pango_font_description_from_string(const char * a0) { return ((__typeof__(&pango_font_description_from_string))easel_lazy_symbol(2, &slots[87], "pango_font_description_from_string"))(a0); }
+STUB const char * pango_font_description_get_family(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_get_family))easel_lazy_symbol(2, &slots[88], "pango_font_description_get_family"))(a0); }
+STUB gint pango_font_description_get_size(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_get_size))easel_lazy_symbol(2, &slots[89], "pango_font_description_get_size"))(a0); }
+STUB guint pango_font_description_hash(const PangoFontDescription * a0) { return ((__typeof__(&pango_font_description_hash))easel_lazy_symbol(2, &slots[90], "pango_font_description_hash"))(a0); }
+STUB void pango_font_description_set_family(PangoFontDescription * a0, const char * a1) { ((__typeof__(&pango_font_description_set_family))easel_lazy_symbol(2, &slots[91], "pango_font_description_set_family"))(a0, a1); }
+STUB void pango_font_description_set_size(PangoFontDescription * a0, gint a1) { ((__typeof__(&pango_font_description_set_size))easel_lazy_symbol(2, &slots[92], "pango_font_description_set_size"))(a0, a1); }
+STUB void pango_font_description_set_stretch(PangoFontDescription * a0, PangoStretch a1) { ((__typeof__(&pango_font_description_set_stretch))easel_lazy_symbol(2, &slots[93], "pango_font_description_set_stretch"))(a0, a1); }
+STUB void pango_font_description_set_style(PangoFontDescription * a0, PangoStyle a1) { ((__typeof__(&pango_font_description_set_style))easel_lazy_symbol(2, &slots[94], "pango_font_description_set_style"))(a0, a1); }
+STUB void pango_font_description_set_variations(PangoFontDescription * a0, const char * a1) { ((__typeof__(&pango_font_description_set_variations))easel_lazy_symbol(2, &slots[95], "pango_font_description_set_variations"))(a0, a1); }
+STUB void pango_font_description_set_weight(PangoFontDescription * a0, PangoWeight a1) { ((__typeof__(&pango_font_description_set_weight))easel_lazy_symbol(2, &slots[96], "pango_font_description_set_weight"))(a0, a1); }
+STUB hb_font_t * pango_font_get_hb_font(PangoFont * a0) { return ((__typeof__(&pango_font_get_hb_font))easel_lazy_symbol(2, &slots[97], "pango_font_get_hb_font"))(a0); }
+STUB PangoFontMetrics * pango_font_get_metrics(PangoFont * a0, PangoLanguage * a1) { return ((__typeof__(&pango_font_get_metrics))easel_lazy_symbol(2, &slots[98], "pango_font_get_metrics"))(a0, a1); }
+STUB gboolean pango_font_has_char(PangoFont * a0, gunichar a1) { return ((__typeof__(&pango_font_has_char))easel_lazy_symbol(2, &slots[99], "pango_font_has_char"))(a0, a1); }
+STUB PangoContext * pango_font_map_create_context(PangoFontMap * a0) { return ((__typeof__(&pango_font_map_create_context))easel_lazy_symbol(2, &slots[100], "pango_font_map_create_context"))(a0); }
+STUB int pango_font_metrics_get_strikethrough_position(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_strikethrough_position))easel_lazy_symbol(2, &slots[101], "pango_font_metrics_get_strikethrough_position"))(a0); }
+STUB int pango_font_metrics_get_strikethrough_thickness(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_strikethrough_thickness))easel_lazy_symbol(2, &slots[102], "pango_font_metrics_get_strikethrough_thickness"))(a0); }
+STUB int pango_font_metrics_get_underline_position(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_underline_position))easel_lazy_symbol(2, &slots[103], "pango_font_metrics_get_underline_position"))(a0); }
+STUB int pango_font_metrics_get_underline_thickness(PangoFontMetrics * a0) { return ((__typeof__(&pango_font_metrics_get_underline_thickness))easel_lazy_symbol(2, &slots[104], "pango_font_metrics_get_underline_thickness"))(a0); }
+STUB void pango_font_metrics_unref(PangoFontMetrics * a0) { ((__typeof__(&pango_font_metrics_unref))easel_lazy_symbol(2, &slots[105], "pango_font_metrics_unref"))(a0); }
+STUB PangoFontMap * pango_ft2_font_map_new(void) { return ((__typeof__(&pango_ft2_font_map_new))easel_lazy_symbol(1, &slots[106], "pango_ft2_font_map_new"))(); }
+STUB void pango_ft2_font_map_set_resolution(PangoFT2FontMap * a0, double a1, double a2) { ((__typeof__(&pango_ft2_font_map_set_resolution))easel_lazy_symbol(1, &slots[107], "pango_ft2_font_map_set_resolution"))(a0, a1, a2); }
+STUB gboolean pango_glyph_item_iter_init_start(PangoGlyphItemIter * a0, PangoGlyphItem * a1, const char * a2) { return ((__typeof__(&pango_glyph_item_iter_init_start))easel_lazy_symbol(2, &slots[108], "pango_glyph_item_iter_init_start"))(a0, a1, a2); }
+STUB gboolean pango_glyph_item_iter_next_cluster(PangoGlyphItemIter * a0) { return ((__typeof__(&pango_glyph_item_iter_next_cluster))easel_lazy_symbol(2, &slots[109], "pango_glyph_item_iter_next_cluster"))(a0); }
+STUB int pango_glyph_string_get_width(PangoGlyphString * a0) { return ((__typeof__(&pango_glyph_string_get_width))easel_lazy_symbol(2, &slots[110], "pango_glyph_string_get_width"))(a0); }
+STUB PangoLanguage * pango_language_from_string(const char * a0) { return ((__typeof__(&pango_language_from_string))easel_lazy_symbol(2, &slots[111], "pango_language_from_string"))(a0); }
+STUB gboolean pango_language_includes_script(PangoLanguage * a0, PangoScript a1) { return ((__typeof__(&pango_language_includes_script))easel_lazy_symbol(2, &slots[112], "pango_language_includes_script"))(a0, a1); }
+STUB void pango_layout_get_extents(PangoLayout * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_get_extents))easel_lazy_symbol(2, &slots[113], "pango_layout_get_extents"))(a0, a1, a2); }
+STUB PangoLayoutIter * pango_layout_get_iter(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_iter))easel_lazy_symbol(2, &slots[114], "pango_layout_get_iter"))(a0); }
+STUB int pango_layout_get_line_count(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_line_count))easel_lazy_symbol(2, &slots[115], "pango_layout_get_line_count"))(a0); }
+STUB PangoLayoutLine * pango_layout_get_line_readonly(PangoLayout * a0, int a1) { return ((__typeof__(&pango_layout_get_line_readonly))easel_lazy_symbol(2, &slots[116], "pango_layout_get_line_readonly"))(a0, a1); }
+STUB GSList * pango_layout_get_lines_readonly(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_lines_readonly))easel_lazy_symbol(2, &slots[117], "pango_layout_get_lines_readonly"))(a0); }
+STUB const PangoLogAttr * pango_layout_get_log_attrs_readonly(PangoLayout * a0, gint * a1) { return ((__typeof__(&pango_layout_get_log_attrs_readonly))easel_lazy_symbol(2, &slots[118], "pango_layout_get_log_attrs_readonly"))(a0, a1); }
+STUB const char * pango_layout_get_text(PangoLayout * a0) { return ((__typeof__(&pango_layout_get_text))easel_lazy_symbol(2, &slots[119], "pango_layout_get_text"))(a0); }
+STUB void pango_layout_iter_free(PangoLayoutIter * a0) { ((__typeof__(&pango_layout_iter_free))easel_lazy_symbol(2, &slots[120], "pango_layout_iter_free"))(a0); }
+STUB int pango_layout_iter_get_baseline(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_baseline))easel_lazy_symbol(2, &slots[121], "pango_layout_iter_get_baseline"))(a0); }
+STUB void pango_layout_iter_get_line_extents(PangoLayoutIter * a0, PangoRectangle * a1, PangoRectangle * a2) { ((__typeof__(&pango_layout_iter_get_line_extents))easel_lazy_symbol(2, &slots[122], "pango_layout_iter_get_line_extents"))(a0, a1, a2); }
+STUB PangoLayoutLine * pango_layout_iter_get_line_readonly(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_line_readonly))easel_lazy_symbol(2, &slots[123], "pango_layout_iter_get_line_readonly"))(a0); }
+STUB PangoLayoutRun * pango_layout_iter_get_run_readonly(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_get_run_readonly))easel_lazy_symbol(2, &slots[124], "pango_layout_iter_get_run_readonly"))(a0); }
+STUB gboolean pango_layout_iter_next_line(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_next_line))easel_lazy_symbol(2, &slots[125], "pango_layout_iter_next_line"))(a0); }
+STUB gboolean pango_layout_iter_next_run(PangoLayoutIter * a0) { return ((__typeof__(&pango_layout_iter_next_run))easel_lazy_symbol(2, &slots[126], "pango_layout_iter_next_run"))(a0); }
+STUB PangoLayout * pango_layout_new(PangoContext * a0) { return ((__typeof__(&pango_layout_new))easel_lazy_symbol(2, &slots[127], "pango_layout_new"))(a0); }
+STUB void pango_layout_set_alignment(PangoLayout * a0, PangoAlignment a1) { ((__typeof__(&pango_layout_set_alignment))easel_lazy_symbol(2, &slots[128], "pango_layout_set_alignment"))(a0, a1); }
+STUB void pango_layout_set_attributes(PangoLayout * a0, PangoAttrList * a1) { ((__typeof__(&pango_layout_set_attributes))easel_lazy_symbol(2, &slots[129], "pango_layout_set_attributes"))(a0, a1); }
+STUB void pango_layout_set_auto_dir(PangoLayout * a0, gboolean a1) { ((__typeof__(&pango_layout_set_auto_dir))easel_lazy_symbol(2, &slots[130], "pango_layout_set_auto_dir"))(a0, a1); }
+STUB void pango_layout_set_font_description(PangoLayout * a0, const PangoFontDescription * a1) { ((__typeof__(&pango_layout_set_font_description))easel_lazy_symbol(2, &slots[131], "pango_layout_set_font_description"))(a0, a1); }
+STUB void pango_layout_set_line_spacing(PangoLayout * a0, float a1) { ((__typeof__(&pango_layout_set_line_spacing))easel_lazy_symbol(2, &slots[132], "pango_layout_set_line_spacing"))(a0, a1); }
+STUB void pango_layout_set_text(PangoLayout * a0, const char * a1, int a2) { ((__typeof__(&pango_layout_set_text))easel_lazy_symbol(2, &slots[133], "pango_layout_set_text"))(a0, a1, a2); }
+STUB void pango_layout_set_width(PangoLayout * a0, int a1) { ((__typeof__(&pango_layout_set_width))easel_lazy_symbol(2, &slots[134], "pango_layout_set_width"))(a0, a1); }
+STUB void pango_layout_set_wrap(PangoLayout * a0, PangoWrapMode a1) { ((__typeof__(&pango_layout_set_wrap))easel_lazy_symbol(2, &slots[135], "pango_layout_set_wrap"))(a0, a1); }
+STUB void pango_renderer_draw_layout_line(PangoRenderer * a0, PangoLayoutLine * a1, int a2, int a3) { ((__typeof__(&pango_renderer_draw_layout_line))easel_lazy_symbol(2, &slots[136], "pango_renderer_draw_layout_line"))(a0, a1, a2, a3); }
+STUB PangoLanguage * pango_script_get_sample_language(PangoScript a0) { return ((__typeof__(&pango_script_get_sample_language))easel_lazy_symbol(2, &slots[137], "pango_script_get_sample_language"))(a0); }
+STUB void pango_script_iter_free(PangoScriptIter * a0) { ((__typeof__(&pango_script_iter_free))easel_lazy_symbol(2, &slots[138], "pango_script_iter_free"))(a0); }
+STUB void pango_script_iter_get_range(PangoScriptIter * a0, const char ** a1, const char ** a2, PangoScript * a3) { ((__typeof__(&pango_script_iter_get_range))easel_lazy_symbol(2, &slots[139], "pango_script_iter_get_range"))(a0, a1, a2, a3); }
+STUB PangoScriptIter * pango_script_iter_new(const char * a0, int a1) { return ((__typeof__(&pango_script_iter_new))easel_lazy_symbol(2, &slots[140], "pango_script_iter_new"))(a0, a1); }
+STUB gboolean pango_script_iter_next(PangoScriptIter * a0) { return ((__typeof__(&pango_script_iter_next))easel_lazy_symbol(2, &slots[141], "pango_script_iter_next"))(a0); }
+STUB const char * pango_version_string(void) { return ((__typeof__(&pango_version_string))easel_lazy_symbol(2, &slots[142], "pango_version_string"))(); }
+STUB void qpdf_cleanup(qpdf_data * a0) { ((__typeof__(&qpdf_cleanup))easel_lazy_symbol(7, &slots[143], "qpdf_cleanup"))(a0); }
+STUB const unsigned char * qpdf_get_buffer(qpdf_data a0) { return ((__typeof__(&qpdf_get_buffer))easel_lazy_symbol(7, &slots[144], "qpdf_get_buffer"))(a0); }
+STUB size_t qpdf_get_buffer_length(qpdf_data a0) { return ((__typeof__(&qpdf_get_buffer_length))easel_lazy_symbol(7, &slots[145], "qpdf_get_buffer_length"))(a0); }
+STUB qpdf_error qpdf_get_error(qpdf_data a0) { return ((__typeof__(&qpdf_get_error))easel_lazy_symbol(7, &slots[146], "qpdf_get_error"))(a0); }
+STUB const char * qpdf_get_error_full_text(qpdf_data a0, qpdf_error a1) { return ((__typeof__(&qpdf_get_error_full_text))easel_lazy_symbol(7, &slots[147], "qpdf_get_error_full_text"))(a0, a1); }
+STUB qpdf_oh qpdf_get_trailer(qpdf_data a0) { return ((__typeof__(&qpdf_get_trailer))easel_lazy_symbol(7, &slots[148], "qpdf_get_trailer"))(a0); }
+STUB QPDF_BOOL qpdf_has_error(qpdf_data a0) { return ((__typeof__(&qpdf_has_error))easel_lazy_symbol(7, &slots[149], "qpdf_has_error"))(a0); }
+STUB qpdf_data qpdf_init(void) { return ((__typeof__(&qpdf_init))easel_lazy_symbol(7, &slots[150], "qpdf_init"))(); }
+STUB QPDF_ERROR_CODE qpdf_init_write_memory(qpdf_data a0) { return ((__typeof__(&qpdf_init_write_memory))easel_lazy_symbol(7, &slots[151], "qpdf_init_write_memory"))(a0); }
+STUB qpdf_oh qpdf_make_indirect_object(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_make_indirect_object))easel_lazy_symbol(7, &slots[152], "qpdf_make_indirect_object"))(a0, a1); }
+STUB QPDF_BOOL qpdf_more_warnings(qpdf_data a0) { return ((__typeof__(&qpdf_more_warnings))easel_lazy_symbol(7, &slots[153], "qpdf_more_warnings"))(a0); }
+STUB qpdf_error qpdf_next_warning(qpdf_data a0) { return ((__typeof__(&qpdf_next_warning))easel_lazy_symbol(7, &slots[154], "qpdf_next_warning"))(a0); }
+STUB void qpdf_oh_append_item(qpdf_data a0, qpdf_oh a1, qpdf_oh a2) { ((__typeof__(&qpdf_oh_append_item))easel_lazy_symbol(7, &slots[155], "qpdf_oh_append_item"))(a0, a1, a2); }
+STUB void qpdf_oh_begin_dict_key_iter(qpdf_data a0, qpdf_oh a1) { ((__typeof__(&qpdf_oh_begin_dict_key_iter))easel_lazy_symbol(7, &slots[156], "qpdf_oh_begin_dict_key_iter"))(a0, a1); }
+STUB QPDF_BOOL qpdf_oh_dict_more_keys(qpdf_data a0) { return ((__typeof__(&qpdf_oh_dict_more_keys))easel_lazy_symbol(7, &slots[157], "qpdf_oh_dict_more_keys"))(a0); }
+STUB const char * qpdf_oh_dict_next_key(qpdf_data a0) { return ((__typeof__(&qpdf_oh_dict_next_key))easel_lazy_symbol(7, &slots[158], "qpdf_oh_dict_next_key"))(a0); }
+STUB qpdf_oh qpdf_oh_get_array_item(qpdf_data a0, qpdf_oh a1, int a2) { return ((__typeof__(&qpdf_oh_get_array_item))easel_lazy_symbol(7, &slots[159], "qpdf_oh_get_array_item"))(a0, a1, a2); }
+STUB int qpdf_oh_get_array_n_items(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_get_array_n_items))easel_lazy_symbol(7, &slots[160], "qpdf_oh_get_array_n_items"))(a0, a1); }
+STUB qpdf_oh qpdf_oh_get_dict(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_get_dict))easel_lazy_symbol(7, &slots[161], "qpdf_oh_get_dict"))(a0, a1); }
+STUB qpdf_oh qpdf_oh_get_key(qpdf_data a0, qpdf_oh a1, const char * a2) { return ((__typeof__(&qpdf_oh_get_key))easel_lazy_symbol(7, &slots[162], "qpdf_oh_get_key"))(a0, a1, a2); }
+STUB int qpdf_oh_get_object_id(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_get_object_id))easel_lazy_symbol(7, &slots[163], "qpdf_oh_get_object_id"))(a0, a1); }
+STUB QPDF_BOOL qpdf_oh_is_array(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_is_array))easel_lazy_symbol(7, &slots[164], "qpdf_oh_is_array"))(a0, a1); }
+STUB QPDF_BOOL qpdf_oh_is_dictionary(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_is_dictionary))easel_lazy_symbol(7, &slots[165], "qpdf_oh_is_dictionary"))(a0, a1); }
+STUB QPDF_BOOL qpdf_oh_is_indirect(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_is_indirect))easel_lazy_symbol(7, &slots[166], "qpdf_oh_is_indirect"))(a0, a1); }
+STUB QPDF_BOOL qpdf_oh_is_name_and_equals(qpdf_data a0, qpdf_oh a1, const char * a2) { return ((__typeof__(&qpdf_oh_is_name_and_equals))easel_lazy_symbol(7, &slots[167], "qpdf_oh_is_name_and_equals"))(a0, a1, a2); }
+STUB QPDF_BOOL qpdf_oh_is_stream(qpdf_data a0, qpdf_oh a1) { return ((__typeof__(&qpdf_oh_is_stream))easel_lazy_symbol(7, &slots[168], "qpdf_oh_is_stream"))(a0, a1); }
+STUB qpdf_oh qpdf_oh_new_array(qpdf_data a0) { return ((__typeof__(&qpdf_oh_new_array))easel_lazy_symbol(7, &slots[169], "qpdf_oh_new_array"))(a0); }
+STUB qpdf_oh qpdf_oh_new_dictionary(qpdf_data a0) { return ((__typeof__(&qpdf_oh_new_dictionary))easel_lazy_symbol(7, &slots[170], "qpdf_oh_new_dictionary"))(a0); }
+STUB qpdf_oh qpdf_oh_new_integer(qpdf_data a0, long long int a1) { return ((__typeof__(&qpdf_oh_new_integer))easel_lazy_symbol(7, &slots[171], "qpdf_oh_new_integer"))(a0, a1); }
+STUB qpdf_oh qpdf_oh_new_name(qpdf_data a0, const char * a1) { return ((__typeof__(&qpdf_oh_new_name))easel_lazy_symbol(7, &slots[172], "qpdf_oh_new_name"))(a0, a1); }
+STUB qpdf_oh qpdf_oh_new_null(qpdf_data a0) { return ((__typeof__(&qpdf_oh_new_null))easel_lazy_symbol(7, &slots[173], "qpdf_oh_new_null"))(a0); }
+STUB qpdf_oh qpdf_oh_new_stream(qpdf_data a0) { return ((__typeof__(&qpdf_oh_new_stream))easel_lazy_symbol(7, &slots[174], "qpdf_oh_new_stream"))(a0); }
+STUB void qpdf_oh_replace_key(qpdf_data a0, qpdf_oh a1, const char * a2, qpdf_oh a3) { ((__typeof__(&qpdf_oh_replace_key))easel_lazy_symbol(7, &slots[175], "qpdf_oh_replace_key"))(a0, a1, a2, a3); }
+STUB void qpdf_oh_replace_stream_data(qpdf_data a0, qpdf_oh a1, const unsigned char * a2, size_t a3, qpdf_oh a4, qpdf_oh a5) { ((__typeof__(&qpdf_oh_replace_stream_data))easel_lazy_symbol(7, &slots[176], "qpdf_oh_replace_stream_data"))(a0, a1, a2, a3, a4, a5); }
+STUB void qpdf_oh_set_array_item(qpdf_data a0, qpdf_oh a1, int a2, qpdf_oh a3) { ((__typeof__(&qpdf_oh_set_array_item))easel_lazy_symbol(7, &slots[177], "qpdf_oh_set_array_item"))(a0, a1, a2, a3); }
+STUB QPDF_ERROR_CODE qpdf_read_memory(qpdf_data a0, const char * a1, const char * a2, long long unsigned int a3, const char * a4) { return ((__typeof__(&qpdf_read_memory))easel_lazy_symbol(7, &slots[178], "qpdf_read_memory"))(a0, a1, a2, a3, a4); }
+STUB void qpdf_set_decode_level(qpdf_data a0, enum qpdf_stream_decode_level_e a1) { ((__typeof__(&qpdf_set_decode_level))easel_lazy_symbol(7, &slots[179], "qpdf_set_decode_level"))(a0, a1); }
+STUB void qpdf_set_deterministic_ID(qpdf_data a0, QPDF_BOOL a1) { ((__typeof__(&qpdf_set_deterministic_ID))easel_lazy_symbol(7, &slots[180], "qpdf_set_deterministic_ID"))(a0, a1); }
+STUB void qpdf_set_object_stream_mode(qpdf_data a0, enum qpdf_object_stream_e a1) { ((__typeof__(&qpdf_set_object_stream_mode))easel_lazy_symbol(7, &slots[181], "qpdf_set_object_stream_mode"))(a0, a1); }
+STUB void qpdf_set_stream_data_mode(qpdf_data a0, enum qpdf_stream_data_e a1) { ((__typeof__(&qpdf_set_stream_data_mode))easel_lazy_symbol(7, &slots[182], "qpdf_set_stream_data_mode"))(a0, a1); }
+STUB void qpdf_set_suppress_warnings(qpdf_data a0, QPDF_BOOL a1) { ((__typeof__(&qpdf_set_suppress_warnings))easel_lazy_symbol(7, &slots[183], "qpdf_set_suppress_warnings"))(a0, a1); }
+STUB void qpdf_silence_errors(qpdf_data a0) { ((__typeof__(&qpdf_silence_errors))easel_lazy_symbol(7, &slots[184], "qpdf_silence_errors"))(a0); }
+STUB QPDF_ERROR_CODE qpdf_write(qpdf_data a0) { return ((__typeof__(&qpdf_write))easel_lazy_symbol(7, &slots[185], "qpdf_write"))(a0); }
+STUB RsvgHandle * rsvg_handle_new_from_data(const guint8 * a0, gsize a1, GError ** a2) { return ((__typeof__(&rsvg_handle_new_from_data))easel_lazy_symbol(8, &slots[186], "rsvg_handle_new_from_data"))(a0, a1, a2); }
+STUB gboolean rsvg_handle_render_document(RsvgHandle * a0, cairo_t * a1, const RsvgRectangle * a2, GError ** a3) { return ((__typeof__(&rsvg_handle_render_document))easel_lazy_symbol(8, &slots[187], "rsvg_handle_render_document"))(a0, a1, a2, a3); }
+STUB void rsvg_handle_set_dpi(RsvgHandle * a0, double a1) { ((__typeof__(&rsvg_handle_set_dpi))easel_lazy_symbol(8, &slots[188], "rsvg_handle_set_dpi"))(a0, a1); }

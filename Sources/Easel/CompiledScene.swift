@@ -173,8 +173,9 @@ public struct CompiledScene: Sendable {
     /// timing (to the millisecond) and plays; lossless unless `quality`
     /// (else the compile's `quality`).
     public func renderAnimatedWebP(fps: Double, scale: Double? = nil) throws -> [UInt8] {
+        let (w, h) = SceneRenderer.pixelSize(of: renderTree, scale: scale ?? scene.scale)
         var animation = try SceneRenderer.located(renderTree) {
-            try WebPAnimation(quality: quality, plays: renderTree.paints.plays, colorSpace: renderTree.colorSpace)
+            try WebPAnimation(quality: quality, plays: renderTree.paints.plays, colorSpace: renderTree.colorSpace, width: w, height: h)
         }
         try paintFrames(fps: fps, scale: scale, into: &animation)
         return try SceneRenderer.located(renderTree) { try animation.finish() }

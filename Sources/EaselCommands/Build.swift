@@ -112,11 +112,12 @@ struct Build: ParsableCommand {
             }
             if android == nil { throw ValidationError("--android-format chooses an Android resource folder's pictures: add --android RES") }
         }
-        // --quality: for the WebP and AVIF files of --out-dir (Android's WebP is lossless).
-        if encoding.quality != nil, output == nil {
+        // --quality: for the WebP and AVIF files of --out-dir (Android's WebP
+        // is lossless); without any output folder that is said below.
+        if encoding.quality != nil, output == nil, android != nil {
             throw ValidationError("--quality is for WebP and AVIF output in --out-dir; an Android resource folder's WebP is lossless")
         }
-        try encoding.checkQuality(formats: formatList.map(\.rawValue))
+        if output != nil { try encoding.checkQuality(formats: formatList.map(\.rawValue)) }
         if xcassets, formatList.contains(.svg) || formatList.contains(.vectorDrawable) || Set(formatList).count > 1 {
             throw ValidationError("--xcassets takes --formats png (one image per scale) or pdf (a vector imageset)")
         }

@@ -91,7 +91,7 @@ struct Render: ParsableCommand {
             try encoding.checkQuality(formats: formatNames)
         } else if let outputExtension {
             if OutputFormat(fileExtension: outputExtension) != nil || OutputOptions.renderOnlyFormats.contains(outputExtension) {
-                try encoding.checkQuality(formats: [outputExtension])
+                try encoding.checkQuality(formats: [OutputFormat(fileExtension: outputExtension)?.rawValue ?? outputExtension])
             }
         } else {
             try encoding.checkQuality(formats: ["png"])

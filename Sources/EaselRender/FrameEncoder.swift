@@ -21,7 +21,8 @@ package struct FrameDelay: Sendable, Hashable {
 /// Painted frames in, one animation out: an animated PNG's frames
 /// (`PNGFrames`) and an animated WebP (`WebPAnimation`) take them through
 /// this, one at a time, as the frame loop (`SceneRenderer.paintFrames`)
-/// paints them, so a WebP never holds more than the frame before.
+/// paints them: no encoder holds more than the frame before in pixels
+/// (a lossy WebP keeps each frame's encoded rectangle until the end).
 package protocol FrameEncoder {
     /// The canvas may be reused or freed after the call.
     mutating func add(_ canvas: RasterCanvas, delay: FrameDelay) throws

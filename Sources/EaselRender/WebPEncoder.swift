@@ -5,6 +5,9 @@ extension Diagnostic.Message {
     static func webPTooLarge(_ w: Int, _ h: Int) -> Self {
         .init(.renderFailed, "a WebP is at most \(WebPEncoder.maxSide) pixels a side and this render is \(w)×\(h); lower --scale or write PNG or AVIF")
     }
+    static func webPFrameTooLong(_ seconds: Double) -> Self {
+        .init(.renderFailed, "a WebP frame shows at most 16777 s (24 bits of milliseconds) and one here shows \(Int(seconds.rounded())) s; write an animated PNG")
+    }
     static func webPTooManyPlays(_ plays: Int) -> Self {
         .init(.renderFailed, "an animated WebP plays at most 65535 times (or forever: repeat=\"true\"), not \(plays); write an animated PNG")
     }
@@ -139,26 +142,31 @@ enum WebPEncoder {
 /// rounded, so no error adds up.
 ///
 /// Lossless frames go through libwebp's animation encoder, which stores
-/// each as the rectangle that changed. Lossy frames are encoded whole, one
-/// by one, and put together by libwebp's mux: the animation encoder, lossy,
-/// drops frames that differ only a little from the one before and
-/// lengthens that one, which would change the animation's timing.
-/// One frame (a scene that does not animate) is a still WebP.
+/// each as the rectangle that changed. Lossy frames are put together by
+/// libwebp's mux, each the rectangle of pixels that differ from the frame
+/// before (any difference: a frame replaces that rectangle, no blending):
+/// the animation encoder, lossy, drops frames that differ only a little
+/// from the one before and lengthens that one, which would change the
+/// animation's timing. One frame (a scene that does not animate) is a
+/// still WebP.
 package final class WebPAnimation: FrameEncoder {
     private let config: WebPConfig
     private let lossless: Bool
     private let plays: Int
     private let colorSpace: SceneColorSpace
     private var encoder: OpaquePointer?
-    /// Lossy: each distinct frame's file and start (ms).
-    private var frames: [(webp: [UInt8], start: Int32)] = []
+    /// Lossy: each distinct frame's file (of its changed rectangle), start (ms) and offset.
+    private var frames: [(webp: [UInt8], start: Int32, x: Int, y: Int)] = []
+    /// The start (ms) of the last distinct frame.
+    private var lastStart: Int32 = 0
     private var previous: StraightRGBA?
     /// Seconds from the start to the end of the frames added so far.
     private var elapsed = 0.0
     private var size: (width: Int, height: Int)?
-    private var added = 0
 
-    package init(quality: Int?, plays: Int, colorSpace: SceneColorSpace) throws {
+    /// `width` × `height`: the frames' pixels, checked before any is painted.
+    package init(quality: Int?, plays: Int, colorSpace: SceneColorSpace, width: Int, height: Int) throws {
+        try WebPEncoder.checkSize(width: width, height: height)
         guard plays <= 65535 else { throw DiagnosticsError([Diagnostic(.error, .webPTooManyPlays(plays), at: nil)]) }
         config = try WebPEncoder.config(quality: quality)
         lossless = quality == nil
@@ -172,6 +180,13 @@ package final class WebPAnimation: FrameEncoder {
 
     private static func milliseconds(_ seconds: Double) -> Int32 { Int32(min((seconds * 1000).rounded(), Double(Int32.max))) }
 
+    /// WebP stores a frame's duration in 24 bits of milliseconds.
+    private static func checkDuration(from start: Int32, to end: Int32) throws {
+        guard end - start <= 0xFF_FFFF else {
+            throw DiagnosticsError([Diagnostic(.error, .webPFrameTooLong(Double(end - start) / 1000), at: nil)])
+        }
+    }
+
     package func add(_ canvas: RasterCanvas, delay: FrameDelay) throws {
         try WebPEncoder.checkSize(width: canvas.width, height: canvas.height)
         if let size {
@@ -182,13 +197,16 @@ package final class WebPAnimation: FrameEncoder {
         let rgba = StraightRGBA(canvas)
         let start = Self.milliseconds(elapsed)
         elapsed += delay.seconds
-        if let previous, previous.samePixels(as: rgba) { return }
+        let before = previous
+        if let before, before.samePixels(as: rgba) { return }
+        if before != nil { try Self.checkDuration(from: lastStart, to: start) }
         previous = rgba
-        added += 1
+        lastStart = start
         let picture = try WebPEncoder.picture(of: rgba)
         defer { WebPEncoder.release(picture) }
         if !lossless {
-            frames.append((try WebPEncoder.encode(picture, config), start))
+            let rect = before.map { Self.changedRectangle(from: $0, to: rgba) } ?? (x: 0, y: 0, width: rgba.width, height: rgba.height)
+            frames.append((try Self.encode(picture, rect, config), start, rect.x, rect.y))
             return
         }
         let encoder = try animationEncoder(width: canvas.width, height: canvas.height)
@@ -211,9 +229,51 @@ package final class WebPAnimation: FrameEncoder {
         return made
     }
 
+    /// The smallest rectangle holding every pixel that differs (the frames
+    /// differ somewhere), its left and top even: a frame's offset is stored
+    /// halved.
+    static func changedRectangle(from a: StraightRGBA, to b: StraightRGBA) -> (x: Int, y: Int, width: Int, height: Int) {
+        let w = a.width, h = a.height
+        var left = w, right = -1, top = h, bottom = -1
+        let pa = UnsafeRawPointer(a.bytes.baseAddress!).assumingMemoryBound(to: UInt32.self)
+        let pb = UnsafeRawPointer(b.bytes.baseAddress!).assumingMemoryBound(to: UInt32.self)
+        for y in 0..<h {
+            let ra = pa + y * w, rb = pb + y * w
+            var first = -1, last = -1
+            for x in 0..<w where ra[x] != rb[x] {
+                if first < 0 { first = x }
+                last = x
+            }
+            guard first >= 0 else { continue }
+            left = min(left, first); right = max(right, last)
+            top = min(top, y); bottom = y
+        }
+        guard right >= 0 else { return (0, 0, w, h) }
+        left &= ~1
+        top &= ~1
+        return (left, top, right + 1 - left, bottom + 1 - top)
+    }
+
+    /// One frame's file: the picture, or the rectangle of it.
+    private static func encode(_ picture: UnsafeMutablePointer<WebPPicture>, _ rect: (x: Int, y: Int, width: Int, height: Int),
+                               _ config: WebPConfig) throws -> [UInt8] {
+        if rect.x == 0, rect.y == 0, rect.width == Int(picture.pointee.width), rect.height == Int(picture.pointee.height) {
+            return try WebPEncoder.encode(picture, config)
+        }
+        let view = UnsafeMutablePointer<WebPPicture>.allocate(capacity: 1)
+        view.initialize(to: WebPPicture())
+        // A view shares the picture's pixels; freeing it frees nothing of them.
+        defer { WebPEncoder.release(view) }
+        guard WebPPictureView(picture, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height), view) != 0 else {
+            throw WebPEncoder.failure("cannot take a frame's changed rectangle")
+        }
+        return try WebPEncoder.encode(view, config)
+    }
+
     /// The file.
     package func finish() throws -> [UInt8] {
         let end = Self.milliseconds(elapsed)
+        if size != nil { try Self.checkDuration(from: lastStart, to: end) }
         if lossless {
             guard let encoder else { return [] }
             guard WebPAnimEncoderAdd(encoder, nil, end, nil) != 0 else {
@@ -234,10 +294,12 @@ package final class WebPAnimation: FrameEncoder {
             let status = frame.webp.withUnsafeBufferPointer { bytes -> WebPMuxError in
                 var info = WebPMuxFrameInfo()
                 info.bitstream = WebPData(bytes: bytes.baseAddress, size: bytes.count)
+                info.x_offset = Int32(frame.x)
+                info.y_offset = Int32(frame.y)
                 info.duration = next - frame.start
                 info.id = WEBP_CHUNK_ANMF
                 info.dispose_method = WEBP_MUX_DISPOSE_NONE
-                // Each frame is the whole picture, alpha included: it replaces the one before.
+                // A frame replaces its rectangle, alpha included; the rest stays as the frame before left it.
                 info.blend_method = WEBP_MUX_NO_BLEND
                 return WebPMuxPushFrame(mux, &info, 1)
             }

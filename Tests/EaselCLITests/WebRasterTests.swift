@@ -235,9 +235,18 @@ final class WebRasterTests: XCTestCase, CommandLineTesting {
         XCTAssertGreaterThan(zip(raw.last ?? [], fromAVIF.last ?? []).map { abs($0 - $1) }.max() ?? 0, 20, "\(raw) vs \(fromAVIF)")
         let lossy = try render(scene, "p3-80.avif")
         XCTAssertEqual((try checker(["colr", lossy])["colr"] as? [[String: Any]])?.first?["primaries"] as? Int, 12)
-        // An animated P3 WebP carries the profile too.
-        let still = try render(scene, "p3-anim.webp", ["--fps", "4"])
-        XCTAssertTrue(try webpinfo(still).contains("ICCP: 1"))
+        // An animated P3 WebP carries the profile too, lossless and lossy.
+        let animated = try write("p3-anim.scene.xml", """
+            <scene width="40" height="20" color-space="display-p3">
+              <defs><animatedGradient id="a" duration="1"><linearGradient><stop color="color(display-p3 0 1 0)"/><stop color="white"/></linearGradient>
+                <linearGradient><stop color="color(display-p3 1 0 0)"/><stop color="black"/></linearGradient></animatedGradient></defs>
+              <rect width="40" height="20" fill="url(#a)"/>
+            </scene>
+            """)
+        for extra in [[], ["--quality", "80"]] {
+            let info = try webpinfo(try render(animated, "p3-anim\(extra.count).webp", ["--fps", "4"] + extra))
+            XCTAssertTrue(info.contains("ICCP: 1") && info.contains("Animation: 1"), "\(extra): \(info)")
+        }
     }
 
     // MARK: Usage
@@ -278,6 +287,41 @@ final class WebRasterTests: XCTestCase, CommandLineTesting {
             XCTAssertTrue(r.stderr.contains(message), "\(arguments): \(r.stderr)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "a usage error writes nothing")
+    }
+
+    /// Lossy animation stores each frame's changed rectangle, replacing what
+    /// was there (alpha too): a small spinner on a still card is smaller than
+    /// lossless, every frame within 3/255 of the APNG's, and a frame where
+    /// the spinner is gone shows nothing of it.
+    func testLossyAnimationStoresChangedRectanglesWithoutBlending() throws {
+        let scene = try write("spinner.scene.xml", """
+            <scene width="200" height="120">
+              <defs><linearGradient id="bg" angle="30"><stop color="#4f6bed"/><stop color="#e76f51"/></linearGradient>
+                <animatedGradient id="a" duration="0.5">
+                  <linearGradient direction="up"><stop color="white"/><stop color="#1d2b53"/></linearGradient>
+                  <linearGradient direction="right"><stop color="#ff9f0a" opacity="0"/><stop color="#30d158" opacity="0"/></linearGradient>
+                </animatedGradient></defs>
+              <rect width="200" height="100" corner-radius="12" fill="url(#bg)"/>
+              <text x="12" y="20" font-size="14" fill="white">Loading the dashboard</text>
+              <circle cx="180" cy="108" r="10" fill="url(#a)"/>
+            </scene>
+            """)
+        let apng = try render(scene, "spinner.png", ["--fps", "30"])
+        let lossless = try render(scene, "spinner.webp", ["--fps", "30"])
+        let lossy = try render(scene, "spinner-80.webp", ["--fps", "30", "--quality", "80"])
+        XCTAssertLessThan(try size(lossy), try size(lossless))
+        let json = try checker(["animation", apng, lossy])
+        let a = json["apng"] as? [String: Any] ?? [:], w = json["webp"] as? [String: Any] ?? [:]
+        XCTAssertEqual(w["frames"] as? Int, a["frames"] as? Int)
+        let da = (a["durations"] as? [Double]) ?? [], dw = (w["durations"] as? [Double]) ?? []
+        XCTAssertEqual(da.count, dw.count)
+        for (x, y) in zip(da, dw) { XCTAssertEqual(x, y, accuracy: 1, "\(da) vs \(dw)") }
+        let means = json["frame_means"] as? [Double] ?? []
+        XCTAssertEqual(means.count, a["frames"] as? Int)
+        XCTAssertLessThanOrEqual(means.max() ?? 99, 3, "\(means)")
+        // The last frame of the pass: the spinner fully transparent, as in the APNG.
+        let last = try ExternalTool.run("python3", ["-c", "import sys; from PIL import Image; im = Image.open(sys.argv[1]); im.seek(im.n_frames - 1); print(im.convert('RGBA').getpixel((180, 110)))", lossy])
+        XCTAssertEqual(last.stdout, "(0, 0, 0, 0)\n", last.stderr)
     }
 
     /// A build writing only WebP and AVIF compiles for the scales it paints

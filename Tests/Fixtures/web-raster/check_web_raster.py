@@ -7,7 +7,8 @@ LittleCMS (through ctypes, and Pillow's ImageCms) for colour.
                                                  PNG (Pillow): size, exact, mean and max channel difference,
                                                  PSNR over RGBA
   check_web_raster.py animation APNG WEBP        both animations as Pillow plays them: frames, durations
-                                                 (ms), loop count, and how many composed frames differ
+                                                 (ms), loop count, how many composed frames differ and
+                                                 each frame's mean channel difference (RGBA premultiplied, /255)
   check_web_raster.py colr AVIF                  the colr box of the primary item's properties
   check_web_raster.py p3-to-srgb AVIF PNG X,Y…   AVIF (decoded by avifdec) converted to sRGB by LittleCMS with
                                                  a profile built from its colr primaries and transfer (ITU-T
@@ -83,7 +84,21 @@ def animation(apng, webp):
         errors.append(f"{webp} is {fw}")
     return {"errors": errors, "apng": {"format": fa, "frames": len(a), "loop": la, "durations": [d for d, _ in a]},
             "webp": {"format": fw, "frames": len(w), "loop": lw, "durations": [d for d, _ in w]},
-            "differing": sum(1 for (_, x), (_, y) in zip(a, w) if x != y)}
+            "differing": sum(1 for (_, x), (_, y) in zip(a, w) if x != y),
+            "frame_means": [premultiplied_mean(x, y) for (_, x), (_, y) in zip(a, w)]}
+
+
+def premultiplied_mean(x, y):
+    """Mean channel difference of two RGBA buffers with colour premultiplied
+    by alpha (/255): the colour of a clear pixel, which lossy WebP does not
+    keep, does not count."""
+    total = 0.0
+    for i in range(0, len(x), 4):
+        ax, ay = x[i + 3], y[i + 3]
+        total += abs(ax - ay)
+        for c in range(3):
+            total += abs(x[i + c] * ax - y[i + c] * ay) / 255
+    return total / len(x)
 
 
 def boxes(data, start, end):
