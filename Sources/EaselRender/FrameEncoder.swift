@@ -33,7 +33,6 @@ package struct PNGFrames: FrameEncoder {
     package var settings: PNGSettings
     package var colorSpace: SceneColorSpace
     package private(set) var pngs: [[UInt8]] = []
-    package private(set) var delays: [FrameDelay] = []
 
     package init(settings: PNGSettings, colorSpace: SceneColorSpace) {
         self.settings = settings
@@ -46,6 +45,5 @@ package struct PNGFrames: FrameEncoder {
             throw DiagnosticsError([Diagnostic(.error, .pngEncodingFailed, at: nil)])
         }
         pngs.append(png)
-        delays.append(delay)
     }
 }
